@@ -1,0 +1,77 @@
+# cltutor — build, run, test and install.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+DATADIR  = $(PREFIX)/share/cltutor
+MANDIR   = $(PREFIX)/share/man/man1
+
+CC      ?= cc
+BUILD   ?= build
+PKGS     = OpenCL libcjson inih
+WERROR  ?= -Werror
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -Wall -Wextra -Wno-format-truncation $(WERROR)
+CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih) -lm
+
+# The model: no curses here; the grader and tests link it alone.
+MODEL_SRC = src/util.c src/rng.c src/stats.c src/catalog.c src/verify.c src/problem.c \
+            src/prob_surf.c src/prob_bytes.c src/clhost.c src/blob.c src/sandbox.c \
+            src/worker.c src/engine.c src/paths.c src/progress.c src/report.c
+APP_SRC   = src/cli.c src/main.c
+MODEL_OBJ = $(MODEL_SRC:src/%.c=$(BUILD)/obj/%.o)
+APP_OBJ   = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
+
+UNIT_SRC  = $(wildcard tests/unit/*.c)
+
+.PHONY: all run test unit cli-test asan deps test-deps install uninstall clean bench
+
+all: deps $(BUILD)/cltutor
+
+deps:
+	@sh scripts/deps.sh build
+
+test-deps:
+	@sh scripts/deps.sh test
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj:
+	@mkdir -p $@
+
+$(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+run: all
+	@$(BUILD)/cltutor
+
+# Unit tests (Check) of the model, built with ASan and UBSan.
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+$(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(wildcard src/*.h tests/unit/*.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CPPFLAGS) $(shell pkg-config --cflags check) $(CFLAGS) -O1 $(SAN_FLAGS) -o $@ \
+	    $(MODEL_SRC) $(UNIT_SRC) $(LDLIBS) $(shell pkg-config --libs check)
+
+unit: $(BUILD)/unit-tests
+	ASAN_OPTIONS=detect_leaks=0 CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
+
+cli-test: $(BUILD)/cltutor
+	@sh tests/cli/run.sh $(BUILD)/cltutor
+
+test: deps test-deps
+	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests
+	@sh tests/run_all.sh $(BUILD)
+
+install: $(BUILD)/cltutor
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)
+	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
+	cp -R lessons kernels exercises $(DESTDIR)$(DATADIR)/
+	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cltutor $(DESTDIR)$(MANDIR)/cltutor.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Installs the Debian packages cltutor needs when any is missing (as root, or
+# through sudo), or says exactly what to run.
+#   scripts/deps.sh build   packages to build and run
+#   scripts/deps.sh test    also those the tests need
+set -e
+need_build="make gcc pkg-config ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libncurses-dev libcjson-dev libinih-dev libmd4c-dev"
+need_test="check tmux python3"
+case "${1:-build}" in
+  build) want="$need_build" ;;
+  test) want="$need_build $need_test" ;;
+  *) echo "usage: $0 build|test" >&2; exit 64 ;;
+esac
+missing=""
+for p in $want; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "cltutor needs these Debian packages:$missing"
+if [ "$(id -u)" = 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO="sudo"
+else
+  echo "Install them with:  sudo apt-get install -y$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq || true
+if ! $SUDO apt-get install -y -qq --no-install-recommends$missing; then
+  echo "Installing failed. Run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi

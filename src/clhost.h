@@ -1,0 +1,62 @@
+/* clhost — the OpenCL host layer (used only in worker processes): devices, builds, events. */
+#ifndef CLT_CLHOST_H
+#define CLT_CLHOST_H
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <stddef.h>
+
+typedef struct {
+    int index;                 /* global index across platforms, as `cltutor devices` shows */
+    int platform_index;
+    char platform[128];
+    char name[256];
+    char vendor[128];
+    char version[128];         /* CL_DEVICE_VERSION */
+    char c_version[64];        /* CL_DEVICE_OPENCL_C_VERSION */
+    char driver[64];
+    char type[8];              /* "GPU", "CPU", "ACCEL", "OTHER" */
+    unsigned compute_units;
+    unsigned long long global_mem;
+    unsigned long long local_mem;
+    size_t max_work_group;
+    cl_platform_id platform_id;
+    cl_device_id device_id;
+} clh_device;
+
+typedef struct {
+    clh_device dev;
+    cl_context context;
+    cl_command_queue queue;
+} clh_ctx;
+
+/* Error codes a lookup returns (they double as exit statuses). */
+enum { CLH_OK = 0, CLH_NO_DEVICE = 69, CLH_BAD_SPEC = 64 };
+
+const char *clh_error_name(cl_int err);
+
+/* Lists every device of every platform; *out is malloc'd. Returns count or -1. */
+int clh_list(clh_device **out, char *err, size_t errlen);
+
+/* Picks a device: spec is an index, a case-insensitive part of the name, or
+ * NULL/"" for the default (first GPU, else PoCL's CPU device, else the first). */
+int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char *err, size_t errlen);
+
+/* Opens a context and a profiling queue on the device named by spec. */
+int clh_open(clh_ctx *ctx, const char *spec, char *err, size_t errlen);
+void clh_close(clh_ctx *ctx);
+
+/* Builds source; on failure returns the OpenCL error and the log in *log (malloc'd). */
+cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_program *out, char **log);
+
+/* Finds kernel `name` in program; if the program defines exactly one kernel and
+ * `lenient` is set, returns it whatever its name. */
+cl_kernel clh_kernel(cl_program prog, const char *name, int lenient, char *err, size_t errlen);
+
+/* Kernel time of a finished event in milliseconds, from profiling info. */
+double clh_event_ms(cl_event ev);
+
+/* Sets argument i, noting the first failure in *status. */
+void clh_arg(cl_kernel k, cl_uint i, size_t size, const void *value, cl_int *status);
+
+#endif

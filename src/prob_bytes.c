@@ -1,0 +1,194 @@
+/* prob_bytes — the 256-bin histogram of N bytes (chapter 7): uniform,
+#define _DEFAULT_SOURCE
+ * all-equal and skewed inputs. */
+#include "problem.h"
+#include "rng.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BYTES_BINS 256
+#define BYTES_MAX (1L << 30)
+
+extern const problem_ops prob_bytes_ops;
+
+static const char *const bytes_inputs[] = {"uniform", "equal", "skewed", NULL};
+
+typedef struct {
+    prob_instance base;
+    unsigned char *data;   /* n bytes, zero-padded to a multiple of 16 */
+    uint32_t expected[BYTES_BINS];
+    cl_mem d_data, d_hist;
+    cl_kernel kernel;
+    size_t global, local;
+} bytes_instance;
+
+static int bytes_parse_size(const char *spec, prob_size *s, char *err, size_t errlen) {
+    long n;
+    if (util_parse_count(spec, &n) != 0 || n < 1 || n > BYTES_MAX) {
+        util_errf(err, errlen, "size '%s' is not a byte count in 1..1G (K, M, G suffixes allowed, e.g. 16M)", spec);
+        return -1;
+    }
+    s->n = n;
+    s->m = BYTES_BINS;
+    return 0;
+}
+
+static void bytes_format_size(const prob_size *s, char *buf, size_t len) {
+    snprintf(buf, len, "%ld:%s", s->n, s->input);
+}
+
+static size_t padded(long n) { return problem_round_up((size_t)n, 16); }
+
+static prob_instance *bytes_create(const lesson *l, const prob_size *s, uint64_t seed, char *err, size_t errlen) {
+    bytes_instance *bi = calloc(1, sizeof *bi);
+    if (bi) bi->data = calloc(padded(s->n), 1);
+    if (!bi || !bi->data) {
+        util_errf(err, errlen, "out of memory for %ld bytes", s->n);
+        free(bi);
+        return NULL;
+    }
+    bi->base.ops = &prob_bytes_ops;
+    bi->base.lesson = l;
+    bi->base.size = *s;
+    bi->base.seed = seed;
+    rng_state r;
+    rng_seed(&r, seed);
+    if (!strcmp(s->input, "equal")) {
+        memset(bi->data, (int)rng_below(&r, 256), (size_t)s->n);
+    } else if (!strcmp(s->input, "skewed")) {
+        for (long i = 0; i < s->n; i++) {
+            float u = rng_unit(&r);
+            double v = -log(1.0 - (double)u) * 12.0; /* most bytes small, a long tail */
+            bi->data[i] = (unsigned char)(v > 255 ? 255 : v);
+        }
+    } else {
+        long i = 0;
+        for (; i + 8 <= s->n; i += 8) {
+            uint64_t x = rng_next(&r);
+            memcpy(&bi->data[i], &x, 8);
+        }
+        for (; i < s->n; i++) bi->data[i] = (unsigned char)rng_below(&r, 256);
+    }
+    return &bi->base;
+}
+
+static void bytes_destroy(prob_instance *pi) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    if (!bi) return;
+    free(bi->data);
+    free(bi);
+}
+
+static size_t bytes_output_bytes(const prob_instance *pi) {
+    (void)pi;
+    return sizeof(uint32_t) * BYTES_BINS;
+}
+
+static void bytes_golden(prob_instance *pi) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    memset(bi->expected, 0, sizeof bi->expected);
+    for (long i = 0; i < pi->size.n; i++) bi->expected[bi->data[i]]++;
+}
+
+static void bytes_verify(const prob_instance *pi, const void *out, size_t len, verify_report *vr) {
+    const bytes_instance *bi = (const bytes_instance *)pi;
+    verify_init(vr, "bin", BYTES_BINS);
+    if (len != bytes_output_bytes(pi)) {
+        vr->ok = 0;
+        snprintf(vr->summary, sizeof vr->summary, "The kernel returned %zu bytes, not %zu.", len,
+                 bytes_output_bytes(pi));
+        return;
+    }
+    verify_exact_u32(vr, bi->expected, out, BYTES_BINS);
+    verify_summarise(vr, "sum of all bins");
+}
+
+static prob_work bytes_work(const prob_instance *pi) {
+    prob_work w = {.bytes = (double)pi->size.n + 4.0 * BYTES_BINS, .flops = 0};
+    return w;
+}
+
+static int bytes_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    const lesson *l = pi->lesson;
+    cl_int e1, e2;
+    bi->d_data = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, padded(pi->size.n),
+                                bi->data, &e1);
+    bi->d_hist = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes_output_bytes(pi), NULL, &e2);
+    if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) {
+        util_errf(err, errlen, "clCreateBuffer failed: %s", clh_error_name(e1 != CL_SUCCESS ? e1 : e2));
+        return -1;
+    }
+    bi->kernel = clh_kernel(prog, l->kernels[0], 1, err, errlen);
+    if (!bi->kernel) return -1;
+    cl_int st = CL_SUCCESS;
+    cl_uint n = (cl_uint)pi->size.n;
+    clh_arg(bi->kernel, 0, sizeof(cl_mem), &bi->d_data, &st);
+    clh_arg(bi->kernel, 1, sizeof(cl_uint), &n, &st);
+    clh_arg(bi->kernel, 2, sizeof(cl_mem), &bi->d_hist, &st);
+    if (st != CL_SUCCESS) {
+        util_errf(err, errlen, "setting the kernel's arguments failed (%s): keep the argument list "
+                  "(data, n, histogram)", clh_error_name(st));
+        return -1;
+    }
+    long per_item = lesson_param_long(l, "items_per_work_item", 64);
+    if (per_item < 1) per_item = 1;
+    bi->local = problem_local_size(l);
+    size_t items = (size_t)((pi->size.n + per_item - 1) / per_item);
+    bi->global = problem_round_up(items, bi->local);
+    return 0;
+}
+
+static int bytes_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    cl_uint zero = 0;
+    cl_int e = clEnqueueFillBuffer(ctx->queue, bi->d_hist, &zero, sizeof zero, 0, bytes_output_bytes(pi), 0,
+                                   NULL, NULL);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "clearing the histogram failed: %s", clh_error_name(e));
+        return -1;
+    }
+    *ms = 0;
+    return problem_launch_1d(ctx, bi->kernel, bi->global, bi->local, ms, err, errlen);
+}
+
+static int bytes_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    cl_int e = clEnqueueReadBuffer(ctx->queue, bi->d_hist, CL_TRUE, 0, bytes_output_bytes(pi), out, 0, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "reading the histogram back failed: %s", clh_error_name(e));
+        return -1;
+    }
+    return 0;
+}
+
+static void bytes_dev_release(prob_instance *pi) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    if (bi->kernel) clReleaseKernel(bi->kernel);
+    if (bi->d_data) clReleaseMemObject(bi->d_data);
+    if (bi->d_hist) clReleaseMemObject(bi->d_hist);
+    bi->kernel = NULL;
+    bi->d_data = bi->d_hist = NULL;
+}
+
+const problem_ops prob_bytes_ops = {
+    .name = "bytes",
+    .size_syntax = "N  (bytes, K/M/G suffixes allowed)",
+    .input_kinds = bytes_inputs,
+    .parse_size = bytes_parse_size,
+    .format_size = bytes_format_size,
+    .create = bytes_create,
+    .destroy = bytes_destroy,
+    .output_bytes = bytes_output_bytes,
+    .golden = bytes_golden,
+    .verify = bytes_verify,
+    .work = bytes_work,
+    .dev_setup = bytes_dev_setup,
+    .dev_launch = bytes_dev_launch,
+    .dev_read = bytes_dev_read,
+    .dev_release = bytes_dev_release,
+};

@@ -1,0 +1,29 @@
+/* report — a run's result for people (text) and for programs (JSON). */
+#ifndef CLT_REPORT_H
+#define CLT_REPORT_H
+#include <stdio.h>
+#include <cJSON.h>
+#include "engine.h"
+
+typedef struct {
+    int color;            /* ANSI colours */
+    int max_diff_rows;    /* rows of the correctness diff (default 12) */
+} report_style;
+
+/* Colours when out is a terminal and NO_COLOR is unset. */
+report_style report_style_for(FILE *out);
+
+/* The full text report of one run. */
+void report_print(FILE *out, const report_style *st, const lesson *l, const engine_report *r);
+
+/* The correctness diff alone (used by the report and the UI). */
+void report_print_diff(FILE *out, const report_style *st, const verify_report *vr, int max_rows);
+
+/* Effective bandwidth in GB/s and GFLOP/s of the median time (0 when not timed). */
+double report_gbps(const engine_report *r);
+double report_gflops(const engine_report *r);
+
+/* The run as JSON (see docs/json.md). */
+cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report *r);
+
+#endif

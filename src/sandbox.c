@@ -1,0 +1,197 @@
+/* sandbox — runs a function in a child process under time limits, with live
+ * progress, and hands back what it wrote; the parent never runs it itself. */
+#define _GNU_SOURCE
+#include "sandbox.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OUTPUT_KEEP (64 * 1024)
+
+void sandbox_phase(int fd, const char *phase, double limit_s) {
+    char line[96];
+    int n = snprintf(line, sizeof line, "phase %s %.3f\n", phase, limit_s);
+    if (n > 0 && write(fd, line, (size_t)n) < 0) { /* the parent is gone; nothing to do */ }
+}
+
+void sandbox_progress(int fd, int done, int total) {
+    char line[64];
+    int n = snprintf(line, sizeof line, "progress %d %d\n", done, total);
+    if (n > 0 && write(fd, line, (size_t)n) < 0) { /* ignore */ }
+}
+
+static int temp_fd(void) {
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/cltutor-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+static char *read_fd_all(int fd, size_t *len, size_t keep_tail) {
+    struct stat st;
+    *len = 0;
+    if (fstat(fd, &st) != 0) return NULL;
+    size_t size = (size_t)st.st_size, off = 0;
+    if (keep_tail && size > keep_tail) {
+        off = size - keep_tail;
+        size = keep_tail;
+    }
+    char *buf = malloc(size + 1);
+    if (!buf) return NULL;
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, buf + got, size - got, (off_t)(off + got));
+        if (r <= 0) {
+            if (r < 0 && errno == EINTR) continue;
+            break;
+        }
+        got += (size_t)r;
+    }
+    buf[got] = '\0';
+    *len = got;
+    return buf;
+}
+
+/* Handles one complete line from the child. */
+static void handle_line(char *line, sandbox_result *out, double *phase_start, double t0, sandbox_progress_cb cb,
+                        void *user) {
+    char name[32];
+    double limit;
+    int done, total;
+    double now = util_now();
+    if (sscanf(line, "phase %31s %lf", name, &limit) == 2) {
+        snprintf(out->phase, sizeof out->phase, "%s", name);
+        out->phase_limit_s = limit;
+        *phase_start = now;
+        if (cb) cb(user, out->phase, 0, 0, now - t0);
+    } else if (sscanf(line, "progress %d %d", &done, &total) == 2) {
+        if (cb) cb(user, out->phase, done, total, now - t0);
+    }
+}
+
+int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+                volatile int *cancel, sandbox_result *out) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->phase, sizeof out->phase, "start");
+    out->phase_limit_s = 30;
+    int result_fd = temp_fd(), output_fd = temp_fd();
+    int pipefd[2] = {-1, -1};
+    if (result_fd < 0 || output_fd < 0 || pipe(pipefd) != 0) {
+        if (result_fd >= 0) close(result_fd);
+        if (output_fd >= 0) close(output_fd);
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    double t0 = util_now();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(result_fd);
+        close(output_fd);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* child: die with the parent, keep its output away from the terminal */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        signal(SIGPIPE, SIG_IGN);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTSTP, SIG_IGN);
+        close(pipefd[0]);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
+        dup2(output_fd, 1);
+        dup2(output_fd, 2);
+        if (lim && lim->cpu_s > 0) {
+            struct rlimit rl = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
+            setrlimit(RLIMIT_CPU, &rl);
+        }
+        if (lim && lim->memory_mb > 0) {
+            struct rlimit rl = {(rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20};
+            setrlimit(RLIMIT_DATA, &rl);
+        }
+        int code = fn(arg, result_fd, pipefd[1]);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(code);
+    }
+    close(pipefd[1]);
+    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+    double phase_start = t0;
+    double total_cap = lim && lim->total_s > 0 ? lim->total_s : 600;
+    double grace = lim ? lim->grace_s : 1.0;
+    char linebuf[512];
+    size_t used = 0;
+    int status = 0, reaped = 0, pipe_open = 1;
+    while (!reaped) {
+        struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
+        int pr = pipe_open ? poll(&pfd, 1, 50) : (usleep(20000), 0);
+        if (pr > 0) {
+            ssize_t r = read(pipefd[0], linebuf + used, sizeof linebuf - 1 - used);
+            if (r == 0) pipe_open = 0;
+            else if (r > 0) {
+                used += (size_t)r;
+                linebuf[used] = '\0';
+                char *nl;
+                while ((nl = strchr(linebuf, '\n'))) {
+                    *nl = '\0';
+                    handle_line(linebuf, out, &phase_start, t0, cb, user);
+                    size_t rest = used - (size_t)(nl + 1 - linebuf);
+                    memmove(linebuf, nl + 1, rest);
+                    used = rest;
+                    linebuf[used] = '\0';
+                }
+                if (used == sizeof linebuf - 1) used = 0; /* an over-long line: drop it */
+            }
+        }
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) { reaped = 1; break; }
+        double now = util_now();
+        int kill_it = 0;
+        if (cancel && *cancel) { out->cancelled = 1; kill_it = 1; }
+        else if (now - phase_start > out->phase_limit_s + grace || now - t0 > total_cap) {
+            out->timed_out = 1;
+            kill_it = 1;
+        }
+        if (kill_it) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            reaped = 1;
+        }
+    }
+    close(pipefd[0]);
+    out->wall_s = util_now() - t0;
+    if (WIFEXITED(status)) {
+        out->exited = 1;
+        out->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        out->signaled = 1;
+        out->signal = WTERMSIG(status);
+    }
+    out->blob = read_fd_all(result_fd, &out->blob_len, 0);
+    size_t olen;
+    out->output = read_fd_all(output_fd, &olen, OUTPUT_KEEP);
+    close(result_fd);
+    close(output_fd);
+    return 0;
+}
+
+void sandbox_result_free(sandbox_result *r) {
+    free(r->blob);
+    free(r->output);
+    r->blob = r->output = NULL;
+}

@@ -1,0 +1,46 @@
+/* util — small helpers: strings, files, time, error buffers. */
+#ifndef CLT_UTIL_H
+#define CLT_UTIL_H
+#include <stddef.h>
+#include <stdarg.h>
+
+#define CLT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Formats into buf (always terminated); a NULL or empty buf is ignored. */
+void util_errf(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Reads a whole file; returns malloc'd, NUL-terminated text or NULL with errno. */
+char *util_read_file(const char *path, size_t *len_out);
+
+/* Writes a file atomically (temp file in the same folder, fsync, rename). */
+int util_write_file_atomic(const char *path, const void *data, size_t len);
+
+/* Copies src to dst atomically. */
+int util_copy_file(const char *src, const char *dst);
+
+/* mkdir -p; returns 0 on success. */
+int util_mkdirs(const char *path);
+
+int util_is_dir(const char *path);
+int util_is_file(const char *path);
+
+/* Monotonic clock in seconds. */
+double util_now(void);
+
+/* Duplicates a string (NULL stays NULL). */
+char *util_strdup(const char *s);
+
+/* Appends formatted text to a growing malloc'd string. */
+void util_sappend(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Case-insensitive substring test. */
+int util_contains_ci(const char *haystack, const char *needle);
+
+/* Parses a non-negative integer with optional K/M/G (binary) suffix. */
+int util_parse_count(const char *s, long *out);
+
+/* Removes trailing whitespace in place. */
+void util_rstrip(char *s);
+
+#endif

@@ -1,0 +1,45 @@
+/* verify — comparison results shared by every problem: what differs, expected vs actual. */
+#ifndef CLT_VERIFY_H
+#define CLT_VERIFY_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define VR_MAX_ENTRIES 16
+
+typedef struct {
+    long index;
+    long long expected;   /* what the golden reference computed */
+    long long actual;     /* what the kernel wrote */
+    long long lo, hi;     /* accepted range (lo == hi == expected when exact) */
+    int wrong;            /* 0 for a neighbour shown for context */
+} vr_entry;
+
+typedef struct {
+    int ok;
+    char what[16];             /* "bin" or "element" */
+    long n_checked;            /* how many values were compared */
+    long n_wrong;              /* how many differ */
+    long first_wrong;          /* index of the first, or -1 */
+    long long expected_total;  /* sum of expected values */
+    long long actual_total;    /* sum of the kernel's values */
+    long near_ties;            /* inputs whose answer may go either way within rounding */
+    char summary[512];         /* one or two sentences for the learner */
+    vr_entry entries[VR_MAX_ENTRIES];
+    int n_entries;
+} verify_report;
+
+void verify_init(verify_report *vr, const char *what, long n_checked);
+
+/* Exact comparison of unsigned 32-bit arrays: lists the differing indices
+ * (largest differences first is not needed: in index order). */
+void verify_exact_u32(verify_report *vr, const uint32_t *expected, const uint32_t *actual, long n);
+
+/* Exact comparison listing the first wrong element with neighbours either side
+ * (for scans and images, where one wrong value makes all later ones wrong). */
+void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const uint32_t *actual,
+                            long n, int context);
+
+/* Writes the standard summary sentence for a finished report. */
+void verify_summarise(verify_report *vr, const char *total_name);
+
+#endif

@@ -1,0 +1,127 @@
+/* worker — the code that runs in a worker process: opens the device, builds
+#define _DEFAULT_SOURCE
+ * and times the learner's kernel, and writes raw results for the parent. */
+#include "worker.h"
+#include "sandbox.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BUILD_LIMIT_S 120.0
+#define SETUP_LIMIT_S 60.0
+
+static void put_device(int fd, const clh_device *d) {
+    engine_device ed;
+    memset(&ed, 0, sizeof ed);
+    snprintf(ed.name, sizeof ed.name, "%s", d->name);
+    snprintf(ed.platform, sizeof ed.platform, "%s", d->platform);
+    snprintf(ed.type, sizeof ed.type, "%s", d->type);
+    snprintf(ed.version, sizeof ed.version, "%s", d->version);
+    snprintf(ed.driver, sizeof ed.driver, "%s", d->driver);
+    ed.index = d->index;
+    blob_put(fd, W_DEVICE, &ed, sizeof ed);
+}
+
+static int finish(int fd, engine_status st, const char *msg) {
+    int s = (int)st;
+    if (msg && *msg) blob_put_str(fd, W_MESSAGE, msg);
+    blob_put(fd, W_STATUS, &s, sizeof s);
+    return 0;
+}
+
+int worker_list_devices(void *arg, int fd, int pfd) {
+    (void)arg;
+    sandbox_phase(pfd, "devices", 60);
+    clh_device *devs = NULL;
+    char err[512] = "";
+    int n = clh_list(&devs, err, sizeof err);
+    if (n < 0) return finish(fd, ENG_NO_DEVICE, err);
+    for (int i = 0; i < n; i++) put_device(fd, &devs[i]);
+    free(devs);
+    return finish(fd, ENG_PASS, NULL);
+}
+
+int worker_run_kernel(void *arg, int fd, int pfd) {
+    const engine_request *rq = arg;
+    const lesson *l = rq->lesson;
+    const problem_ops *ops = problem_find(l->problem);
+    char err[1024] = "";
+    if (!ops) return finish(fd, ENG_USAGE, "unknown problem");
+
+    sandbox_phase(pfd, "device", SETUP_LIMIT_S);
+    clh_ctx ctx;
+    int rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
+    if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
+    put_device(fd, &ctx.dev);
+
+    char *source = util_read_file(rq->kernel_path, NULL);
+    if (!source) {
+        snprintf(err, sizeof err, "%s: cannot read the kernel file", rq->display_path);
+        return finish(fd, ENG_USAGE, err);
+    }
+    sandbox_phase(pfd, "build", BUILD_LIMIT_S);
+    char options[512];
+    problem_build_options(l, options, sizeof options);
+    cl_program prog;
+    char *log = NULL;
+    cl_int e = clh_build(&ctx, source, options, &prog, &log);
+    free(source);
+    if (log) blob_put_str(fd, W_BUILDLOG, log);
+    free(log);
+    if (e != CL_SUCCESS) {
+        snprintf(err, sizeof err, "clBuildProgram: %s", clh_error_name(e));
+        return finish(fd, ENG_BUILD, err);
+    }
+
+    sandbox_phase(pfd, "setup", SETUP_LIMIT_S);
+    prob_size size;
+    if (problem_parse_size(ops, rq->size_spec, &size, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
+    prob_instance *pi = ops->create(l, &size, rq->seed, err, sizeof err);
+    if (!pi) return finish(fd, ENG_RUNTIME, err);
+    if (ops->dev_setup(pi, &ctx, prog, err, sizeof err) != 0) {
+        /* a missing kernel or a wrong argument list is the learner's to fix, like a build error */
+        engine_status st = strstr(err, "kernel") || strstr(err, "argument") ? ENG_BUILD : ENG_RUNTIME;
+        return finish(fd, st, err);
+    }
+    sandbox_phase(pfd, "run", rq->timeout_s);
+    double ms = 0, t0 = util_now();
+    if (ops->dev_launch(pi, &ctx, &ms, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    size_t out_len = ops->output_bytes(pi);
+    void *out = malloc(out_len ? out_len : 1);
+    if (!out || ops->dev_read(pi, &ctx, out, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    blob_put(fd, W_OUTPUT, out, out_len);
+    free(out);
+
+    /* timing: repeat until the relative standard error is under 1%, the
+     * budget is spent or a repeat would come near the time limit */
+    int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
+    int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
+    double *samples = calloc((size_t)max_runs, sizeof(double));
+    int n = 0;
+    double warm = util_now() - t0;
+    if (samples && rq->budget_s > 0) {
+        double start = util_now();
+        while (n < max_runs) {
+            double before = util_now();
+            if (ops->dev_launch(pi, &ctx, &ms, err, sizeof err) != 0) {
+                blob_put(fd, W_SAMPLES, samples, sizeof(double) * (size_t)n);
+                return finish(fd, ENG_RUNTIME, err);
+            }
+            samples[n++] = ms;
+            double now = util_now(), one = now - before;
+            sandbox_progress(pfd, n, max_runs);
+            if (n >= min_runs && stats_summarise(samples, n).rse < 0.01) break;
+            if (n >= 3 && now - start > rq->budget_s) break;
+            if (now - t0 + one + warm > 0.8 * rq->timeout_s) break;
+        }
+    }
+    blob_put(fd, W_SAMPLES, samples, sizeof(double) * (size_t)n);
+    free(samples);
+    ops->dev_release(pi);
+    ops->destroy(pi);
+    clReleaseProgram(prog);
+    clh_close(&ctx);
+    return finish(fd, ENG_PASS, NULL);
+}
