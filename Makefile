@@ -15,10 +15,10 @@ CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' $(shell pkg-config --cflags $(PKGS) 2>/
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih) -lm
 
 # The model: no curses here; the grader and tests link it alone.
-MODEL_SRC = src/util.c src/rng.c src/stats.c src/catalog.c src/verify.c src/problem.c \
-            src/prob_surf.c src/prob_bytes.c src/clhost.c src/blob.c src/sandbox.c \
-            src/worker.c src/engine.c src/paths.c src/progress.c src/report.c
-APP_SRC   = src/cli.c src/main.c
+# Every src/*.c is model code except the command line (cli*, cmd_*), the
+# terminal UI (ui_*) and main.c.
+APP_SRC   = src/main.c $(wildcard src/cli*.c src/cmd_*.c src/ui_*.c)
+MODEL_SRC = $(filter-out $(APP_SRC),$(wildcard src/*.c))
 MODEL_OBJ = $(MODEL_SRC:src/%.c=$(BUILD)/obj/%.o)
 APP_OBJ   = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 

@@ -1,6 +1,10 @@
-/* cli — the command line: list, devices, run, check. */
+/* cli — the command line: shared helpers and the table of commands. */
 #ifndef CLT_CLI_H
 #define CLT_CLI_H
+#include <cJSON.h>
+#include "catalog.h"
+#include "paths.h"
+#include "progress.h"
 
 #define CLT_VERSION "0.1.0"
 
@@ -14,6 +18,41 @@ enum {
     EXIT_NO_DEVICE = 69,
 };
 
+typedef struct {
+    const char *workspace;   /* --workspace, or NULL */
+    paths paths;
+    catalog cat;
+    progress prog;
+    int have_progress;
+} cli_ctx;
+
+/* Live status on a terminal while a worker runs. */
+typedef struct {
+    int enabled;
+    int shown;
+} cli_live_status;
+
 int cli_main(int argc, char **argv);
+
+/* Prints "cltutor CMD: message" and a pointer to --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Finds the course and workspace, loads the catalogue and progress. */
+int cli_load_course(cli_ctx *cx);
+void cli_save_progress(cli_ctx *cx);
+/* Finds a chapter or prints the list of chapters (returns NULL). */
+const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec);
+/* An engine_progress_cb for a cli_live_status. */
+void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed);
+void cli_clear_status(cli_live_status *ls);
+void cli_print_json(cJSON *o);
+/* Parses a number option in [lo, hi]; prints a usage error and returns -1 otherwise. */
+int cli_parse_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out);
+
+/* The commands: each takes its argv from the command name on. */
+int cmd_list(cli_ctx *cx, int argc, char **argv);
+int cmd_devices(cli_ctx *cx, int argc, char **argv);
+int cmd_run(cli_ctx *cx, int argc, char **argv);
+int cmd_check(cli_ctx *cx, int argc, char **argv);
+int cmd_reset(cli_ctx *cx, int argc, char **argv);
 
 #endif

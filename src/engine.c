@@ -253,8 +253,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     } else if (*status == ENG_BUILD) {
         if (r->build_log && *r->build_log)
             set_msg(r, ENG_BUILD, "Build failed",
-                    "%s did not compile%s. The compiler's messages are below; fix the first one first.",
-                    rq.display_path, r->error_line ? "" : "");
+                    "%s did not compile. The compiler's messages are below; fix the first one first.",
+                    rq.display_path);
         else
             set_msg(r, ENG_BUILD, "Build failed", "%s: %s", rq.display_path, msg ? msg : "build failed");
         if (msg && strstr(msg, "kernel")) {

@@ -67,7 +67,7 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
     if (r->size_text[0]) fprintf(out, "Size:    %s, seed %llu\n", r->size_text, (unsigned long long)r->seed);
     fputc('\n', out);
     const char *col = r->status == ENG_PASS ? C_GREEN : r->status == ENG_WRONG ? C_RED : C_YELLOW;
-    fprintf(out, "%s%s%s: %s\n", c(st, C_BOLD), c(st, col), r->headline, c(st, C_RESET));
+    fprintf(out, "%s%s%s%s\n", c(st, C_BOLD), c(st, col), r->headline, c(st, C_RESET));
     fprintf(out, "%s\n", r->message);
     if (r->status == ENG_WRONG && r->verify.near_ties)
         fprintf(out, "(%ld near ties were accepted either way.)\n", r->verify.near_ties);

@@ -1,0 +1,75 @@
+/* devices: every OpenCL platform and device */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+#include "catalog.h"
+#include "engine.h"
+#include "paths.h"
+#include "progress.h"
+#include "report.h"
+#include "util.h"
+
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cmd_devices(cli_ctx *cx, int argc, char **argv) {
+    (void)cx;
+    int json = 0;
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        if (ch == 'j') json = 1;
+        else if (ch == 'h') {
+            printf("Usage: cltutor devices [--json]\n\nLists every OpenCL platform and device with the index that\n"
+                   "--device takes. The default device (first GPU, else PoCL's CPU device) is marked '*'.\n");
+            return 0;
+        } else return cli_usage_error("devices", "unknown option %s", argv[optind - 1]);
+    }
+    if (optind < argc) return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
+    engine_device *devs = NULL;
+    char err[1024] = "";
+    int n = engine_list_devices(&devs, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "cltutor devices: %s\n", err);
+        free(devs);
+        return EXIT_NO_DEVICE;
+    }
+    int def = -1;
+    for (int i = 0; i < n && def < 0; i++) if (!strcmp(devs[i].type, "GPU")) def = i;
+    for (int i = 0; i < n && def < 0; i++)
+        if (util_contains_ci(devs[i].platform, "portable computing") && !strcmp(devs[i].type, "CPU")) def = i;
+    if (def < 0 && n > 0) def = 0;
+    if (json) {
+        cJSON *arr = cJSON_CreateArray();
+        for (int i = 0; i < n; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "index", devs[i].index);
+            cJSON_AddStringToObject(o, "name", devs[i].name);
+            cJSON_AddStringToObject(o, "platform", devs[i].platform);
+            cJSON_AddStringToObject(o, "type", devs[i].type);
+            cJSON_AddStringToObject(o, "version", devs[i].version);
+            cJSON_AddStringToObject(o, "driver", devs[i].driver);
+            cJSON_AddBoolToObject(o, "default", i == def);
+            cJSON_AddItemToArray(arr, o);
+        }
+        cli_print_json(arr);
+        cJSON_Delete(arr);
+    } else if (n == 0) {
+        printf("No OpenCL device found.\nInstall PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's driver.\n");
+    } else {
+        const char *last = "";
+        for (int i = 0; i < n; i++) {
+            if (strcmp(last, devs[i].platform)) printf("Platform: %s\n", devs[i].platform);
+            last = devs[i].platform;
+            printf(" %c %d  %-5s %s  (%s, driver %s)\n", i == def ? '*' : ' ', devs[i].index, devs[i].type,
+                   devs[i].name, devs[i].version, devs[i].driver);
+        }
+        printf("\n* the default device. Choose another with --device INDEX or --device NAME.\n");
+    }
+    free(devs);
+    return n == 0 ? EXIT_NO_DEVICE : 0;
+}

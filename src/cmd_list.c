@@ -1,0 +1,76 @@
+/* list: the chapters and the learner's state in each */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+#include "catalog.h"
+#include "engine.h"
+#include "paths.h"
+#include "progress.h"
+#include "report.h"
+#include "util.h"
+
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cmd_list(cli_ctx *cx, int argc, char **argv) {
+    int json = 0;
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        if (ch == 'j') json = 1;
+        else if (ch == 'h') {
+            printf("Usage: cltutor list [--json]\n\nLists the chapters with their state (not started, failing,\n"
+                   "passed) and your best time. The next chapter to do is marked with '>'.\n");
+            return 0;
+        } else return cli_usage_error("list", "unknown option %s", argv[optind - 1]);
+    }
+    if (optind < argc) return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    const char *next = NULL;
+    for (int i = 0; i < cx->cat.count && !next; i++) {
+        progress_chapter *pc = progress_get(&cx->prog, cx->cat.items[i].id, 0);
+        if (!pc || pc->state != PROG_PASSED) next = cx->cat.items[i].id;
+    }
+    if (json) {
+        cJSON *arr = cJSON_CreateArray();
+        for (int i = 0; i < cx->cat.count; i++) {
+            const lesson *l = &cx->cat.items[i];
+            progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "number", l->number);
+            cJSON_AddStringToObject(o, "id", l->id);
+            cJSON_AddStringToObject(o, "title", l->title);
+            cJSON_AddStringToObject(o, "title_zh", l->title_zh);
+            cJSON_AddStringToObject(o, "state", progress_state_name(pc ? pc->state : PROG_NOT_STARTED));
+            cJSON_AddNumberToObject(o, "best_ms", pc ? pc->best_ms : 0);
+            cJSON_AddBoolToObject(o, "next", next && !strcmp(next, l->id));
+            cJSON_AddItemToArray(arr, o);
+        }
+        cli_print_json(arr);
+        cJSON_Delete(arr);
+        return 0;
+    }
+    report_style st = report_style_for(stdout);
+    printf("   %-3s %-34s %-12s %s\n", "#", "chapter", "state", "best time");
+    for (int i = 0; i < cx->cat.count; i++) {
+        const lesson *l = &cx->cat.items[i];
+        progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+        progress_state s = pc ? pc->state : PROG_NOT_STARTED;
+        char best[48] = "-";
+        if (pc && pc->best_ms > 0) snprintf(best, sizeof best, "%.3f ms", pc->best_ms);
+        const char *col = !st.color ? "" : s == PROG_PASSED ? "\033[32m" : s == PROG_FAILING ? "\033[31m" : "";
+        printf(" %c %-3d %-34s %s%-12s%s %s\n", next && !strcmp(next, l->id) ? '>' : ' ', l->number, l->title, col,
+               progress_state_name(s), st.color ? "\033[0m" : "", best);
+    }
+    if (next) {
+        const lesson *l = catalog_find(&cx->cat, next);
+        printf("\nNext: chapter %d. Read lessons/%s/lesson.en.md, edit exercises/%s/%s,\nthen run `cltutor run %d`.\n",
+               l->number, l->id, l->id, l->exercise, l->number);
+    }
+    return 0;
+}

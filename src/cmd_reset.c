@@ -1,0 +1,43 @@
+/* reset: put a chapter's starting file back */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+#include "catalog.h"
+#include "engine.h"
+#include "paths.h"
+#include "progress.h"
+#include "report.h"
+#include "util.h"
+
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cmd_reset(cli_ctx *cx, int argc, char **argv) {
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("Usage: cltutor reset LESSON\n\nPuts the chapter's starting file back in your workspace. Your\n"
+               "current file is kept beside it as FILE.bak.\n");
+        return 0;
+    }
+    if (argc != 2) return cli_usage_error("reset", "give exactly one chapter, e.g. `cltutor reset 2`");
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    const lesson *l = cli_find_lesson(cx, "reset", argv[1]);
+    if (!l) return EXIT_USAGE;
+    char path[1400], start[1400], bak[1500], err[1400];
+    if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor reset: %s\n", err);
+        return EXIT_USAGE;
+    }
+    paths_starting(&cx->paths, l, start, sizeof start);
+    snprintf(bak, sizeof bak, "%s.bak", path);
+    if (util_copy_file(path, bak) != 0 || util_copy_file(start, path) != 0) {
+        fprintf(stderr, "cltutor reset: cannot write %s\n", path);
+        return EXIT_USAGE;
+    }
+    printf("Reset %s (your version is in %s).\n", path, bak);
+    return 0;
+}

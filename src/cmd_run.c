@@ -1,0 +1,121 @@
+/* run: build, run, verify and time one chapter's kernel */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+#include "catalog.h"
+#include "engine.h"
+#include "paths.h"
+#include "progress.h"
+#include "report.h"
+#include "util.h"
+
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const run_usage =
+    "Usage: cltutor run LESSON [--kernel FILE] [--device SPEC] [--size SPEC] [--seed N]\n"
+    "                          [--timeout SEC] [--json]\n"
+    "\n"
+    "Builds and runs a chapter's kernel, checks it against the serial golden\n"
+    "reference and times it.\n"
+    "\n"
+    "  --kernel FILE    the .cl file to run (default: your exercise in exercises/);\n"
+    "                   a file with exactly one kernel runs whatever its name\n"
+    "  --solution       run the chapter's reference solution instead\n"
+    "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
+    "                   (default: the first GPU, else PoCL's CPU device)\n"
+    "  --size SPEC      the problem size, SIZE[:INPUT]; the chapter's metadata has\n"
+    "                   the default (e.g. 16384x256 for descriptors x centroids)\n"
+    "  --seed N         seed of the input generator (default 1)\n"
+    "  --timeout SEC    stop the kernel after SEC seconds (default 10)\n"
+    "  --no-timing      one run: check correctness only\n"
+    "  --json           print the result as JSON (see docs/json.md)\n"
+    "\n"
+    "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
+    "64 usage error, 69 no usable OpenCL device.\n";
+
+int cmd_run(cli_ctx *cx, int argc, char **argv) {
+    static const struct option opts[] = {
+        {"kernel", required_argument, 0, 'k'}, {"device", required_argument, 0, 'd'},
+        {"size", required_argument, 0, 's'},   {"seed", required_argument, 0, 'S'},
+        {"timeout", required_argument, 0, 't'}, {"json", no_argument, 0, 'j'},
+        {"solution", no_argument, 0, 'R'},     {"no-timing", no_argument, 0, 'N'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    engine_request rq;
+    engine_request_defaults(&rq);
+    const char *kernel = NULL;
+    int json = 0, solution = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "k:d:s:S:t:jRNh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'k': kernel = optarg; break;
+        case 'd': rq.device_spec = optarg; break;
+        case 's': rq.size_spec = optarg; break;
+        case 'S': {
+            char *end;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-') return cli_usage_error("run", "--seed '%s': give a whole number", optarg);
+            rq.seed = v;
+            break;
+        }
+        case 't':
+            if (cli_parse_double("run", "--timeout", optarg, 0.1, 3600, &rq.timeout_s)) return EXIT_USAGE;
+            break;
+        case 'j': json = 1; break;
+        case 'R': solution = 1; break;
+        case 'N': rq.budget_s = 0; break;
+        case 'h': fputs(run_usage, stdout); return 0;
+        default: return cli_usage_error("run", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) return cli_usage_error("run", "which chapter? Give its number or name, e.g. `cltutor run 2`");
+    if (optind + 1 < argc) return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
+    if (kernel && solution) return cli_usage_error("run", "--kernel and --solution cannot be used together");
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    const lesson *l = cli_find_lesson(cx, "run", argv[optind]);
+    if (!l) return EXIT_USAGE;
+    char path[1400], err[1400];
+    if (kernel) snprintf(path, sizeof path, "%s", kernel);
+    else if (solution) paths_solution(&cx->paths, l, path, sizeof path);
+    else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor run: %s\n", err);
+        return EXIT_USAGE;
+    }
+    rq.lesson = l;
+    rq.kernel_path = path;
+    cli_live_status ls = {.enabled = !json && isatty(2)};
+    engine_report rep;
+    engine_run(&rq, cli_on_progress, &ls, NULL, &rep);
+    cli_clear_status(&ls);
+    if (rep.status == ENG_USAGE && !rep.device.name[0] && !rep.has_output) {
+        fprintf(stderr, "cltutor run: %s\n", rep.message);
+        if (json) {
+            cJSON *o = report_json(l, path, &rep);
+            cli_print_json(o);
+            cJSON_Delete(o);
+        }
+        engine_report_free(&rep);
+        return EXIT_USAGE;
+    }
+    if (json) {
+        cJSON *o = report_json(l, path, &rep);
+        cli_print_json(o);
+        cJSON_Delete(o);
+    } else {
+        report_style st = report_style_for(stdout);
+        report_print(stdout, &st, l, &rep);
+    }
+    if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) {
+        progress_record_run(&cx->prog, l->id, rep.status == ENG_PASS, engine_status_name(rep.status),
+                            rep.status == ENG_PASS ? rep.timing.median : 0, rep.device.name, (double)time(NULL));
+        cli_save_progress(cx);
+    }
+    int code = engine_exit_code(rep.status);
+    engine_report_free(&rep);
+    return code;
+}
