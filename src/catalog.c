@@ -80,7 +80,29 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         if (idx > l->n_hints) l->n_hints = idx;
         return 1;
     }
-    snprintf(pc->err, sizeof pc->err, "unknown section [%s]", section);
+    if (strncmp(section, "bug.", 4) == 0 && section[4]) {
+        lesson_bug *b = NULL;
+        for (int i = 0; i < l->n_bugs; i++)
+            if (!strcmp(l->bugs[i].name, section + 4)) b = &l->bugs[i];
+        if (!b) {
+            if (l->n_bugs >= LESSON_MAX_BUGS) {
+                snprintf(pc->err, sizeof pc->err, "more than %d [bug.*] sections", LESSON_MAX_BUGS);
+                return 0;
+            }
+            b = &l->bugs[l->n_bugs++];
+            copy_field(b->name, sizeof b->name, section + 4);
+        }
+        if (!strcmp(name, "file")) copy_field(b->file, sizeof b->file, value);
+        else if (!strcmp(name, "exposes")) copy_field(b->exposes, sizeof b->exposes, value);
+        else if (!strcmp(name, "title")) copy_field(b->title, sizeof b->title, value);
+        else if (!strcmp(name, "title_zh")) copy_field(b->title_zh, sizeof b->title_zh, value);
+        else {
+            snprintf(pc->err, sizeof pc->err, "unknown key '%s' in [%s] (file, exposes, title, title_zh)", name, section);
+            return 0;
+        }
+        return 1;
+    }
+    snprintf(pc->err, sizeof pc->err, "unknown section [%s] (use [lesson], [hints] or [bug.NAME])", section);
     return 0;
 }
 
@@ -114,6 +136,12 @@ int lesson_load(lesson *l, const char *dir, const char *id, char *err, size_t er
         lesson_free(l);
         return -1;
     }
+    for (int i = 0; i < l->n_bugs; i++)
+        if (!l->bugs[i].file[0] || !l->bugs[i].exposes[0]) {
+            util_errf(err, errlen, "%s: [bug.%s] needs both 'file' and 'exposes'", path, l->bugs[i].name);
+            lesson_free(l);
+            return -1;
+        }
     if (!l->bench_size[0]) copy_field(l->bench_size, sizeof l->bench_size, l->default_size);
     if (!l->n_check_sizes) {
         copy_field(l->check_sizes[0], sizeof l->check_sizes[0], l->default_size);

@@ -13,6 +13,16 @@ typedef struct {
     char value[256];
 } lesson_param;
 
+/* A "find the bug" exercise: a listing with a real bug, a test that exposes it. */
+#define LESSON_MAX_BUGS 4
+typedef struct {
+    char name[32];            /* from the section name [bug.NAME] */
+    char file[96];            /* exercises/ID/FILE, fixed by the learner; kernels/ID/<exercise> is the fix */
+    char exposes[64];         /* the size spec of the test input that shows the bug */
+    char title[160];
+    char title_zh[160];
+} lesson_bug;
+
 typedef struct {
     int number;               /* NN of the folder name */
     char id[96];              /* folder name, "02-atomic" */
@@ -33,6 +43,8 @@ typedef struct {
     char *hints_en[LESSON_MAX_HINTS];
     char *hints_zh[LESSON_MAX_HINTS];
     int n_hints;
+    lesson_bug bugs[LESSON_MAX_BUGS];
+    int n_bugs;
     lesson_param params[LESSON_MAX_PARAMS]; /* problem-specific keys: layout, local_size, ... */
     int n_params;
 } lesson;

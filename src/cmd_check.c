@@ -1,14 +1,10 @@
 /* check: the learner's exercises against the visible tests */
 #define _DEFAULT_SOURCE
 #include "cli.h"
-#include "catalog.h"
 #include "engine.h"
-#include "paths.h"
-#include "progress.h"
 #include "report.h"
 #include "util.h"
 
-#include <cJSON.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +15,10 @@
 static const char *const check_usage =
     "Usage: cltutor check [LESSON|all] [--device SPEC] [--kernel FILE] [--json]\n"
     "\n"
-    "Runs your exercise for a chapter (default: all chapters) against the\n"
+    "Runs your exercises for a chapter (default: every chapter) against the\n"
     "chapter's visible tests: several sizes and inputs, correctness only.\n"
+    "A chapter's find-the-bug listings are checked too, first on the input\n"
+    "that exposes their bug.\n"
     "\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
     "  --kernel FILE    check this file instead of your exercise (one chapter only)\n"
@@ -31,23 +29,82 @@ static const char *const check_usage =
     "Exit status: 0 when every test passes, 1 when any fails, 64 usage error,\n"
     "69 no usable OpenCL device.\n";
 
+typedef struct {
+    cli_ctx *cx;
+    const char *device;
+    double timeout;
+    int json;
+    report_style style;
+    cli_live_status live;
+    cJSON *results;
+    int total, passed, fatal;
+} check_run;
+
+/* Runs one kernel file over a list of size specs; returns 1 if all pass. */
+static int check_file(check_run *cr, const lesson *l, const char *path, const char *label,
+                      const char *const *sizes, int n_sizes) {
+    int all_ok = 1;
+    if (!cr->json) printf("  %s\n", label);
+    for (int t = 0; t < n_sizes; t++) {
+        engine_request rq;
+        engine_request_defaults(&rq);
+        rq.lesson = l;
+        rq.kernel_path = path;
+        rq.device_spec = cr->device;
+        rq.size_spec = sizes[t];
+        rq.seed = (uint64_t)(t + 1);
+        rq.timeout_s = cr->timeout;
+        rq.budget_s = 0;
+        engine_report rep;
+        engine_run(&rq, cli_on_progress, &cr->live, NULL, &rep);
+        cli_clear_status(&cr->live);
+        cr->total++;
+        int ok = rep.status == ENG_PASS;
+        cr->passed += ok;
+        all_ok &= ok;
+        int code = engine_exit_code(rep.status);
+        if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) cr->fatal = code;
+        if (cr->json) {
+            cJSON *o = report_json(l, path, &rep);
+            cJSON_AddStringToObject(o, "test", sizes[t]);
+            cJSON_AddStringToObject(o, "label", label);
+            cJSON_AddItemToArray(cr->results, o);
+        } else {
+            const report_style *st = &cr->style;
+            printf("    %s%-4s%s %-22s %s%s%s\n", st->color ? (ok ? "\033[32m" : "\033[31m") : "", ok ? "ok" : "FAIL",
+                   st->color ? "\033[0m" : "", rep.size_text[0] ? rep.size_text : sizes[t], rep.headline,
+                   ok ? "" : ": ", ok ? "" : rep.message);
+            if (rep.status == ENG_WRONG) report_print_diff(stdout, st, &rep.verify, 6);
+            if (rep.status == ENG_BUILD && rep.build_log) printf("%s\n", rep.build_log);
+        }
+        engine_report_free(&rep);
+        if (code == EXIT_BUILD || code == EXIT_USAGE || code == EXIT_NO_DEVICE) {
+            /* every other size would fail the same way */
+            cr->total += n_sizes - t - 1;
+            all_ok = 0;
+            break;
+        }
+    }
+    return all_ok;
+}
+
 int cmd_check(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"device", required_argument, 0, 'd'}, {"kernel", required_argument, 0, 'k'},
         {"json", no_argument, 0, 'j'},         {"solution", no_argument, 0, 'R'},
         {"timeout", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    const char *device = NULL, *kernel = NULL;
-    int json = 0, solution = 0;
-    double timeout = 10;
+    check_run cr = {.cx = cx, .timeout = 10};
+    const char *kernel = NULL;
+    int solution = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "d:k:jRt:h", opts, NULL)) != -1) {
         switch (ch) {
-        case 'd': device = optarg; break;
+        case 'd': cr.device = optarg; break;
         case 'k': kernel = optarg; break;
-        case 'j': json = 1; break;
+        case 'j': cr.json = 1; break;
         case 'R': solution = 1; break;
         case 't':
-            if (cli_parse_double("check", "--timeout", optarg, 0.1, 3600, &timeout)) return EXIT_USAGE;
+            if (cli_parse_double("check", "--timeout", optarg, 0.1, 3600, &cr.timeout)) return EXIT_USAGE;
             break;
         case 'h': fputs(check_usage, stdout); return 0;
         default: return cli_usage_error("check", "unknown option %s", argv[optind - 1]);
@@ -55,16 +112,16 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
     }
     const char *which = optind < argc ? argv[optind] : "all";
     if (optind + 1 < argc) return cli_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
+    if (kernel && solution) return cli_usage_error("check", "--kernel and --solution cannot be used together");
     int rc = cli_load_course(cx);
     if (rc) return rc;
     const lesson *only = NULL;
     if (strcmp(which, "all") != 0 && !(only = cli_find_lesson(cx, "check", which))) return EXIT_USAGE;
     if (kernel && !only) return cli_usage_error("check", "--kernel needs one chapter, not all");
-    report_style st = report_style_for(stdout);
-    cli_live_status ls = {.enabled = !json && isatty(2)};
-    cJSON *arr = cJSON_CreateArray();
-    int total = 0, passed = 0, worst = 0;
-    for (int i = 0; i < cx->cat.count; i++) {
+    cr.style = report_style_for(stdout);
+    cr.live.enabled = !cr.json && isatty(2);
+    cr.results = cJSON_CreateArray();
+    for (int i = 0; i < cx->cat.count && !cr.fatal; i++) {
         const lesson *l = &cx->cat.items[i];
         if (only && l != only) continue;
         char path[1400], err[1400];
@@ -74,56 +131,38 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             fprintf(stderr, "cltutor check: %s\n", err);
             return EXIT_USAGE;
         }
-        int chapter_ok = 1;
-        if (!json) printf("%sChapter %d: %s%s\n", st.color ? "\033[1m" : "", l->number, l->title, st.color ? "\033[0m" : "");
-        for (int t = 0; t < l->n_check_sizes; t++) {
-            engine_request rq;
-            engine_request_defaults(&rq);
-            rq.lesson = l;
-            rq.kernel_path = path;
-            rq.device_spec = device;
-            rq.size_spec = l->check_sizes[t];
-            rq.seed = (uint64_t)(t + 1);
-            rq.timeout_s = timeout;
-            rq.budget_s = 0;
-            engine_report rep;
-            engine_run(&rq, cli_on_progress, &ls, NULL, &rep);
-            cli_clear_status(&ls);
-            total++;
-            int ok = rep.status == ENG_PASS;
-            passed += ok;
-            chapter_ok &= ok;
-            int code = engine_exit_code(rep.status);
-            if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) worst = code;
-            if (json) {
-                cJSON *o = report_json(l, path, &rep);
-                cJSON_AddStringToObject(o, "test", l->check_sizes[t]);
-                cJSON_AddItemToArray(arr, o);
-            } else {
-                printf("  %s%-4s%s %-24s %s%s%s\n", st.color ? (ok ? "\033[32m" : "\033[31m") : "", ok ? "ok" : "FAIL",
-                       st.color ? "\033[0m" : "", rep.size_text[0] ? rep.size_text : l->check_sizes[t], rep.headline,
-                       ok ? "" : ": ", ok ? "" : rep.message);
-                if (rep.status == ENG_WRONG) report_print_diff(stdout, &st, &rep.verify, 6);
-                if (rep.status == ENG_BUILD && rep.build_log) printf("%s\n", rep.build_log);
+        if (!cr.json)
+            printf("%sChapter %d: %s%s\n", cr.style.color ? "\033[1m" : "", l->number, l->title,
+                   cr.style.color ? "\033[0m" : "");
+        const char *sizes[LESSON_MAX_SIZES + 1];
+        for (int t = 0; t < l->n_check_sizes; t++) sizes[t] = l->check_sizes[t];
+        char label[256];
+        snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? "reference solution" : l->exercise);
+        int chapter_ok = check_file(&cr, l, path, label, sizes, l->n_check_sizes);
+        /* find-the-bug listings: the exposing input first, then the usual tests */
+        for (int b = 0; b < l->n_bugs && !kernel && !cr.fatal; b++) {
+            const lesson_bug *bug = &l->bugs[b];
+            char bpath[1400];
+            if (solution) paths_solution(&cx->paths, l, bpath, sizeof bpath);
+            else if (paths_exercise_file(&cx->paths, l, bug->file, bpath, sizeof bpath, err, sizeof err) != 0) {
+                fprintf(stderr, "cltutor check: %s\n", err);
+                return EXIT_USAGE;
             }
-            engine_report_free(&rep);
-            if (code == EXIT_BUILD || code == EXIT_USAGE || code == EXIT_NO_DEVICE) {
-                /* the other sizes would fail the same way */
-                chapter_ok = 0;
-                break;
-            }
+            const char *bsizes[LESSON_MAX_SIZES + 1];
+            bsizes[0] = bug->exposes;
+            for (int t = 0; t < l->n_check_sizes && t < LESSON_MAX_SIZES; t++) bsizes[t + 1] = l->check_sizes[t];
+            int nb = l->n_check_sizes < LESSON_MAX_SIZES ? l->n_check_sizes + 1 : LESSON_MAX_SIZES + 1;
+            snprintf(label, sizeof label, "find the bug: %s (%s)", bug->title[0] ? bug->title : bug->name,
+                     solution ? "reference solution" : bug->file);
+            check_file(&cr, l, bpath, label, bsizes, nb);
         }
-        if (!kernel && !solution) {
+        if (!kernel && !solution)
             progress_record_run(&cx->prog, l->id, chapter_ok, chapter_ok ? "pass" : "fail", 0, "", (double)time(NULL));
-        }
     }
     if (!kernel && !solution) cli_save_progress(cx);
-    if (json) {
-        cli_print_json(arr);
-    } else {
-        printf("\n%d passed, %d failed\n", passed, total - passed);
-    }
-    cJSON_Delete(arr);
-    if (worst) return worst;
-    return passed == total ? 0 : EXIT_WRONG;
+    if (cr.json) cli_print_json(cr.results);
+    else printf("\n%d passed, %d failed\n", cr.passed, cr.total - cr.passed);
+    cJSON_Delete(cr.results);
+    if (cr.fatal) return cr.fatal;
+    return cr.passed == cr.total ? 0 : EXIT_WRONG;
 }

@@ -84,11 +84,16 @@ void paths_solution(const paths *p, const lesson *l, char *buf, size_t len) {
 }
 
 int paths_exercise(const paths *p, const lesson *l, char *buf, size_t len, char *err, size_t errlen) {
-    snprintf(buf, len, "%s/exercises/%s/%s", p->workspace, l->id, l->exercise);
+    return paths_exercise_file(p, l, l->exercise, buf, len, err, errlen);
+}
+
+int paths_exercise_file(const paths *p, const lesson *l, const char *file, char *buf, size_t len, char *err,
+                        size_t errlen) {
+    snprintf(buf, len, "%s/exercises/%s/%s", p->workspace, l->id, file);
     if (util_is_file(buf)) return 0;
     char dir[1200], start[1200];
     snprintf(dir, sizeof dir, "%s/exercises/%s", p->workspace, l->id);
-    paths_starting(p, l, start, sizeof start);
+    snprintf(start, sizeof start, "%s/exercises/%s/%s", p->data, l->id, file);
     if (util_mkdirs(dir) != 0 || util_copy_file(start, buf) != 0) {
         util_errf(err, errlen, "cannot create %s from %s", buf, start);
         return -1;

@@ -19,6 +19,9 @@ int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen);
 void paths_lessons(const paths *p, char *buf, size_t len);
 /* The learner's file for a lesson, copied from the starting file on first use. */
 int paths_exercise(const paths *p, const lesson *l, char *buf, size_t len, char *err, size_t errlen);
+/* Another file of the chapter's exercises (a find-the-bug listing), copied likewise. */
+int paths_exercise_file(const paths *p, const lesson *l, const char *file, char *buf, size_t len, char *err,
+                        size_t errlen);
 /* The pristine starting file. */
 void paths_starting(const paths *p, const lesson *l, char *buf, size_t len);
 /* The reference solution. */
