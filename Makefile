@@ -50,11 +50,11 @@ run: all
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 $(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(wildcard src/*.h tests/unit/*.h)
 	@mkdir -p $(BUILD)
-	$(CC) $(CPPFLAGS) $(shell pkg-config --cflags check) $(CFLAGS) -O1 $(SAN_FLAGS) -o $@ \
+	$(CC) $(CPPFLAGS) -DCLT_TEST_ROOT='"$(CURDIR)"' -Itests/unit $(shell pkg-config --cflags check) $(CFLAGS) -O1 $(SAN_FLAGS) -o $@ \
 	    $(MODEL_SRC) $(UNIT_SRC) $(LDLIBS) $(shell pkg-config --libs check)
 
 unit: $(BUILD)/unit-tests
-	ASAN_OPTIONS=detect_leaks=0 CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
+	ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0 CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
 
 cli-test: $(BUILD)/cltutor
 	@sh tests/cli/run.sh $(BUILD)/cltutor

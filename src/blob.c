@@ -21,10 +21,15 @@ static int write_all(int fd, const void *data, size_t len) {
     return 0;
 }
 
+/* Records are padded to 8 bytes so that their data can be read in place. */
+static size_t padded(size_t len) { return (len + 7) & ~(size_t)7; }
+
 int blob_put(int fd, uint32_t tag, const void *data, size_t len) {
+    static const char zeros[8];
     uint64_t hdr[2] = {tag, len};
     if (write_all(fd, hdr, sizeof hdr) != 0) return -1;
-    return len ? write_all(fd, data, len) : 0;
+    if (len && write_all(fd, data, len) != 0) return -1;
+    return padded(len) > len ? write_all(fd, zeros, padded(len) - len) : 0;
 }
 
 int blob_put_str(int fd, uint32_t tag, const char *s) { return blob_put(fd, tag, s ? s : "", s ? strlen(s) : 0); }
@@ -35,12 +40,12 @@ const void *blob_get(const char *blob, size_t blob_len, uint32_t tag, int nth, s
         uint64_t hdr[2];
         memcpy(hdr, blob + pos, sizeof hdr);
         pos += 16;
-        if (hdr[1] > blob_len - pos) return NULL; /* truncated: the worker died mid-write */
+        if (hdr[1] > blob_len - pos) return NULL; /* torn: the worker died mid-write */
         if (hdr[0] == tag && nth-- == 0) {
             if (len) *len = (size_t)hdr[1];
             return blob + pos;
         }
-        pos += (size_t)hdr[1];
+        pos += padded((size_t)hdr[1]);
     }
     return NULL;
 }

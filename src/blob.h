@@ -10,7 +10,8 @@
 int blob_put(int fd, uint32_t tag, const void *data, size_t len);
 int blob_put_str(int fd, uint32_t tag, const char *s);
 
-/* Finds the nth record with this tag (n from 0); returns its data or NULL. */
+/* Finds the nth record with this tag (n from 0); returns its data (8-byte
+ * aligned when blob is) or NULL. */
 const void *blob_get(const char *blob, size_t blob_len, uint32_t tag, int nth, size_t *len);
 
 /* The record as a malloc'd, NUL-terminated string, or NULL. */

@@ -77,9 +77,9 @@ char *engine_rewrite_build_log(const char *log, const char *display, int *line, 
         if (colon && runtime_file_name(q, (size_t)(colon - q)) &&
             sscanf(colon, ":%d:%d%n", &ln, &cn, &consumed) == 2) {
             char *rest = colon + consumed;
-            const char *kind = prefix[0] ? " error" : "";
+            const char *kind = prefix[0] ? ": error" : "";
             rewritten = NULL;
-            util_sappend(&rewritten, "%s:%d:%d:%s%s", display, ln, cn, kind, rest);
+            util_sappend(&rewritten, "%s:%d:%d%s%s", display, ln, cn, kind, rest);
             if (line && !*line && (prefix[0] || strstr(rest, "error"))) {
                 *line = ln;
                 if (col) *col = cn;
@@ -127,7 +127,8 @@ static char *tail_lines(const char *text, int max_lines) {
 
 static void explain_signal(engine_report *r, const sandbox_result *sr, const char *file) {
     int in_run = !strcmp(sr->phase, "run");
-    const char *sig = sr->signal == SIGSEGV ? "a segmentation fault (SIGSEGV)"
+    const char *sig = !sr->signaled ? "an unexpected exit"
+                    : sr->signal == SIGSEGV ? "a segmentation fault (SIGSEGV)"
                     : sr->signal == SIGBUS ? "a bus error (SIGBUS)"
                     : sr->signal == SIGABRT ? "an abort (SIGABRT)"
                     : sr->signal == SIGFPE ? "an arithmetic fault (SIGFPE)"
@@ -246,6 +247,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         explain_timeout(r, &sr, &rq);
     } else if (sr.signaled) {
         explain_signal(r, &sr, rq.display_path);
+    } else if (!status && !strcmp(sr.phase, "run")) {
+        explain_signal(r, &sr, rq.display_path); /* a runtime that traps faults and exits */
     } else if (!status) {
         set_msg(r, ENG_CRASH, "Crashed",
                 "The worker running your kernel exited (status %d) without a result, during '%s'. "

@@ -1,7 +1,7 @@
 /* prob_surf — the SURF-descriptor histogram: each descriptor votes for its
 #define _DEFAULT_SOURCE
  * nearest centroid (squared Euclidean distance); chapters 1 to 6. */
-#include "problem.h"
+#include "prob_surf.h"
 #include "rng.h"
 #include "util.h"
 
@@ -14,8 +14,6 @@
 #define SURF_DEFAULT_FEATURES 64
 #define SURF_NOISE 0.05f          /* spread of descriptors around their centroid */
 #define SURF_TIE_REL 1e-4f        /* distances this close (relative) may go either way */
-
-extern const problem_ops prob_surf_ops;
 
 static const char *const surf_inputs[] = {"random", "onebin", "ties", NULL};
 
@@ -110,6 +108,10 @@ static prob_instance *surf_create(const lesson *l, const prob_size *s, uint64_t 
     }
     return &si->base;
 }
+
+const float *surf_descriptors(const prob_instance *pi) { return ((const surf_instance *)pi)->descriptors; }
+const float *surf_centroids(const prob_instance *pi) { return ((const surf_instance *)pi)->centroids; }
+const uint32_t *surf_expected(const prob_instance *pi) { return ((const surf_instance *)pi)->expected; }
 
 static void surf_destroy(prob_instance *pi) {
     surf_instance *si = (surf_instance *)pi;

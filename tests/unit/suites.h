@@ -1,0 +1,20 @@
+/* suites — every Check suite of the unit tests; main.c runs those linked in. */
+#ifndef CLT_TEST_SUITES_H
+#define CLT_TEST_SUITES_H
+#include <check.h>
+
+/* Path of the source tree's lessons/ folder, for tests that read the course. */
+#ifndef CLT_TEST_ROOT
+#define CLT_TEST_ROOT "."
+#endif
+
+Suite *core_suite(void);
+Suite *surf_suite(void);
+Suite *engine_suite(void);
+Suite *bytes_suite(void);
+Suite *scan_suite(void);
+Suite *integral_suite(void);
+Suite *tui_suite(void);
+Suite *gpumodel_suite(void);
+
+#endif

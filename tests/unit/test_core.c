@@ -1,0 +1,286 @@
+/* test_core — unit tests of the small model modules: rng, stats, verify,
+ * blob, catalog, progress, build-log rewriting. */
+#define _DEFAULT_SOURCE
+#include "suites.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blob.h"
+#include "catalog.h"
+#include "engine.h"
+#include "progress.h"
+#include "rng.h"
+#include "stats.h"
+#include "util.h"
+#include "verify.h"
+
+START_TEST(rng_is_seeded_and_bounded) {
+    rng_state a, b, c;
+    rng_seed(&a, 42);
+    rng_seed(&b, 42);
+    rng_seed(&c, 43);
+    int same = 1, differ = 0;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = rng_next(&a), y = rng_next(&b), z = rng_next(&c);
+        same &= x == y;
+        differ += x != z;
+    }
+    ck_assert(same);
+    ck_assert_int_gt(differ, 990);
+    int hits[7] = {0};
+    for (int i = 0; i < 70000; i++) {
+        uint32_t v = rng_below(&a, 7);
+        ck_assert_uint_lt(v, 7);
+        hits[v]++;
+    }
+    for (int i = 0; i < 7; i++) ck_assert(hits[i] > 9000 && hits[i] < 11000);
+    for (int i = 0; i < 1000; i++) {
+        float u = rng_unit(&a);
+        ck_assert(u >= 0.0f && u < 1.0f);
+    }
+}
+END_TEST
+
+START_TEST(stats_median_and_rse) {
+    double s[] = {5, 1, 3, 2, 4};
+    stats_summary st = stats_summarise(s, 5);
+    ck_assert_double_eq(st.median, 3);
+    ck_assert_double_eq(st.min, 1);
+    ck_assert_double_eq(st.max, 5);
+    ck_assert_double_eq_tol(st.mean, 3, 1e-12);
+    ck_assert_double_eq_tol(st.stddev, 1.5811388, 1e-6);
+    ck_assert_double_eq_tol(st.rse, 1.5811388 / sqrt(5.0) / 3, 1e-6);
+    double even[] = {4, 1, 3, 2};
+    ck_assert_double_eq(stats_summarise(even, 4).median, 2.5);
+    double flat[] = {2, 2, 2};
+    ck_assert_double_eq(stats_summarise(flat, 3).rse, 0);
+    ck_assert_int_eq(stats_summarise(NULL, 0).n, 0);
+}
+END_TEST
+
+START_TEST(verify_exact_lists_differences) {
+    uint32_t exp[6] = {1, 2, 3, 4, 5, 6}, act[6] = {1, 2, 0, 4, 7, 6};
+    verify_report vr;
+    verify_init(&vr, "bin", 6);
+    verify_exact_u32(&vr, exp, act, 6);
+    verify_summarise(&vr, "sum of all bins");
+    ck_assert(!vr.ok);
+    ck_assert_int_eq(vr.n_wrong, 2);
+    ck_assert_int_eq(vr.first_wrong, 2);
+    ck_assert_int_eq(vr.n_entries, 2);
+    ck_assert_int_eq(vr.entries[1].index, 4);
+    ck_assert_int_eq(vr.entries[1].expected, 5);
+    ck_assert_int_eq(vr.entries[1].actual, 7);
+    ck_assert_int_eq(vr.expected_total, 21);
+    ck_assert_int_eq(vr.actual_total, 20);
+    ck_assert_ptr_nonnull(strstr(vr.summary, "2 of 6 bins differ"));
+    ck_assert_ptr_nonnull(strstr(vr.summary, "20 instead of 21"));
+    verify_init(&vr, "bin", 6);
+    verify_exact_u32(&vr, exp, exp, 6);
+    verify_summarise(&vr, NULL);
+    ck_assert(vr.ok);
+}
+END_TEST
+
+START_TEST(verify_first_wrong_shows_neighbours) {
+    uint32_t exp[10], act[10];
+    for (int i = 0; i < 10; i++) exp[i] = act[i] = (uint32_t)i * 3;
+    act[6] = 99;
+    act[8] = 98;
+    verify_report vr;
+    verify_init(&vr, "element", 10);
+    verify_first_wrong_u32(&vr, exp, act, 10, 2);
+    ck_assert(!vr.ok);
+    ck_assert_int_eq(vr.first_wrong, 6);
+    ck_assert_int_eq(vr.n_wrong, 2);
+    ck_assert_int_eq(vr.n_entries, 5); /* 4..8 */
+    ck_assert_int_eq(vr.entries[0].index, 4);
+    ck_assert(!vr.entries[0].wrong);
+    ck_assert(vr.entries[2].wrong);
+    ck_assert(vr.entries[4].wrong);
+}
+END_TEST
+
+START_TEST(blob_round_trip_and_truncation) {
+    char path[] = "/tmp/clt-blob-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    unlink(path);
+    uint32_t t1 = BLOB_TAG('A', 'A', 'A', 'A'), t2 = BLOB_TAG('B', 'B', 'B', 'B');
+    double d[3] = {1.5, 2.5, 3.5};
+    ck_assert_int_eq(blob_put_str(fd, t1, "hello"), 0);
+    ck_assert_int_eq(blob_put(fd, t2, d, sizeof d), 0);
+    ck_assert_int_eq(blob_put_str(fd, t1, "again"), 0);
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *buf = malloc((size_t)size);
+    ck_assert_int_eq(pread(fd, buf, (size_t)size, 0), size);
+    close(fd);
+    char *s = blob_get_str(buf, (size_t)size, t1);
+    ck_assert_str_eq(s, "hello");
+    free(s);
+    size_t len;
+    const double *got = blob_get(buf, (size_t)size, t2, 0, &len);
+    ck_assert_uint_eq(len, sizeof d);
+    ck_assert_double_eq(got[2], 3.5);
+    ck_assert_ptr_nonnull(blob_get(buf, (size_t)size, t1, 1, NULL));
+    ck_assert_ptr_null(blob_get(buf, (size_t)size, t1, 2, NULL));
+    /* a worker that died mid-record: the torn record is not returned */
+    ck_assert_ptr_null(blob_get(buf, (size_t)size - 4, t1, 1, NULL));
+    ck_assert_ptr_nonnull(blob_get(buf, (size_t)size - 4, t2, 0, NULL));
+    free(buf);
+}
+END_TEST
+
+START_TEST(catalog_finds_by_number_and_name) {
+    catalog c;
+    char err[512];
+    ck_assert_msg(catalog_load(&c, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    ck_assert_int_ge(c.count, 2);
+    const lesson *a = catalog_find(&c, "2");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_str_eq(a->id, "02-atomic");
+    ck_assert_ptr_eq(catalog_find(&c, "02"), a);
+    ck_assert_ptr_eq(catalog_find(&c, "02-atomic"), a);
+    ck_assert_ptr_eq(catalog_find(&c, "atomic"), a);
+    ck_assert_ptr_eq(catalog_find(&c, "lessons/02-atomic/"), a);
+    ck_assert_ptr_null(catalog_find(&c, "99"));
+    ck_assert_ptr_null(catalog_find(&c, "nope"));
+    ck_assert_ptr_null(catalog_find(&c, ""));
+    ck_assert_str_eq(a->problem, "surf");
+    ck_assert_int_ge(a->n_hints, 3);
+    ck_assert_ptr_nonnull(a->hints_en[0]);
+    ck_assert_ptr_nonnull(a->hints_zh[0]);
+    ck_assert_str_eq(lesson_param_get(a, "dispatch", "x"), "per_descriptor");
+    ck_assert_int_eq(lesson_param_long(a, "local_size", 0), 64);
+    ck_assert_int_eq(lesson_param_long(a, "no_such_key", 7), 7);
+    catalog_free(&c);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(catalog_reports_file_and_line) {
+    char root[] = "/tmp/clt-cat-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char dir[256], ini[300], err[512];
+    snprintf(dir, sizeof dir, "%s/01-broken", root);
+    ck_assert_int_eq(util_mkdirs(dir), 0);
+    snprintf(ini, sizeof ini, "%s/lesson.ini", dir);
+    write_text(ini, "[lesson]\ntitle = x\nproblem = surf\n[oops]\nkey = 1\n");
+    catalog c;
+    ck_assert_int_eq(catalog_load(&c, root, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "01-broken/lesson.ini:5") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "[oops]") != NULL, "%s", err);
+    write_text(ini, "[lesson]\ntitle = x\nproblem = surf\nexercise = a.cl\nkernels = k\n");
+    ck_assert_int_eq(catalog_load(&c, root, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "default_size") != NULL, "%s", err);
+    write_text(ini, "[lesson]\ntitle = x\nproblem = surf\nexercise = a.cl\nkernels = k\ndefault_size = 10\n"
+                    "[bug.b]\nfile = bug.cl\n");
+    ck_assert_int_eq(catalog_load(&c, root, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "[bug.b]") != NULL, "%s", err);
+    write_text(ini, "[lesson]\ntitle = x\nproblem = surf\nexercise = a.cl\nkernels = k\ndefault_size = 10\n");
+    ck_assert_msg(catalog_load(&c, root, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.count, 1);
+    ck_assert_str_eq(c.items[0].check_sizes[0], "10"); /* defaults to default_size */
+    catalog_free(&c);
+    unlink(ini);
+    rmdir(dir);
+    rmdir(root);
+}
+END_TEST
+
+START_TEST(progress_round_trip_atomic) {
+    char dir[] = "/tmp/clt-prog-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256], err[512];
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    progress p;
+    ck_assert_int_eq(progress_load(&p, path, err, sizeof err), 0); /* missing = empty */
+    ck_assert_int_eq(p.count, 0);
+    progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 100);
+    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
+    progress_record_run(&p, "02-atomic", 1, "pass", 12.5, "cpu", 200);
+    progress_record_run(&p, "02-atomic", 1, "pass", 10.0, "gpu", 300);
+    progress_record_run(&p, "02-atomic", 1, "pass", 11.0, "cpu", 400);
+    progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 500); /* a later failure keeps "passed" */
+    ck_assert_int_eq(progress_save(&p, err, sizeof err), 0);
+    progress_free(&p);
+    progress q;
+    ck_assert_int_eq(progress_load(&q, path, err, sizeof err), 0);
+    progress_chapter *c = progress_get(&q, "02-atomic", 0);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(c->state, PROG_PASSED);
+    ck_assert_double_eq(c->best_ms, 10.0);
+    ck_assert_str_eq(c->best_device, "gpu");
+    ck_assert_int_eq(c->n_runs, 5);
+    ck_assert_str_eq(q.last, "02-atomic");
+    progress_free(&q);
+    write_text(path, "{ not json");
+    ck_assert_int_eq(progress_load(&q, path, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "progress.json"));
+    progress_free(&q);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(build_log_names_the_learners_file) {
+    int line, col;
+    char *out = engine_rewrite_build_log(
+        "error: /root/.cache/pocl/kcache/tempfile_4nDZSq.cl:4:29: expected ';' at end of declaration\n"
+        "Device pthread-x failed to build the program\n"
+        "1 error generated.\n",
+        "exercises/02-atomic/histogram.cl", &line, &col);
+    ck_assert_str_eq(out, "exercises/02-atomic/histogram.cl:4:29: error: expected ';' at end of declaration");
+    ck_assert_int_eq(line, 4);
+    ck_assert_int_eq(col, 29);
+    free(out);
+    out = engine_rewrite_build_log("<kernel>:12:3: warning: unused\n<kernel>:15:7: error: bad thing\n", "k.cl",
+                                   &line, &col);
+    ck_assert_str_eq(out, "k.cl:12:3: warning: unused\nk.cl:15:7: error: bad thing");
+    ck_assert_int_eq(line, 15);
+    ck_assert_int_eq(col, 7);
+    free(out);
+}
+END_TEST
+
+START_TEST(parse_count_suffixes) {
+    long v;
+    ck_assert_int_eq(util_parse_count("16M", &v), 0);
+    ck_assert_int_eq(v, 16L << 20);
+    ck_assert_int_eq(util_parse_count("3k", &v), 0);
+    ck_assert_int_eq(v, 3072);
+    ck_assert_int_eq(util_parse_count("12", &v), 0);
+    ck_assert_int_eq(v, 12);
+    ck_assert_int_eq(util_parse_count("-1", &v), -1);
+    ck_assert_int_eq(util_parse_count("1.5M", &v), -1);
+    ck_assert_int_eq(util_parse_count("", &v), -1);
+    ck_assert_int_eq(util_parse_count("99999999999999999999", &v), -1);
+}
+END_TEST
+
+Suite *core_suite(void) {
+    Suite *s = suite_create("core");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, rng_is_seeded_and_bounded);
+    tcase_add_test(t, stats_median_and_rse);
+    tcase_add_test(t, verify_exact_lists_differences);
+    tcase_add_test(t, verify_first_wrong_shows_neighbours);
+    tcase_add_test(t, blob_round_trip_and_truncation);
+    tcase_add_test(t, catalog_finds_by_number_and_name);
+    tcase_add_test(t, catalog_reports_file_and_line);
+    tcase_add_test(t, progress_round_trip_atomic);
+    tcase_add_test(t, build_log_names_the_learners_file);
+    tcase_add_test(t, parse_count_suffixes);
+    suite_add_tcase(s, t);
+    return s;
+}

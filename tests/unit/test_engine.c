@@ -1,0 +1,192 @@
+/* test_engine — real runs through the worker: a correct kernel, a wrong
+ * one, a build error, a missing kernel, a crash, an endless loop, device choice. */
+#define _DEFAULT_SOURCE
+#include "suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "engine.h"
+#include "util.h"
+
+#define ARGS "__global const float *descriptors, __global const float *centroids, __global int *histogram, " \
+             "int n_descriptors, int n_centroids, int n_features"
+
+static catalog cat;
+static const lesson *atomic_lesson;
+static char kernel_path[64];
+
+static void setup(void) {
+    char err[512];
+    ck_assert_msg(catalog_load(&cat, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    atomic_lesson = catalog_find(&cat, "2");
+    ck_assert_ptr_nonnull(atomic_lesson);
+    snprintf(kernel_path, sizeof kernel_path, "/tmp/clt-kernel-%d.cl", (int)getpid());
+}
+
+static void teardown(void) {
+    catalog_free(&cat);
+    unlink(kernel_path);
+}
+
+static void run_source(const char *src, const char *size, double timeout, const char *device, engine_report *r) {
+    FILE *f = fopen(kernel_path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(src, f);
+    fclose(f);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = atomic_lesson;
+    rq.kernel_path = kernel_path;
+    rq.display_path = "mine.cl";
+    rq.size_spec = size;
+    rq.timeout_s = timeout;
+    rq.device_spec = device;
+    rq.budget_s = 0.2;
+    engine_run(&rq, NULL, NULL, NULL, r);
+}
+
+static const char *const correct_src =
+    "__kernel void whatever_name(" ARGS ") {\n"
+    "  int d = get_global_id(0); if (d >= n_descriptors) return;\n"
+    "  int best_c = 0; float best = FLT_MAX;\n"
+    "  for (int c = 0; c < n_centroids; c++) { float s = 0.0f;\n"
+    "    for (int k = 0; k < n_features; k++) { float t = descriptors[d*n_features+k] - centroids[c*n_features+k]; s += t*t; }\n"
+    "    if (s < best) { best = s; best_c = c; } }\n"
+    "  atomic_inc(&histogram[best_c]);\n"
+    "}\n";
+
+START_TEST(correct_kernel_passes_with_timing) {
+    engine_report r;
+    run_source(correct_src, "1000x16x16", 10, NULL, &r);
+    ck_assert_msg(r.status == ENG_PASS, "%s: %s", r.headline, r.message);
+    ck_assert_int_eq(engine_exit_code(r.status), 0);
+    ck_assert(r.has_output && r.verify.ok);
+    ck_assert_int_ge(r.n_samples, 3);
+    ck_assert(r.timing.median > 0);
+    ck_assert(r.serial_ms > 0);
+    ck_assert_str_ne(r.device.name, "");
+    ck_assert_str_eq(r.size_text, "1000x16x16");
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(wrong_kernel_is_caught) {
+    engine_report r;
+    run_source("__kernel void histogram(" ARGS ") {\n"
+               "  int d = get_global_id(0); if (d >= n_descriptors) return;\n"
+               "  if (d % 10) atomic_inc(&histogram[d % n_centroids]);\n}\n",
+               "1000x16x16", 10, NULL, &r);
+    ck_assert_int_eq(r.status, ENG_WRONG);
+    ck_assert_int_eq(engine_exit_code(r.status), 1);
+    ck_assert(!r.verify.ok);
+    ck_assert_int_eq(r.verify.actual_total, 900);
+    ck_assert_ptr_nonnull(strstr(r.message, "900 instead of 1000"));
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(build_error_names_file_line_column) {
+    engine_report r;
+    run_source("__kernel void histogram(" ARGS ") {\n  int d = get_global_id(0)\n  atomic_inc(&histogram[d]);\n}\n",
+               "100x4x4", 10, NULL, &r);
+    ck_assert_int_eq(r.status, ENG_BUILD);
+    ck_assert_int_eq(engine_exit_code(r.status), 2);
+    ck_assert_ptr_nonnull(r.build_log);
+    ck_assert_msg(strstr(r.build_log, "mine.cl:2:") != NULL, "%s", r.build_log);
+    ck_assert_ptr_null(strstr(r.build_log, "tempfile"));
+    ck_assert_int_eq(r.error_line, 2);
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(missing_kernel_lists_what_is_there) {
+    engine_report r;
+    run_source("__kernel void one(" ARGS ") {}\n__kernel void two(" ARGS ") {}\n", "100x4x4", 10, NULL, &r);
+    ck_assert_int_eq(r.status, ENG_BUILD);
+    ck_assert_msg(strstr(r.message, "one, two") != NULL, "%s", r.message);
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(out_of_bounds_crash_is_contained) {
+    engine_report r;
+    run_source("__kernel void histogram(" ARGS ") {\n  int d = get_global_id(0);\n"
+               "  atomic_inc(&histogram[d * 100000000]);\n}\n",
+               "16384x16x4", 10, NULL, &r);
+    ck_assert_msg(r.status == ENG_CRASH, "%s: %s", r.headline, r.message);
+    ck_assert_int_eq(engine_exit_code(r.status), 3);
+    ck_assert_ptr_nonnull(strstr(r.message, "outside a"));
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(endless_loop_times_out_quickly) {
+    engine_report r;
+    double t0 = util_now();
+    run_source("__kernel void histogram(" ARGS ") {\n  for (int c = 0; c < n_centroids; c--) histogram[0] += 0;\n}\n",
+               "1000x16x4", 1.5, NULL, &r);
+    double took = util_now() - t0;
+    ck_assert_int_eq(r.status, ENG_TIMEOUT);
+    ck_assert_int_eq(engine_exit_code(r.status), 3);
+    ck_assert_ptr_nonnull(strstr(r.message, "1.5 s") ? strstr(r.message, "1.5 s") : strstr(r.message, "2 s"));
+    ck_assert_msg(took < 1.5 + 30, "took %.1f s", took); /* limit + build + grace, generously */
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(device_selection) {
+    engine_report r;
+    run_source(correct_src, "100x4x4", 10, "0", &r);
+    ck_assert_msg(r.status == ENG_PASS, "%s", r.message);
+    ck_assert_int_eq(r.device.index, 0);
+    engine_report_free(&r);
+    run_source(correct_src, "100x4x4", 10, "99", &r);
+    ck_assert_int_eq(r.status, ENG_USAGE);
+    ck_assert_int_eq(engine_exit_code(r.status), 64);
+    ck_assert_ptr_nonnull(strstr(r.message, "99"));
+    engine_report_free(&r);
+    run_source(correct_src, "100x4x4", 10, "no-such-device-name", &r);
+    ck_assert_int_eq(r.status, ENG_USAGE);
+    ck_assert_ptr_nonnull(strstr(r.message, "no-such-device-name"));
+    engine_report_free(&r);
+    engine_device *devs = NULL;
+    char err[256];
+    int n = engine_list_devices(&devs, err, sizeof err);
+    ck_assert_msg(n >= 1, "%s", err);
+    run_source(correct_src, "100x4x4", 10, devs[0].name, &r); /* the whole name, any case */
+    ck_assert_msg(r.status == ENG_PASS, "%s", r.message);
+    ck_assert_str_eq(r.device.name, devs[0].name);
+    free(devs);
+    engine_report_free(&r);
+}
+END_TEST
+
+START_TEST(bad_size_is_a_usage_error) {
+    engine_report r;
+    run_source(correct_src, "12xq", 10, NULL, &r);
+    ck_assert_int_eq(r.status, ENG_USAGE);
+    ck_assert_ptr_nonnull(strstr(r.message, "12xq"));
+    engine_report_free(&r);
+}
+END_TEST
+
+Suite *engine_suite(void) {
+    Suite *s = suite_create("engine");
+    TCase *t = tcase_create("engine");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, correct_kernel_passes_with_timing);
+    tcase_add_test(t, wrong_kernel_is_caught);
+    tcase_add_test(t, build_error_names_file_line_column);
+    tcase_add_test(t, missing_kernel_lists_what_is_there);
+    tcase_add_test(t, out_of_bounds_crash_is_contained);
+    tcase_add_test(t, endless_loop_times_out_quickly);
+    tcase_add_test(t, device_selection);
+    tcase_add_test(t, bad_size_is_a_usage_error);
+    suite_add_tcase(s, t);
+    return s;
+}
