@@ -1,0 +1,124 @@
+#!/bin/sh
+# Command-line tests: exit statuses, messages, JSON, lookup, devices,
+# workspaces and installation. Usage: tests/cli/run.sh BUILD_DIR
+build=$(cd "${1:-build}" && pwd)
+bin="$build/cltutor"
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+k="$here/kernels"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CLTUTOR_WORKSPACE="$tmp/ws"
+export NO_COLOR=1
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 15 | sed 's/^/     /'; }
+
+# expect NAME STATUS PATTERN -- COMMAND...: exit status and a line matching PATTERN (grep -E)
+expect() {
+  name=$1 want=$2 pattern=$3
+  shift 4
+  out=$("$@" 2>&1)
+  got=$?
+  if [ "$got" -ne "$want" ]; then bad "$name (exit $got, wanted $want)" "$out"; return; fi
+  if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
+    bad "$name (no line matching: $pattern)" "$out"; return
+  fi
+  ok "$name"
+}
+
+# json_check NAME PYTHON_EXPR -- COMMAND...: the output parses and EXPR (over j) holds
+json_check() {
+  name=$1 expr=$2
+  shift 3
+  "$@" > "$tmp/out.json" 2> "$tmp/err.txt"
+  if python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if ($expr) else 1)" "$tmp/out.json"; then
+    ok "$name"
+  else
+    bad "$name" "$(cat "$tmp/out.json" "$tmp/err.txt")"
+  fi
+}
+
+# ---- help and version
+expect "--version" 0 '^cltutor [0-9]+\.[0-9]+' -- "$bin" --version
+expect "--help" 0 'Usage: cltutor' -- "$bin" --help
+for c in list devices run check reset; do
+  expect "$c --help" 0 "Usage: cltutor $c" -- "$bin" "$c" --help
+done
+expect "unknown command" 64 "unknown command 'frobnicate'" -- "$bin" frobnicate
+expect "unknown option" 64 'unknown option --frob' -- "$bin" run 2 --frob
+expect "run without a chapter" 64 'which chapter' -- "$bin" run
+
+# ---- chapters
+expect "list" 0 'Atomic histogram' -- "$bin" list
+json_check "list --json" "j[0]['number']==1 and j[1]['id']=='02-atomic' and j[0]['next']" -- "$bin" list --json
+expect "lookup by number" 0 'Chapter 2: Atomic' -- "$bin" run 2 --solution --no-timing --size 200x8
+expect "lookup by zero-padded number" 0 'Chapter 2: Atomic' -- "$bin" run 02 --solution --no-timing --size 200x8
+expect "lookup by folder name" 0 'Chapter 2: Atomic' -- "$bin" run 02-atomic --solution --no-timing --size 200x8
+expect "lookup by slug" 0 'Chapter 1: Serial' -- "$bin" run serial --solution --no-timing --size 200x8
+expect "unknown chapter" 64 "no chapter '99'" -- "$bin" run 99
+
+# ---- devices
+expect "devices" 0 '^ \* 0 ' -- "$bin" devices
+json_check "devices --json" "len(j)>=1 and j[0]['index']==0 and sum(d['default'] for d in j)==1" -- "$bin" devices --json
+expect "device by index" 0 'Correct' -- "$bin" run 2 --solution --no-timing --size 200x8 --device 0
+name=$("$bin" devices --json | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['name'][:6].upper())")
+expect "device by part of its name, any case" 0 'Correct' -- "$bin" run 2 --solution --no-timing --size 200x8 --device "$name"
+expect "device index out of range" 64 'only [0-9]+ device' -- "$bin" run 2 --solution --device 99
+expect "device name that matches nothing" 64 "matches no device" -- "$bin" run 2 --solution --device nosuchgpu
+mkdir -p "$tmp/no-icd"
+expect "no OpenCL device: exit 69" 69 'No OpenCL device|no OpenCL device' -- env OCL_ICD_VENDORS="$tmp/no-icd" "$bin" run 2 --solution
+expect "devices without any: exit 69" 69 'No OpenCL device' -- env OCL_ICD_VENDORS="$tmp/no-icd" "$bin" devices
+
+# ---- a correct run, text and JSON
+expect "reference of chapter 2 is correct with timing" 0 'median +[0-9.]+ (ms|us|s)' -- "$bin" run 2 --kernel "$root/kernels/02-atomic/histogram.cl" --size 4096x64
+json_check "run --json" "j['status']=='pass' and j['exit_code']==0 and j['timing']['median_ms']>0 and j['timing']['runs']>=3 and j['verify']['ok'] and j['verify']['actual_total']==2000 and j['device']['name'] and j['size']=='2000x32x64' and j['seed']==9" -- "$bin" run 2 --solution --size 2000x32 --seed 9 --json
+expect "a file with one kernel runs whatever its name" 0 'Correct' -- "$bin" run 2 --kernel "$k/any_name.cl" --size 500x16 --no-timing
+
+# ---- each failure class: its own message and exit status, within the limit
+expect "wrong result: exit 1 and the diff" 1 'bin +expected +actual' -- "$bin" run 2 --kernel "$k/wrong_bin.cl" --size 1000x16
+json_check "wrong result in JSON" "j['status']=='wrong' and j['exit_code']==1 and not j['verify']['ok'] and j['verify']['wrong']>0 and len(j['verify']['diff'])>0" -- "$bin" run 2 --kernel "$k/wrong_bin.cl" --size 1000x16 --json
+expect "syntax error: exit 2, the learner's file and line" 2 'syntax_error\.cl:4:[0-9]+: error' -- "$bin" run 2 --kernel "$k/syntax_error.cl"
+out=$("$bin" run 2 --kernel "$k/syntax_error.cl" 2>&1)
+if printf '%s' "$out" | grep -q -e 'tempfile' -e 'errors\? generated'; then bad "build log hides the runtime's temporary file" "$out"; else ok "build log hides the runtime's temporary file"; fi
+json_check "syntax error in JSON" "j['status']=='build_error' and j['exit_code']==2 and j['error_location']['line']==4" -- "$bin" run 2 --kernel "$k/syntax_error.cl" --json
+start=$(date +%s)
+expect "endless loop: exit 3, timed out" 3 'Timed out' -- "$bin" run 2 --kernel "$k/endless_loop.cl" --timeout 2 --size 1000x16
+took=$(( $(date +%s) - start ))
+if [ "$took" -le 20 ]; then ok "endless loop stopped in ${took}s (limit 2s + build)"; else bad "endless loop took ${took}s"; fi
+expect "out-of-bounds write: exit 3, crashed" 3 'Crashed' -- "$bin" run 2 --kernel "$k/out_of_bounds.cl" --size 16384x16x4
+expect "crash message says what to try" 3 'Try:' -- "$bin" run 2 --kernel "$k/out_of_bounds.cl" --size 16384x16x4
+expect "barrier in divergent code: exit 3" 3 'Crashed|Timed out' -- "$bin" run 2 --kernel "$k/divergent_barrier.cl" --size 1000x16x4 --timeout 3
+expect "missing kernel file: exit 64" 64 'no such file' -- "$bin" run 2 --kernel "$tmp/nope.cl"
+expect "bad size names the value" 64 "size '12xq'" -- "$bin" run 2 --solution --size 12xq
+expect "bad input kind lists the kinds" 64 'random, onebin, ties' -- "$bin" run 2 --solution --size 100:lumpy
+expect "bad timeout" 64 "--timeout 'abc'" -- "$bin" run 2 --timeout abc
+expect "bad seed" 64 "--seed 'x1'" -- "$bin" run 2 --seed x1
+
+# ---- check and the workspace
+expect "check --solution passes chapters 1-2" 0 '[0-9]+ passed, 0 failed' -- "$bin" check 2 --solution
+expect "check of a starting file fails with a message" 1 'Wrong result' -- "$bin" check 1
+[ -f "$tmp/ws/exercises/01-serial/histogram.cl" ] && ok "the workspace got a copy of the starting file" || bad "no copy of the starting file in the workspace"
+json_check "list shows the failing chapter" "j[0]['state']=='failing'" -- "$bin" list --json
+cp "$root/kernels/01-serial/histogram.cl" "$tmp/ws/exercises/01-serial/histogram.cl"
+expect "check passes once solved" 0 ' 0 failed' -- "$bin" check 1
+json_check "progress remembers it" "j[0]['state']=='passed' and j[1]['next']" -- "$bin" list --json
+expect "reset puts the starting file back" 0 'Reset' -- "$bin" reset 1
+if grep -q TODO "$tmp/ws/exercises/01-serial/histogram.cl" && [ -f "$tmp/ws/exercises/01-serial/histogram.cl.bak" ]; then
+  ok "reset kept the old file as .bak"; else bad "reset did not keep a .bak"; fi
+expect "--workspace overrides the environment" 0 'Atomic' -- "$bin" --workspace "$tmp/ws2" list
+
+# ---- installation
+if make -s -C "$root" install BUILD="$build" PREFIX=/usr DESTDIR="$tmp/inst" > "$tmp/inst.log" 2>&1 \
+   && [ -x "$tmp/inst/usr/bin/cltutor" ] && [ -f "$tmp/inst/usr/share/man/man1/cltutor.1" ] \
+   && [ -f "$tmp/inst/usr/share/cltutor/lessons/02-atomic/lesson.ini" ]; then
+  ok "make install PREFIX DESTDIR lays out binary, course and man page"
+else
+  bad "make install" "$(cat "$tmp/inst.log")"
+fi
+expect "installed binary finds its course" 0 'Atomic' -- env CLTUTOR_DATA="$tmp/inst/usr/share/cltutor" "$tmp/inst/usr/bin/cltutor" list
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
