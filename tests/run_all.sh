@@ -23,7 +23,7 @@ line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
 if [ -n "$line" ]; then
   checks=$(printf '%s' "$line" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
   fails=$(printf '%s' "$line" | sed -E 's/.*Failures: ([0-9]+), Errors: ([0-9]+).*/\1+\2/')
-  fails=$((fails))
+  fails=$(( $fails ))
   add_counts unit $((checks - fails)) "$fails"
 else
   add_counts unit 0 1
