@@ -32,6 +32,7 @@ const char *clh_error_name(cl_int e) {
     E(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef E
     case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    case -9999: return "CL_NV_ILLEGAL_ADDRESS (NVIDIA: a kernel read or wrote outside a buffer)";
     default: return "CL_UNKNOWN_ERROR";
     }
 }

@@ -269,6 +269,14 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         set_msg(r, ENG_USAGE, "Bad request", "%s", msg ? msg : "bad request");
     } else if (*status == ENG_NO_DEVICE) {
         set_msg(r, ENG_NO_DEVICE, "No OpenCL device", "%s", msg ? msg : "no usable OpenCL device");
+    } else if (*status == ENG_RUNTIME && msg && strcmp(sr.phase, "run") == 0 &&
+               (strstr(msg, "ILLEGAL_ADDRESS") || strstr(msg, "CL_OUT_OF_RESOURCES") || strstr(msg, "CL_UNKNOWN"))) {
+        /* GPUs report a fault as an error code rather than a signal */
+        set_msg(r, ENG_CRASH, "Crashed",
+                "Your kernel faulted on the device (%s). Likely cause: a read or write outside a buffer (an "
+                "index past the end, often a missing `if (id >= n) return;` guard when the global size is "
+                "rounded up to a multiple of the work-group size). Try: check each index against its "
+                "buffer's length; a smaller --size can make the fault easier to find.", msg);
     } else if (*status == ENG_RUNTIME) {
         set_msg(r, ENG_RUNTIME, "OpenCL error",
                 "%s. Likely causes: a work-group size the device refuses, a kernel that uses more local "

@@ -1,8 +1,9 @@
-/* Never ends: the loop counter moves away from its bound. */
+/* Never ends: c stays even, so it never equals 1 (unsigned, so no
+ * overflow the compiler may assume away; the atomic keeps the loop). */
 __kernel void histogram(__global const float *descriptors, __global const float *centroids, __global int *histogram, int n_descriptors, int n_centroids, int n_features)
 {
     int d = get_global_id(0);
     if (d >= n_descriptors) return;
-    for (int c = 0; c < n_centroids; c--)
-        histogram[0] += 0;
+    for (uint c = 0; c != 1; c += 2)
+        atomic_add(&histogram[0], 0);
 }
