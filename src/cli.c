@@ -28,6 +28,7 @@ static const char *const main_usage =
     "  run LESSON           build, run, check and time a chapter's kernel\n"
     "  check [LESSON|all]   run your exercises against the visible tests\n"
     "  reset LESSON         put a chapter's starting file back (yours is kept as .bak)\n"
+    "  bench [LESSON...]    reference kernels against the device's own limits\n"
     "\n"
     "LESSON is a chapter number (2) or folder name (02-atomic).\n"
     "Run `cltutor COMMAND --help` for a command's options.\n"
@@ -150,6 +151,7 @@ static const cli_command commands[] = {
     {"run", cmd_run},
     {"check", cmd_check},
     {"reset", cmd_reset},
+    {"bench", cmd_bench},
 };
 
 int cli_main(int argc, char **argv) {

@@ -45,6 +45,9 @@ typedef struct problem_ops {
     int (*dev_launch)(prob_instance *pi, clh_ctx *ctx, double *kernel_ms, char *err, size_t errlen);
     int (*dev_read)(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen);
     void (*dev_release)(prob_instance *pi);
+    /* Optional: the same work as a straightforward OpenMP C loop on this
+     * machine's CPU, for benchmarks; returns milliseconds. */
+    double (*host_parallel)(prob_instance *pi);
 } problem_ops;
 
 const problem_ops *problem_find(const char *name);
