@@ -64,6 +64,10 @@ test: deps test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests
 	@sh tests/run_all.sh $(BUILD)
 
+# Reference kernels against the device's own limits (see docs/results/).
+bench: all
+	$(BUILD)/cltutor bench all $(BENCH_ARGS)
+
 install: $(BUILD)/cltutor
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor

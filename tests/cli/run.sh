@@ -44,7 +44,7 @@ json_check() {
 # ---- help and version
 expect "--version" 0 '^cltutor [0-9]+\.[0-9]+' -- "$bin" --version
 expect "--help" 0 'Usage: cltutor' -- "$bin" --help
-for c in list devices run check reset; do
+for c in list devices run check reset bench; do
   expect "$c --help" 0 "Usage: cltutor $c" -- "$bin" "$c" --help
 done
 expect "unknown command" 64 "unknown command 'frobnicate'" -- "$bin" frobnicate
@@ -109,6 +109,11 @@ expect "reset puts the starting file back" 0 'Reset' -- "$bin" reset 1
 if grep -q TODO "$tmp/ws/exercises/01-serial/histogram.cl" && [ -f "$tmp/ws/exercises/01-serial/histogram.cl.bak" ]; then
   ok "reset kept the old file as .bak"; else bad "reset did not keep a .bak"; fi
 expect "--workspace overrides the environment" 0 'Atomic' -- "$bin" --workspace "$tmp/ws2" list
+
+# ---- bench
+json_check "bench --json measures limits and a reference" "j['limits']['copy_gb_per_s']>0 and j['limits']['fp32_gflop_per_s']>0 and j['chapters'][0]['status']=='pass' and j['chapters'][0]['median_ms']>0 and j['chapters'][0]['openmp_ms']>0" -- "$bin" bench 2 --budget 0.2 --json
+expect "bench text table" 0 'Limits: +copy [0-9.]+ GB/s' -- "$bin" bench 1 --budget 0.2
+expect "bench of an unknown chapter" 64 "no chapter '42'" -- "$bin" bench 42
 
 # ---- installation
 if make -s -C "$root" install BUILD="$build" PREFIX=/usr DESTDIR="$tmp/inst" > "$tmp/inst.log" 2>&1 \
