@@ -33,10 +33,53 @@ static const char *const run_usage =
     "  --seed N         seed of the input generator (default 1)\n"
     "  --timeout SEC    stop the kernel after SEC seconds (default 10)\n"
     "  --no-timing      one run: check correctness only\n"
+    "  --compare        also time the chapter's reference and the previous\n"
+    "                   chapter's reference at the same size, on the same device\n"
     "  --json           print the result as JSON (see docs/json.md)\n"
     "\n"
     "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
     "64 usage error, 69 no usable OpenCL device.\n";
+
+/* Times one reference kernel like the learner's run; returns its median or 0. */
+static double time_reference(cli_ctx *cx, const lesson *l, const engine_request *like, const char *size) {
+    char path[1400];
+    paths_solution(&cx->paths, l, path, sizeof path);
+    engine_request rq = *like;
+    rq.lesson = l;
+    rq.kernel_path = rq.display_path = path;
+    rq.size_spec = size;
+    engine_report r;
+    engine_run(&rq, NULL, NULL, NULL, &r);
+    double ms = r.status == ENG_PASS ? r.timing.median : 0;
+    engine_report_free(&r);
+    return ms;
+}
+
+static void print_comparison(int chapter, double ref_ms, double mine_ms) {
+    double ratio = ref_ms >= mine_ms ? ref_ms / mine_ms : mine_ms / ref_ms;
+    printf("  chapter %d reference      %10.3f ms   ", chapter, ref_ms);
+    if (ratio < 1.03) printf("yours is about as fast\n");
+    else printf("yours is %.2fx %s\n", ratio, ref_ms >= mine_ms ? "faster" : "slower");
+}
+
+/* The learner's time beside the chapter's reference and the previous stage's. */
+static void compare_with_references(cli_ctx *cx, const lesson *l, const engine_request *rq, const engine_report *mine,
+                                    int json) {
+    if (json) return; /* comparisons are for people; scripts can run each kernel */
+    char device[16];
+    snprintf(device, sizeof device, "%d", mine->device.index);
+    engine_request like = *rq;
+    like.device_spec = device;
+    like.size_spec = mine->size_text;
+    const lesson *prev = l->previous ? catalog_by_number(&cx->cat, l->previous) : NULL;
+    if (prev && strcmp(prev->problem, l->problem)) prev = NULL; /* another problem: sizes do not compare */
+    double ref = time_reference(cx, l, &like, mine->size_text);
+    double before = prev ? time_reference(cx, prev, &like, mine->size_text) : 0;
+    printf("\nCompared on the same device at %s:\n", mine->size_text);
+    printf("  yours                     %10.3f ms\n", mine->timing.median);
+    if (ref > 0) print_comparison(l->number, ref, mine->timing.median);
+    if (before > 0) print_comparison(prev->number, before, mine->timing.median);
+}
 
 int cmd_run(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
@@ -44,13 +87,14 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         {"size", required_argument, 0, 's'},   {"seed", required_argument, 0, 'S'},
         {"timeout", required_argument, 0, 't'}, {"json", no_argument, 0, 'j'},
         {"solution", no_argument, 0, 'R'},     {"no-timing", no_argument, 0, 'N'},
+        {"compare", no_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     engine_request rq;
     engine_request_defaults(&rq);
     const char *kernel = NULL;
-    int json = 0, solution = 0;
+    int json = 0, solution = 0, compare = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "k:d:s:S:t:jRNh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "k:d:s:S:t:jRNCh", opts, NULL)) != -1) {
         switch (ch) {
         case 'k': kernel = optarg; break;
         case 'd': rq.device_spec = optarg; break;
@@ -68,6 +112,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         case 'j': json = 1; break;
         case 'R': solution = 1; break;
         case 'N': rq.budget_s = 0; break;
+        case 'C': compare = 1; break;
         case 'h': fputs(run_usage, stdout); return 0;
         default: return cli_usage_error("run", "unknown option %s", argv[optind - 1]);
         }
@@ -115,6 +160,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
                             rep.status == ENG_PASS ? rep.timing.median : 0, rep.device.name, (double)time(NULL));
         cli_save_progress(cx);
     }
+    if (compare && rep.status == ENG_PASS && rep.n_samples > 0) compare_with_references(cx, l, &rq, &rep, json);
     int code = engine_exit_code(rep.status);
     engine_report_free(&rep);
     return code;

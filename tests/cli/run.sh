@@ -75,6 +75,7 @@ expect "devices without any: exit 69" 69 'No OpenCL device' -- env OCL_ICD_VENDO
 # ---- a correct run, text and JSON
 expect "reference of chapter 2 is correct with timing" 0 'median +[0-9.]+ (ms|us|s)' -- "$bin" run 2 --kernel "$root/kernels/02-atomic/histogram.cl" --size 4096x64
 json_check "run --json" "j['status']=='pass' and j['exit_code']==0 and j['timing']['median_ms']>0 and j['timing']['runs']>=3 and j['verify']['ok'] and j['verify']['actual_total']==2000 and j['device']['name'] and j['size']=='2000x32x64' and j['seed']==9" -- "$bin" run 2 --solution --size 2000x32 --seed 9 --json
+expect "--compare times the references beside yours" 0 'chapter 1 reference +[0-9.]+ ms' -- "$bin" run 2 --solution --compare --size 2000x64
 expect "a file with one kernel runs whatever its name" 0 'Correct' -- "$bin" run 2 --kernel "$k/any_name.cl" --size 500x16 --no-timing
 
 # ---- each failure class: its own message and exit status, within the limit
