@@ -182,20 +182,27 @@ int catalog_load(catalog *c, const char *root, char *err, size_t errlen) {
     closedir(d);
     qsort(names, (size_t)n, sizeof names[0], cmp_names);
     c->items = calloc((size_t)(n ? n : 1), sizeof(lesson));
-    int rc = 0;
+    char first[1024] = "";
     for (int i = 0; i < n; i++) {
-        char dir[1200];
+        char dir[1200], why[1024];
         snprintf(dir, sizeof dir, "%s/%s", root, names[i]);
-        if (rc == 0 && lesson_load(&c->items[c->count], dir, names[i], err, errlen) == 0) c->count++;
-        else rc = -1;
+        if (lesson_load(&c->items[c->count], dir, names[i], why, sizeof why) == 0) {
+            c->count++;
+        } else {
+            if (!first[0]) snprintf(first, sizeof first, "%s", why);
+            size_t used = strlen(c->skipped);
+            snprintf(c->skipped + used, sizeof c->skipped - used, "%s\n", why);
+            c->n_skipped++;
+        }
         free(names[i]);
     }
-    if (rc == 0 && c->count == 0) {
-        util_errf(err, errlen, "%s: no lesson folders (NN-name) found", root);
-        rc = -1;
+    if (c->count == 0) {
+        if (first[0]) util_errf(err, errlen, "%s", first);
+        else util_errf(err, errlen, "%s: no lesson folders (NN-name) found", root);
+        catalog_free(c);
+        return -1;
     }
-    if (rc != 0) catalog_free(c);
-    return rc;
+    return 0;
 }
 
 void catalog_free(catalog *c) {

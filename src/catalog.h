@@ -53,10 +53,13 @@ typedef struct {
     lesson *items;
     int count;
     char root[1024]; /* the lessons/ folder */
+    char skipped[1024]; /* chapters that failed to load, one "file:line: why" per line */
+    int n_skipped;
 } catalog;
 
-/* Loads every lessons/NN-slug/lesson.ini under root. On error, returns -1 and
- * says which file and line in err. */
+/* Loads every lessons/NN-slug/lesson.ini under root. A chapter that fails to
+ * load is skipped and noted in c->skipped; returns -1 (with the first
+ * problem in err) only when no chapter loads. */
 int catalog_load(catalog *c, const char *lessons_root, char *err, size_t errlen);
 void catalog_free(catalog *c);
 

@@ -64,6 +64,9 @@ int cli_load_course(cli_ctx *cx) {
         fprintf(stderr, "cltutor: %s\n", err);
         return EXIT_USAGE;
     }
+    if (cx->cat.n_skipped)
+        fprintf(stderr, "cltutor: warning: skipped %d chapter%s that did not load:\n%s", cx->cat.n_skipped,
+                cx->cat.n_skipped == 1 ? "" : "s", cx->cat.skipped);
     char state[1200], file[1300];
     if (paths_state_dir(&cx->paths, state, sizeof state) == 0) {
         snprintf(file, sizeof file, "%s/progress.json", state);

@@ -192,6 +192,17 @@ START_TEST(catalog_reports_file_and_line) {
     ck_assert_int_eq(c.count, 1);
     ck_assert_str_eq(c.items[0].check_sizes[0], "10"); /* defaults to default_size */
     catalog_free(&c);
+    /* a broken chapter beside a good one is skipped, and said so */
+    char dir2[256], ini2[300];
+    snprintf(dir2, sizeof dir2, "%s/02-half-written", root);
+    ck_assert_int_eq(util_mkdirs(dir2), 0);
+    snprintf(ini2, sizeof ini2, "%s/lesson.ini", dir2);
+    ck_assert_msg(catalog_load(&c, root, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.count, 1);
+    ck_assert_int_eq(c.n_skipped, 1);
+    ck_assert_ptr_nonnull(strstr(c.skipped, "02-half-written/lesson.ini"));
+    catalog_free(&c);
+    rmdir(dir2);
     unlink(ini);
     rmdir(dir);
     rmdir(root);
