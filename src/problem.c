@@ -8,8 +8,10 @@
 
 extern const problem_ops prob_surf_ops;
 extern const problem_ops prob_bytes_ops;
+extern const problem_ops prob_scan_ops;
+extern const problem_ops prob_integral_ops;
 
-static const problem_ops *const registry[] = {&prob_surf_ops, &prob_bytes_ops};
+static const problem_ops *const registry[] = {&prob_surf_ops, &prob_bytes_ops, &prob_scan_ops, &prob_integral_ops};
 
 const problem_ops *problem_find(const char *name) {
     for (size_t i = 0; i < CLT_ARRAY_LEN(registry); i++)

@@ -1,0 +1,296 @@
+/* prob_scan — exclusive prefix sum of N uint32 values modulo 2^32 (chapter 8): inputs, golden, verifier, pipeline. */
+#define _DEFAULT_SOURCE
+#include "prob_scan.h"
+#include "rng.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCAN_MAX (1L << 26)      /* 64M elements */
+#define SCAN_MAX_LEVELS 40       /* blocks of 2 elements still need only 26 */
+#define SCAN_CONTEXT 3           /* neighbours shown either side of the first wrong element */
+
+static const char *const scan_inputs[] = {"random", "ones", "zeros", "large", NULL};
+
+typedef struct {
+    prob_instance base;
+    uint32_t *in;         /* n values */
+    uint32_t *expected;   /* n values: the exclusive scan */
+    /* worker side: level k scans src[k] (len[k] values) into dst[k] and writes
+     * its block totals into src[k + 1]; then the totals flow back down. */
+    int levels;
+    size_t block, local;
+    size_t len[SCAN_MAX_LEVELS + 1];
+    cl_mem src[SCAN_MAX_LEVELS + 1], dst[SCAN_MAX_LEVELS];
+    cl_kernel k_scan, k_add;
+} scan_instance;
+
+size_t scan_block_size(const lesson *l) {
+    long per = lesson_param_long(l, "elements_per_work_item", 2);
+    return problem_local_size(l) * (size_t)(per > 0 ? per : 2);
+}
+
+const uint32_t *scan_input(const prob_instance *pi) { return ((const scan_instance *)pi)->in; }
+const uint32_t *scan_expected(const prob_instance *pi) { return ((const scan_instance *)pi)->expected; }
+
+static int scan_parse_size(const char *spec, prob_size *s, char *err, size_t errlen) {
+    long n;
+    if (util_parse_count(spec, &n) != 0 || n < 1 || n > SCAN_MAX) {
+        util_errf(err, errlen, "size '%s' is not an element count in 1..64M (K and M suffixes allowed, e.g. 1M)",
+                  spec);
+        return -1;
+    }
+    s->n = n;
+    return 0;
+}
+
+static void scan_format_size(const prob_size *s, char *buf, size_t len) {
+    snprintf(buf, len, "%ld:%s", s->n, s->input);
+}
+
+static prob_instance *scan_create(const lesson *l, const prob_size *s, uint64_t seed, char *err, size_t errlen) {
+    scan_instance *si = calloc(1, sizeof *si);
+    if (si) si->in = malloc(sizeof(uint32_t) * (size_t)s->n);
+    if (!si || !si->in) {
+        util_errf(err, errlen, "out of memory for %ld elements", s->n);
+        free(si);
+        return NULL;
+    }
+    si->base.ops = &prob_scan_ops;
+    si->base.lesson = l;
+    si->base.size = *s;
+    si->base.seed = seed;
+    rng_state r;
+    rng_seed(&r, seed);
+    long n = s->n;
+    if (!strcmp(s->input, "ones")) {
+        for (long i = 0; i < n; i++) si->in[i] = 1;
+    } else if (!strcmp(s->input, "zeros")) {
+        memset(si->in, 0, sizeof(uint32_t) * (size_t)n);
+    } else if (!strcmp(s->input, "large")) {
+        /* from 2^31 up: every second element carries past 2^32 */
+        for (long i = 0; i < n; i++) si->in[i] = 0x80000000u | (uint32_t)rng_next(&r);
+    } else {
+        for (long i = 0; i < n; i++) si->in[i] = rng_below(&r, 256);
+    }
+    return &si->base;
+}
+
+static void scan_destroy(prob_instance *pi) {
+    scan_instance *si = (scan_instance *)pi;
+    if (!si) return;
+    free(si->in);
+    free(si->expected);
+    free(si);
+}
+
+static size_t scan_output_bytes(const prob_instance *pi) { return sizeof(uint32_t) * (size_t)pi->size.n; }
+
+/* The serial reference: element i is the sum of elements 0..i-1, wrapping at 2^32. */
+static void scan_golden(prob_instance *pi) {
+    scan_instance *si = (scan_instance *)pi;
+    free(si->expected);
+    si->expected = malloc(scan_output_bytes(pi));
+    if (!si->expected) return;
+    uint32_t sum = 0;
+    for (long i = 0; i < pi->size.n; i++) {
+        si->expected[i] = sum;
+        sum += si->in[i];
+    }
+}
+
+static void scan_verify(const prob_instance *pi, const void *out, size_t len, verify_report *vr) {
+    const scan_instance *si = (const scan_instance *)pi;
+    long n = pi->size.n;
+    verify_init(vr, "element", n);
+    if (len != scan_output_bytes(pi) || !si->expected) {
+        vr->ok = 0;
+        snprintf(vr->summary, sizeof vr->summary, "The kernels returned %zu bytes, not %zu.", len,
+                 scan_output_bytes(pi));
+        return;
+    }
+    const uint32_t *act = out;
+    verify_first_wrong_u32(vr, si->expected, act, n, SCAN_CONTEXT);
+    if (vr->ok) {
+        verify_summarise(vr, NULL);
+        return;
+    }
+    long i = vr->first_wrong;
+    int w = snprintf(vr->summary, sizeof vr->summary,
+                     "%ld of %ld elements differ. The first is element %ld: expected %u, got %u.", vr->n_wrong, n,
+                     i, si->expected[i], act[i]);
+    const char *why = NULL;
+    char buf[256];
+    size_t b = pi->lesson ? scan_block_size(pi->lesson) : 0;
+    if (act[i] == si->expected[i] + si->in[i])
+        why = " It holds the sum up to and including itself: that is an inclusive scan, but element i of an "
+              "exclusive scan is the sum of the elements before i (element 0 is 0).";
+    else if (b && i > 0 && (size_t)i % b == 0) {
+        snprintf(buf, sizeof buf,
+                 " Element %ld starts block %ld (blocks of %zu elements): is the sum of all earlier blocks "
+                 "added to every element of a block?",
+                 i, (long)((size_t)i / b), b);
+        why = buf;
+    }
+    if (why && w > 0 && (size_t)w < sizeof vr->summary)
+        snprintf(vr->summary + w, sizeof vr->summary - (size_t)w, "%s", why);
+}
+
+static prob_work scan_work(const prob_instance *pi) {
+    prob_work w = {.bytes = 8.0 * (double)pi->size.n, .flops = 0};
+    return w;
+}
+
+static int make_buffer(clh_ctx *ctx, size_t bytes, void *host, cl_mem *out, char *err, size_t errlen) {
+    cl_int e;
+    *out = clCreateBuffer(ctx->context, host ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE,
+                          bytes ? bytes : 4, host, &e);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "clCreateBuffer (%zu bytes) failed: %s", bytes, clh_error_name(e));
+        return -1;
+    }
+    return 0;
+}
+
+static int scan_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+    scan_instance *si = (scan_instance *)pi;
+    const lesson *l = pi->lesson;
+    if (l->n_kernels < 2) {
+        util_errf(err, errlen, "lesson.ini must name two kernels (kernels = scan_blocks add_sums)");
+        return -1;
+    }
+    si->local = problem_local_size(l);
+    si->block = scan_block_size(l);
+    /* levels: each scans the block totals of the one before until one block is left */
+    si->len[0] = (size_t)pi->size.n;
+    si->levels = 0;
+    for (;;) {
+        if (si->levels == SCAN_MAX_LEVELS) {
+            util_errf(err, errlen, "too many scan levels for blocks of %zu elements", si->block);
+            return -1;
+        }
+        size_t k = (size_t)si->levels++;
+        si->len[k + 1] = (si->len[k] + si->block - 1) / si->block;
+        if (si->len[k + 1] <= 1) break;
+    }
+    if (make_buffer(ctx, scan_output_bytes(pi), si->in, &si->src[0], err, errlen)) return -1;
+    for (int k = 0; k < si->levels; k++) {
+        if (make_buffer(ctx, sizeof(uint32_t) * si->len[k], NULL, &si->dst[k], err, errlen) ||
+            make_buffer(ctx, sizeof(uint32_t) * si->len[k + 1], NULL, &si->src[k + 1], err, errlen))
+            return -1;
+    }
+    si->k_scan = clh_kernel(prog, l->kernels[0], 0, err, errlen);
+    if (!si->k_scan) return -1;
+    si->k_add = clh_kernel(prog, l->kernels[1], 0, err, errlen);
+    if (!si->k_add) return -1;
+    return 0;
+}
+
+static int enqueue(clh_ctx *ctx, cl_kernel k, size_t groups, size_t local, cl_event *ev, const char *name,
+                   char *err, size_t errlen) {
+    size_t global = groups * local;
+    cl_int e = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL, ev);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "clEnqueueNDRangeKernel (%s, global %zu, local %zu) failed: %s", name, global, local,
+                  clh_error_name(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* One pass: scan every level upwards, then add the scanned block totals back
+ * downwards. The kernel time is the sum over all launches. */
+static int scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+    scan_instance *si = (scan_instance *)pi;
+    const lesson *l = pi->lesson;
+    cl_event evs[2 * SCAN_MAX_LEVELS];
+    int n_ev = 0, rc = 0;
+    *ms = 0;
+    for (int k = 0; k < si->levels && !rc; k++) {
+        cl_int st = CL_SUCCESS;
+        cl_uint n = (cl_uint)si->len[k];
+        clh_arg(si->k_scan, 0, sizeof(cl_mem), &si->src[k], &st);
+        clh_arg(si->k_scan, 1, sizeof(cl_mem), &si->dst[k], &st);
+        clh_arg(si->k_scan, 2, sizeof(cl_mem), &si->src[k + 1], &st);
+        clh_arg(si->k_scan, 3, sizeof(cl_uint), &n, &st);
+        if (st != CL_SUCCESS) {
+            util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
+                      "(in, out, block_sums, n)", l->kernels[0], clh_error_name(st));
+            rc = -1;
+            break;
+        }
+        rc = enqueue(ctx, si->k_scan, si->len[k + 1], si->local, &evs[n_ev], l->kernels[0], err, errlen);
+        if (!rc) n_ev++;
+    }
+    for (int k = si->levels - 1; k >= 1 && !rc; k--) {
+        /* dst[k] holds the exclusive scan of level k-1's block totals */
+        cl_int st = CL_SUCCESS;
+        cl_uint n = (cl_uint)si->len[k - 1];
+        clh_arg(si->k_add, 0, sizeof(cl_mem), &si->dst[k - 1], &st);
+        clh_arg(si->k_add, 1, sizeof(cl_mem), &si->dst[k], &st);
+        clh_arg(si->k_add, 2, sizeof(cl_uint), &n, &st);
+        if (st != CL_SUCCESS) {
+            util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
+                      "(data, block_offsets, n)", l->kernels[1], clh_error_name(st));
+            rc = -1;
+            break;
+        }
+        rc = enqueue(ctx, si->k_add, si->len[k], si->local, &evs[n_ev], l->kernels[1], err, errlen);
+        if (!rc) n_ev++;
+    }
+    if (n_ev > 0) {
+        cl_int e = clWaitForEvents((cl_uint)n_ev, evs);
+        if (e != CL_SUCCESS && !rc) {
+            util_errf(err, errlen, "the kernels failed while running: %s", clh_error_name(e));
+            rc = -1;
+        }
+    }
+    for (int i = 0; i < n_ev; i++) {
+        if (!rc) *ms += clh_event_ms(evs[i]);
+        clReleaseEvent(evs[i]);
+    }
+    return rc;
+}
+
+static int scan_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
+    scan_instance *si = (scan_instance *)pi;
+    cl_int e = clEnqueueReadBuffer(ctx->queue, si->dst[0], CL_TRUE, 0, scan_output_bytes(pi), out, 0, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "reading the scan back failed: %s", clh_error_name(e));
+        return -1;
+    }
+    return 0;
+}
+
+static void scan_dev_release(prob_instance *pi) {
+    scan_instance *si = (scan_instance *)pi;
+    if (si->k_scan) clReleaseKernel(si->k_scan);
+    if (si->k_add) clReleaseKernel(si->k_add);
+    si->k_scan = si->k_add = NULL;
+    for (int k = 0; k <= SCAN_MAX_LEVELS; k++) {
+        if (si->src[k]) clReleaseMemObject(si->src[k]);
+        si->src[k] = NULL;
+        if (k < SCAN_MAX_LEVELS && si->dst[k]) clReleaseMemObject(si->dst[k]);
+        if (k < SCAN_MAX_LEVELS) si->dst[k] = NULL;
+    }
+}
+
+const problem_ops prob_scan_ops = {
+    .name = "scan",
+    .size_syntax = "N  (elements, K/M suffixes allowed, up to 64M)",
+    .input_kinds = scan_inputs,
+    .parse_size = scan_parse_size,
+    .format_size = scan_format_size,
+    .create = scan_create,
+    .destroy = scan_destroy,
+    .output_bytes = scan_output_bytes,
+    .golden = scan_golden,
+    .verify = scan_verify,
+    .work = scan_work,
+    .dev_setup = scan_dev_setup,
+    .dev_launch = scan_dev_launch,
+    .dev_read = scan_dev_read,
+    .dev_release = scan_dev_release,
+};
