@@ -134,6 +134,13 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const cha
                     : sr->signal == SIGFPE ? "an arithmetic fault (SIGFPE)"
                     : sr->signal == SIGXCPU ? "running out of CPU time (SIGXCPU)"
                     : sr->signal == SIGILL ? "an illegal instruction (SIGILL)" : "a signal";
+    if (sr->signaled && sr->signal == SIGXCPU) {
+        set_msg(r, ENG_TIMEOUT, "CPU time limit",
+                "The worker used up its CPU-time limit and was stopped (SIGXCPU) during '%s'. Likely cause: "
+                "a loop that never ends, or far more work than the task needs. Try: check each loop's bound "
+                "and step.", sr->phase);
+        return;
+    }
     if (!in_run) {
         set_msg(r, ENG_CRASH, "Crashed",
                 "The OpenCL runtime died with %s while %s %s (phase '%s'). cltutor is fine; the run was "
@@ -207,7 +214,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     r->serial_ms = (util_now() - t0) * 1e3;
     r->work = ops->work(pi);
 
-    sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0};
+    sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
+                          .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb};
     sandbox_result sr;
     if (sandbox_run(worker_run_kernel, &rq, &lim, cb, user, cancel, &sr) != 0) {
         set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (fork failed)");
@@ -223,6 +231,15 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     if (log) {
         r->build_log = engine_rewrite_build_log(log, rq.display_path, &r->error_line, &r->error_col);
         free(log);
+    }
+    for (int i = 0; i < LESSON_MAX_KERNELS; i++) {
+        size_t klen = 0;
+        const engine_kernel_info *ki = blob_get(sr.blob, sr.blob_len, W_KINFO, i, &klen);
+        if (!ki || klen != sizeof *ki) break;
+        r->kinfo[r->n_kinfo] = *ki;
+        r->kinfo[r->n_kinfo].name[sizeof ki->name - 1] = '\0';
+        for (int a = 0; a < ENGINE_MAX_KARGS; a++) r->kinfo[r->n_kinfo].arg_name[a][31] = '\0';
+        r->n_kinfo++;
     }
     size_t slen = 0;
     const double *samples = blob_get(sr.blob, sr.blob_len, W_SAMPLES, 0, &slen);

@@ -32,12 +32,26 @@ typedef struct {
     double timeout_s;            /* limit for running the kernel (default 10) */
     double budget_s;             /* time spent repeating for timing (default 1; 0 = one run only) */
     int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
+    long cpu_limit_s;            /* CPU seconds for the whole worker, 0 none (grading) */
+    long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
 } engine_request;
 
 typedef struct {
     char name[256], platform[128], type[8], version[128], driver[64];
     int index;
 } engine_device;
+
+/* What the OpenCL API says about a built kernel, for technique checks. */
+#define ENGINE_MAX_KARGS 16
+typedef struct {
+    char name[64];
+    long long local_mem;         /* CL_KERNEL_LOCAL_MEM_SIZE before any argument is set: __local arrays */
+    long long private_mem;       /* CL_KERNEL_PRIVATE_MEM_SIZE */
+    int n_args;
+    int arg_info;                /* 1 when clGetKernelArgInfo answered (built with -cl-kernel-arg-info) */
+    char arg_space[ENGINE_MAX_KARGS];     /* 'g' __global, 'c' __constant, 'l' __local, 'p' private */
+    char arg_name[ENGINE_MAX_KARGS][32];
+} engine_kernel_info;
 
 typedef struct {
     engine_status status;
@@ -58,6 +72,8 @@ typedef struct {
     double serial_ms;            /* the serial C reference on this machine */
     prob_work work;
     double wall_s;
+    engine_kernel_info kinfo[LESSON_MAX_KERNELS]; /* the chapter's kernels, once built */
+    int n_kinfo;
 } engine_report;
 
 typedef void (*engine_progress_cb)(void *user, const char *phase, int done, int total, double elapsed);

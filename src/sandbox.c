@@ -124,6 +124,10 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
             struct rlimit rl = {(rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20};
             setrlimit(RLIMIT_DATA, &rl);
         }
+        if (lim && (lim->cpu_s > 0 || lim->memory_mb > 0)) {
+            struct rlimit none = {0, 0}; /* a limited child leaves no core files behind */
+            setrlimit(RLIMIT_CORE, &none);
+        }
         int code = fn(arg, result_fd, pipefd[1]);
         fflush(stdout);
         fflush(stderr);

@@ -24,6 +24,41 @@ static void put_device(int fd, const clh_device *d) {
     blob_put(fd, W_DEVICE, &ed, sizeof ed);
 }
 
+/* Records what the OpenCL API says about each of the chapter's kernels
+ * (local memory, argument address spaces), before any of them runs. */
+static void put_kernel_info(int fd, clh_ctx *ctx, cl_program prog, const lesson *l) {
+    for (int i = 0; i < l->n_kernels; i++) {
+        char err[256];
+        cl_kernel k = clh_kernel(prog, l->kernels[i], l->n_kernels == 1, err, sizeof err);
+        if (!k) continue;
+        engine_kernel_info ki;
+        memset(&ki, 0, sizeof ki);
+        snprintf(ki.name, sizeof ki.name, "%s", l->kernels[i]);
+        cl_ulong lm = 0, pm = 0;
+        if (clGetKernelWorkGroupInfo(k, ctx->dev.device_id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL) == CL_SUCCESS)
+            ki.local_mem = (long long)lm;
+        if (clGetKernelWorkGroupInfo(k, ctx->dev.device_id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm, NULL) == CL_SUCCESS)
+            ki.private_mem = (long long)pm;
+        cl_uint na = 0;
+        clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof na, &na, NULL);
+        ki.n_args = (int)na;
+        ki.arg_info = 1;
+        for (cl_uint a = 0; a < na && a < ENGINE_MAX_KARGS; a++) {
+            cl_kernel_arg_address_qualifier q = 0;
+            if (clGetKernelArgInfo(k, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, NULL) != CL_SUCCESS) {
+                ki.arg_info = 0;
+                break;
+            }
+            ki.arg_space[a] = q == CL_KERNEL_ARG_ADDRESS_GLOBAL ? 'g' : q == CL_KERNEL_ARG_ADDRESS_CONSTANT ? 'c'
+                            : q == CL_KERNEL_ARG_ADDRESS_LOCAL ? 'l' : 'p';
+            clGetKernelArgInfo(k, a, CL_KERNEL_ARG_NAME, sizeof ki.arg_name[a], ki.arg_name[a], NULL);
+            ki.arg_name[a][sizeof ki.arg_name[a] - 1] = '\0';
+        }
+        clReleaseKernel(k);
+        blob_put(fd, W_KINFO, &ki, sizeof ki);
+    }
+}
+
 static int finish(int fd, engine_status st, const char *msg) {
     int s = (int)st;
     if (msg && *msg) blob_put_str(fd, W_MESSAGE, msg);
@@ -64,6 +99,8 @@ int worker_run_kernel(void *arg, int fd, int pfd) {
     sandbox_phase(pfd, "build", BUILD_LIMIT_S);
     char options[512];
     problem_build_options(l, options, sizeof options);
+    size_t used = strlen(options);
+    snprintf(options + used, sizeof options - used, " -cl-kernel-arg-info");
     cl_program prog;
     char *log = NULL;
     cl_int e = clh_build(&ctx, source, options, &prog, &log);
@@ -74,6 +111,7 @@ int worker_run_kernel(void *arg, int fd, int pfd) {
         snprintf(err, sizeof err, "clBuildProgram: %s", clh_error_name(e));
         return finish(fd, ENG_BUILD, err);
     }
+    put_kernel_info(fd, &ctx, prog, l);
 
     sandbox_phase(pfd, "setup", SETUP_LIMIT_S);
     prob_size size;

@@ -12,6 +12,7 @@
 #define W_BUILDLOG BLOB_TAG('B', 'L', 'O', 'G') /* text */
 #define W_OUTPUT BLOB_TAG('O', 'U', 'T', 'P')  /* raw output buffer */
 #define W_SAMPLES BLOB_TAG('S', 'A', 'M', 'P') /* double[]: kernel ms */
+#define W_KINFO BLOB_TAG('K', 'I', 'N', 'F')   /* engine_kernel_info, one per kernel, before any run */
 
 /* Worker entry points (sandbox_fn). arg is an engine_request. */
 int worker_run_kernel(void *arg, int result_fd, int progress_fd);
