@@ -75,8 +75,16 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             snprintf(pc->err, sizeof pc->err, "hint key '%s': language must be en or zh", name);
             return 0;
         }
-        free(*slot);
-        *slot = util_strdup(value);
+        if (*slot && **slot && *value) {
+            /* the key again: an indented continuation line (inih keeps a
+             * physical line under 200 bytes); no space between CJK text */
+            size_t len = strlen(*slot);
+            int glue = (unsigned char)(*slot)[len - 1] < 0x80 && (unsigned char)value[0] < 0x80;
+            util_sappend(slot, "%s%s", glue ? " " : "", value);
+        } else {
+            free(*slot);
+            *slot = util_strdup(value);
+        }
         if (idx > l->n_hints) l->n_hints = idx;
         return 1;
     }
