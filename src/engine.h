@@ -34,6 +34,8 @@ typedef struct {
     int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
     long cpu_limit_s;            /* CPU seconds for the whole worker, 0 none (grading) */
     long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
+    const char *const *worker_env; /* "NAME=VALUE" strings set in the worker before it opens the device
+                                    * (e.g. to load the Oclgrind simulator and its plugin); NULL: none */
 } engine_request;
 
 typedef struct {

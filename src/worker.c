@@ -1,6 +1,6 @@
 /* worker — the code that runs in a worker process: opens the device, builds
-#define _DEFAULT_SOURCE
  * and times the learner's kernel, and writes raw results for the parent. */
+#define _DEFAULT_SOURCE
 #include "worker.h"
 #include "sandbox.h"
 #include "util.h"
@@ -86,6 +86,13 @@ int worker_run_kernel(void *arg, int fd, int pfd) {
     if (!ops) return finish(fd, ENG_USAGE, "unknown problem");
 
     sandbox_phase(pfd, "device", SETUP_LIMIT_S);
+    for (const char *const *env = rq->worker_env; env && *env; env++) {
+        const char *eq = strchr(*env, '=');
+        if (!eq) continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
+        setenv(name, eq + 1, 1);
+    }
     clh_ctx ctx;
     int rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
