@@ -122,16 +122,28 @@ static void scan_verify(const prob_instance *pi, const void *out, size_t len, ve
                      "%ld of %ld elements differ. The first is element %ld: expected %u, got %u.", vr->n_wrong, n,
                      i, si->expected[i], act[i]);
     const char *why = NULL;
-    char buf[256];
+    char buf[320];
     size_t b = pi->lesson ? scan_block_size(pi->lesson) : 0;
-    if (act[i] == si->expected[i] + si->in[i])
+    int inclusive = 1; /* the first wrong element and up to 15 after it each hold their own value too */
+    for (long j = i; j < n && j < i + 16 && inclusive; j++) inclusive = act[j] == si->expected[j] + si->in[j];
+    if (inclusive)
         why = " It holds the sum up to and including itself: that is an inclusive scan, but element i of an "
               "exclusive scan is the sum of the elements before i (element 0 is 0).";
     else if (b && i > 0 && (size_t)i % b == 0) {
-        snprintf(buf, sizeof buf,
-                 " Element %ld starts block %ld (blocks of %zu elements): is the sum of all earlier blocks "
-                 "added to every element of a block?",
-                 i, (long)((size_t)i / b), b);
+        long blk = (long)((size_t)i / b), end = i + (long)b < n ? i + (long)b : n;
+        uint32_t d = act[i] - si->expected[i];
+        int same = 1;
+        for (long j = i; j < end && same; j++) same = act[j] - si->expected[j] == d;
+        if (same)
+            snprintf(buf, sizeof buf,
+                     " Every element of block %ld (blocks of %zu elements) is off by the same amount: the block's "
+                     "own scan is right, the sum of the blocks before it is not (block totals, add_sums).",
+                     blk, b);
+        else
+            snprintf(buf, sizeof buf,
+                     " Element %ld starts block %ld (blocks of %zu elements), and the values inside the block are "
+                     "wrong too, not only its offset.%s",
+                     i, blk, b, end == n && end - i < (long)b ? " It is the last block and it is not full." : "");
         why = buf;
     }
     if (why && w > 0 && (size_t)w < sizeof vr->summary)
