@@ -4,6 +4,7 @@ DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 DATADIR  = $(PREFIX)/share/cltutor
 MANDIR   = $(PREFIX)/share/man/man1
+PLUGINDIR = $(PREFIX)/lib/cltutor
 
 CC      ?= cc
 BUILD   ?= build
@@ -11,7 +12,7 @@ PKGS     = OpenCL libcjson inih
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wno-format-truncation $(WERROR)
-CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
+CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih) -lm
 
@@ -25,9 +26,9 @@ APP_OBJ   = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
-.PHONY: all run test unit cli-test asan deps test-deps install uninstall clean bench
+.PHONY: all run test unit cli-test asan deps test-deps install uninstall clean bench plugin
 
-all: deps $(BUILD)/cltutor
+all: deps $(BUILD)/cltutor plugin
 
 deps:
 	@sh scripts/deps.sh build
@@ -43,6 +44,19 @@ $(BUILD)/obj:
 
 $(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The GPU memory model's Oclgrind plugin (C++, see docs/gpu-model.md); skipped
+# with a note where Oclgrind's headers are missing (`cltutor analyze` then says how to install them).
+GM_PLUGIN   = $(BUILD)/cltutor-gpumodel.so
+LLVM_CONFIG ?= $(firstword $(shell command -v llvm-config-14 llvm-config 2>/dev/null) llvm-config-14)
+plugin: $(GM_PLUGIN)
+$(GM_PLUGIN): plugin/gpumodel_plugin.cpp
+	@mkdir -p $(BUILD)
+	@if [ -f /usr/include/oclgrind/Plugin.h ] && $(LLVM_CONFIG) --includedir >/dev/null 2>&1; then \
+	  echo "$(CXX) -shared -fPIC -fno-rtti ... -o $@ $<"; \
+	  $(CXX) -std=c++17 -O2 -g -shared -fPIC -fno-rtti -Wall -Wextra $(WERROR) \
+	    -isystem $$($(LLVM_CONFIG) --includedir) -o $@ $<; \
+	else echo "note: Oclgrind's plugin headers are missing, so \`cltutor analyze\` is unavailable (sh scripts/deps.sh build installs them)"; fi
 
 run: all
 	@$(BUILD)/cltutor
@@ -61,7 +75,7 @@ cli-test: $(BUILD)/cltutor
 	@sh tests/cli/run.sh $(BUILD)/cltutor
 
 test: deps test-deps
-	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests
+	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests plugin
 	@sh tests/run_all.sh $(BUILD)
 
 # Reference kernels against the device's own limits (see docs/results/).
@@ -73,10 +87,11 @@ install: $(BUILD)/cltutor
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
 	cp -R lessons kernels exercises $(DESTDIR)$(DATADIR)/
 	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1
+	if [ -f $(GM_PLUGIN) ]; then install -d $(DESTDIR)$(PLUGINDIR) && install -m 644 $(GM_PLUGIN) $(DESTDIR)$(PLUGINDIR)/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cltutor $(DESTDIR)$(MANDIR)/cltutor.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PLUGINDIR)
 
 clean:
 	rm -rf $(BUILD)
