@@ -29,6 +29,7 @@ static const char *const main_usage =
     "  check [LESSON|all]   run your exercises against the visible tests\n"
     "  reset LESSON         put a chapter's starting file back (yours is kept as .bak)\n"
     "  bench [LESSON...]    reference kernels against the device's own limits\n"
+    "  validate [LESSON|all] check chapters: metadata, texts, hints, kernels (authors)\n"
     "\n"
     "LESSON is a chapter number (2) or folder name (02-atomic).\n"
     "Run `cltutor COMMAND --help` for a command's options.\n"
@@ -155,6 +156,7 @@ static const cli_command commands[] = {
     {"check", cmd_check},
     {"reset", cmd_reset},
     {"bench", cmd_bench},
+    {"validate", cmd_validate},
 };
 
 int cli_main(int argc, char **argv) {

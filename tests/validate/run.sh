@@ -1,0 +1,121 @@
+#!/bin/sh
+# The course itself (`cltutor validate` on every chapter) and the validate
+# command's own behaviour on a broken copy of a chapter.
+# Usage: tests/validate/run.sh BUILD_DIR; ends with "N passed, N failed".
+build=$(cd "${1:-build}" && pwd)
+bin="$build/cltutor"
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CLTUTOR_WORKSPACE="$tmp/ws"
+export NO_COLOR=1
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/     /'; }
+
+# expect NAME STATUS PATTERN -- COMMAND...: exit status and a line matching PATTERN (grep -E)
+expect() {
+  name=$1 want=$2 pattern=$3
+  shift 4
+  out=$("$@" 2>&1)
+  got=$?
+  if [ "$got" -ne "$want" ]; then bad "$name (exit $got, wanted $want)" "$out"; return; fi
+  if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
+    bad "$name (no line matching: $pattern)" "$out"; return
+  fi
+  ok "$name"
+}
+
+# ---- the course: every check of every chapter counts in this suite
+echo "-- cltutor validate (every chapter)"
+out=$("$bin" validate 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -E '^(Chapter|  FAIL|            )' | head -n 80
+line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+if [ -n "$line" ]; then
+  p=$(printf '%s' "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+  f=$(printf '%s' "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  pass=$((pass + p))
+  fail=$((fail + f))
+  echo "course: $line (exit $rc)"
+else
+  bad "cltutor validate printed no closing line (exit $rc)" "$out"
+fi
+
+# ---- the command
+echo "-- the validate command"
+expect "validate --help" 0 'Usage: cltutor validate' -- "$bin" validate --help
+expect "unknown option" 64 'unknown option --frob' -- "$bin" validate --frob
+expect "unknown chapter" 64 "no chapter '99'" -- "$bin" validate 99
+expect "--static runs no kernel" 0 '^  ok   hints' -- "$bin" validate 3 --static
+out=$("$bin" validate 3 --static 2>&1)
+if printf '%s\n' "$out" | grep -Eq 'reference|starting file'; then bad "--static runs no kernel (it ran some)" "$out"
+else ok "--static lists no kernel checks"; fi
+
+# A copy of chapters 2 and 3 to break, one thing at a time.
+fresh() {
+  rm -rf "$tmp/course" "$tmp/ws"
+  for d in lessons kernels exercises; do
+    mkdir -p "$tmp/course/$d"
+    cp -R "$root/$d/02-atomic" "$root/$d/03-coalesced" "$tmp/course/$d/"
+  done
+}
+v() { CLTUTOR_DATA="$tmp/course" "$bin" validate "$@"; }
+
+fresh
+expect "an intact chapter passes" 0 '^0 passed|[1-9][0-9]* passed, 0 failed' -- v 3
+
+fresh
+rm "$tmp/course/lessons/03-coalesced/lesson.zh.md"
+expect "a missing Chinese text fails" 1 'FAIL text' -- v 3 --static
+
+fresh
+: > "$tmp/course/lessons/03-coalesced/lesson.en.md"
+expect "an empty English text fails" 1 'lesson.en.md is empty' -- v 3 --static
+
+fresh
+sed -i '/^zh\.3 = /,/^[a-z\[]/{/^zh\.3 = /d;/^    /d}' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "a missing Chinese hint fails" 1 'zh.3 is missing' -- v 3 --static
+
+fresh
+sed -i '/^title_zh = /d' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "a missing required key fails" 1 "has no 'title_zh' key" -- v 3 --static
+
+fresh
+sed -i 's/^check_sizes = .*/check_sizes = 1000x16 12x34x5/' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "a size that does not parse fails" 1 "check_sizes '12x34x5'" -- v 3 --static
+
+fresh
+sed -i 's/^problem = .*/problem = nosuch/' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "an unknown problem fails" 1 'no such problem' -- v 3 --static
+
+fresh
+sed -i 's/^previous = .*/previous = 7/' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "a later previous chapter fails" 1 'previous = 7' -- v 3 --static
+
+fresh
+printf 'this is not OpenCL C\n' > "$tmp/course/kernels/03-coalesced/histogram.cl"
+expect "a reference that does not build fails" 1 'FAIL reference' -- v 3
+
+fresh
+printf '__kernel void histogram(__global const float *a, __global const float *b, __global int *h, int n, int c, int f) {\n' > "$tmp/course/exercises/03-coalesced/histogram.cl"
+expect "a starting file that does not build fails" 1 'FAIL starting file' -- v 3
+
+fresh
+cp "$root/kernels/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/bug-no-guard.cl"
+expect "a bug listing without its bug fails" 1 'the bug does not show' -- v 3
+
+fresh
+sed -i 's/^exposes = .*/exposes = 1024x16/' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "an input that does not expose the bug fails" 1 'passes on 1024x16x64' -- v 3
+
+fresh
+rm "$tmp/course/exercises/03-coalesced/bug-no-guard.cl"
+expect "a missing bug listing fails" 1 'bug-no-guard.cl is missing' -- v 3 --static
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
