@@ -55,7 +55,8 @@ $(GM_PLUGIN): plugin/gpumodel_plugin.cpp
 	@if [ -f /usr/include/oclgrind/Plugin.h ] && $(LLVM_CONFIG) --includedir >/dev/null 2>&1; then \
 	  echo "$(CXX) -shared -fPIC -fno-rtti ... -o $@ $<"; \
 	  $(CXX) -std=c++17 -O2 -g -shared -fPIC -fno-rtti -Wall -Wextra $(WERROR) \
-	    -isystem $$($(LLVM_CONFIG) --includedir) -o $@ $<; \
+	    -isystem $$($(LLVM_CONFIG) --includedir) -o $@ $< \
+	    -loclgrind $$($(LLVM_CONFIG) --ldflags) $$($(LLVM_CONFIG) --libs); \
 	else echo "note: Oclgrind's plugin headers are missing, so \`cltutor analyze\` is unavailable (sh scripts/deps.sh build installs them)"; fi
 
 run: all

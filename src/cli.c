@@ -26,6 +26,7 @@ static const char *const main_usage =
     "  list                 the chapters and how far you are in each\n"
     "  devices              every OpenCL platform and device, with its index\n"
     "  run LESSON           build, run, check and time a chapter's kernel\n"
+    "  analyze LESSON       what a GPU would see of its memory accesses (simulated)\n"
     "  check [LESSON|all]   run your exercises against the visible tests\n"
     "  reset LESSON         put a chapter's starting file back (yours is kept as .bak)\n"
     "  bench [LESSON...]    reference kernels against the device's own limits\n"
@@ -153,6 +154,7 @@ static const cli_command commands[] = {
     {"list", cmd_list},
     {"devices", cmd_devices},
     {"run", cmd_run},
+    {"analyze", cmd_analyze},
     {"check", cmd_check},
     {"reset", cmd_reset},
     {"bench", cmd_bench},

@@ -52,6 +52,7 @@ int cli_parse_double(const char *cmd, const char *name, const char *v, double lo
 int cmd_list(cli_ctx *cx, int argc, char **argv);
 int cmd_devices(cli_ctx *cx, int argc, char **argv);
 int cmd_run(cli_ctx *cx, int argc, char **argv);
+int cmd_analyze(cli_ctx *cx, int argc, char **argv);
 int cmd_check(cli_ctx *cx, int argc, char **argv);
 int cmd_reset(cli_ctx *cx, int argc, char **argv);
 int cmd_bench(cli_ctx *cx, int argc, char **argv);
