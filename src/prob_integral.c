@@ -134,7 +134,7 @@ static void integral_verify(const prob_instance *pi, const void *out, size_t len
     long i = vr->first_wrong, x = i % w, y = i / w;
     int n = snprintf(vr->summary, sizeof vr->summary,
                      "%ld of %ld pixels differ. The first is pixel (x=%ld, y=%ld): expected %u, got %u "
-                     "(the table lists pixels by row-major index y*%ld+x = %ld, with its row neighbours).",
+                     "(index y*%ld+x = %ld below).",
                      vr->n_wrong, w * h, x, y, ii->expected[i], act[i], w, i);
     const char *why = NULL;
     char buf[200];
@@ -143,15 +143,14 @@ static void integral_verify(const prob_instance *pi, const void *out, size_t len
     if (act[i] == ii->expected[i] - ii->image[i])
         why = " It misses the pixel itself: the integral image is inclusive (x' <= x and y' <= y), and "
               "Blelloch's scan is exclusive; add each element back after the scan.";
-    else if (y > 0 && act[i] == row_sum)
-        why = " It holds only the sum along its row: the second pass (transpose, scan the rows again, "
-              "transpose back) is missing or did not reach this pixel.";
     else if (chunk && ((x > 0 && (size_t)x % chunk == 0) || (y > 0 && (size_t)y % chunk == 0))) {
         snprintf(buf, sizeof buf,
-                 " It sits at a multiple of %zu (one work-group's chunk of a row): is the running total of "
-                 "the earlier chunks carried into the next?", chunk);
+                 " Its %s is a multiple of %zu, one work-group's chunk of a row: is the running total of the "
+                 "earlier chunks carried into the next?", x > 0 && (size_t)x % chunk == 0 ? "x" : "y", chunk);
         why = buf;
-    }
+    } else if (y > 0 && act[i] == row_sum)
+        why = " It holds only the sum along its row: the second pass (transpose, scan the rows again, "
+              "transpose back) is missing or did not reach this pixel.";
     if (why && n > 0 && (size_t)n < sizeof vr->summary)
         snprintf(vr->summary + n, sizeof vr->summary - (size_t)n, "%s", why);
 }
