@@ -29,6 +29,7 @@ static const char *const main_usage =
     "  analyze LESSON       what a GPU would see of its memory accesses (simulated)\n"
     "  check [LESSON|all]   run your exercises against the visible tests\n"
     "  reset LESSON         put a chapter's starting file back (yours is kept as .bak)\n"
+    "  grade [LESSON...]    grade exercises with hidden tests (instructors; --batch for a class)\n"
     "  bench [LESSON...]    reference kernels against the device's own limits\n"
     "  validate [LESSON|all] check chapters: metadata, texts, hints, kernels (authors)\n"
     "\n"
@@ -157,6 +158,7 @@ static const cli_command commands[] = {
     {"analyze", cmd_analyze},
     {"check", cmd_check},
     {"reset", cmd_reset},
+    {"grade", cmd_grade},
     {"bench", cmd_bench},
     {"validate", cmd_validate},
 };

@@ -55,6 +55,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv);
 int cmd_analyze(cli_ctx *cx, int argc, char **argv);
 int cmd_check(cli_ctx *cx, int argc, char **argv);
 int cmd_reset(cli_ctx *cx, int argc, char **argv);
+int cmd_grade(cli_ctx *cx, int argc, char **argv);
 int cmd_bench(cli_ctx *cx, int argc, char **argv);
 int cmd_validate(cli_ctx *cx, int argc, char **argv);
 

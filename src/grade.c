@@ -1,0 +1,1272 @@
+/* grade — hidden tests, technique checks and scores for one learner's exercises;
+ * learner code runs only in engine workers, and only kernel files are read from a submission. */
+#define _GNU_SOURCE
+#include "grade.h"
+#include "problem.h"
+#include "rng.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KERNEL_MAX_BYTES (256 * 1024)
+#define DETAIL_MAX 3000
+#define DEFAULT_TECHNIQUE_POINTS 30.0
+#define DEFAULT_FIX_POINTS 10.0
+#define DEFAULT_SPEED_POINTS 10.0
+#define CHAPTER_POINTS 100.0
+
+void grade_options_defaults(grade_options *o) {
+    memset(o, 0, sizeof *o);
+    o->seed = 0;
+    o->timeout_s = 10;
+    o->cpu_s = 0;          /* 0: 60 s for the runtime plus the wall limit on every CPU */
+    o->memory_mb = 4096;
+}
+
+static uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+uint64_t grade_fresh_seed(void) {
+    uint64_t x = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &x, sizeof x) != (ssize_t)sizeof x) x = 0;
+        close(fd);
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x ^= mix64((uint64_t)ts.tv_sec * 1000000007ull + (uint64_t)ts.tv_nsec + ((uint64_t)getpid() << 32));
+    /* short enough to type, and exact in JSON */
+    uint64_t s = x % 4000000000ull;
+    return s ? s : 1;
+}
+
+/* A test's own seed, exact in JSON (under 2^53). */
+static uint64_t test_seed(uint64_t seed, int chapter, int index) {
+    return (mix64(seed ^ mix64((uint64_t)chapter * 1000003ull + (uint64_t)index)) >> 12) | 1;
+}
+
+/* ---- technique checks ---------------------------------------------------- */
+
+static const char *const known_metrics[] = {"local_memory", "constant_args", "coalescing", "bank_conflicts"};
+
+int grade_parse_techniques(const char *spec, grade_technique *out, int max, char *err, size_t errlen) {
+    int n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,|", &save); tok; tok = strtok_r(NULL, " \t,|", &save)) {
+        if (n == max) {
+            util_errf(err, errlen, "technique: more than %d checks", max);
+            return -1;
+        }
+        grade_technique *t = &out[n];
+        memset(t, 0, sizeof *t);
+        snprintf(t->text, sizeof t->text, "%s", tok);
+        size_t w = strcspn(tok, "<>=");
+        snprintf(t->metric, sizeof t->metric, "%.*s", (int)(w < sizeof t->metric - 1 ? w : sizeof t->metric - 1), tok);
+        int known = 0;
+        for (size_t i = 0; i < CLT_ARRAY_LEN(known_metrics); i++)
+            if (!strcmp(t->metric, known_metrics[i])) known = 1;
+        if (!known) {
+            util_errf(err, errlen, "technique '%s': unknown check (use local_memory, constant_args, "
+                      "coalescing>=X or bank_conflicts<=X)", tok);
+            return -1;
+        }
+        const char *rest = tok + w;
+        if (!*rest) {
+            if (!strcmp(t->metric, "coalescing") || !strcmp(t->metric, "bank_conflicts")) {
+                util_errf(err, errlen, "technique '%s' needs a threshold, for example %s", tok,
+                          !strcmp(t->metric, "coalescing") ? "coalescing>=0.9" : "bank_conflicts<=1.5");
+                return -1;
+            }
+            snprintf(t->op, sizeof t->op, ">=");
+            t->threshold = 1;
+        } else {
+            if (rest[0] != '<' && rest[0] != '>') {
+                util_errf(err, errlen, "technique '%s': write the threshold as >=, <=, > or <", tok);
+                return -1;
+            }
+            size_t ow = rest[1] == '=' ? 2 : 1;
+            snprintf(t->op, sizeof t->op, "%.*s", (int)ow, rest);
+            char *end;
+            t->threshold = strtod(rest + ow, &end);
+            if (end == rest + ow || *end) {
+                util_errf(err, errlen, "technique '%s': '%s' is not a number", tok, rest + ow);
+                return -1;
+            }
+        }
+        n++;
+    }
+    return n;
+}
+
+static int compare(double v, const char *op, double thr) {
+    if (!strcmp(op, ">=")) return v >= thr;
+    if (!strcmp(op, "<=")) return v <= thr;
+    if (!strcmp(op, ">")) return v > thr;
+    if (!strcmp(op, "<")) return v < thr;
+    return 0;
+}
+
+static void technique_name(const grade_technique *t, char *buf, size_t len) {
+    if (!strcmp(t->metric, "local_memory"))
+        snprintf(buf, len, "technique: uses __local memory");
+    else if (!strcmp(t->metric, "constant_args"))
+        snprintf(buf, len, "technique: takes %s__constant argument%s", t->threshold > 1 ? "several " : "a ",
+                 t->threshold > 1 ? "s" : "");
+    else if (!strcmp(t->metric, "coalescing"))
+        snprintf(buf, len, "technique: coalescing efficiency %s %g (GPU memory model)", t->op, t->threshold);
+    else if (!strcmp(t->metric, "bank_conflicts"))
+        snprintf(buf, len, "technique: bank-conflict degree %s %g (GPU memory model)", t->op, t->threshold);
+    else
+        snprintf(buf, len, "technique: %s", t->text);
+}
+
+/* The GPU memory model's figures, where the model is part of the build. */
+#if defined(__has_include)
+#if __has_include("gpumodel.h")
+#include "gpumodel.h"
+#define GRADE_HAVE_GPUMODEL 1
+#endif
+#endif
+
+/* The GPU memory model's figure for a metric of the kernel at kernel_path, run
+ * at the chapter's analysis size. Returns 1 with *value and a sentence in why,
+ * or 0 with the reason in why when the model cannot say (the check is then
+ * skipped, never passed or failed). */
+static int model_metric(const engine_request *base, const char *metric, double *value, char *why, size_t len) {
+#ifdef GRADE_HAVE_GPUMODEL
+    engine_request rq = *base;
+    /* technique_size, else the chapter's analysis size */
+    rq.size_spec = lesson_param_get(rq.lesson, "technique_size", NULL);
+    gpumodel_report rep;
+    gpumodel_analyze(&rq, NULL, NULL, NULL, &rep);
+    int ok = 0;
+    if (rep.status != GM_OK) {
+        util_errf(why, len, "%s: %s", rep.status == GM_UNAVAILABLE ? "GPU memory model unavailable"
+                  : "the GPU memory model could not analyse this kernel", rep.message);
+    } else if (!strcmp(metric, "coalescing")) {
+        unsigned long long useful = 0, sectors = 0;
+        for (int k = 0; k < rep.n_kernels; k++)
+            for (int kd = GM_LOAD; kd <= GM_STORE; kd++) {
+                const gm_summary *s = &rep.kernels[k].sum[GM_GLOBAL][kd];
+                if (!s->present) continue;
+                useful += s->useful;
+                sectors += s->sectors;
+            }
+        if (!sectors) {
+            util_errf(why, len, "the kernel makes no global loads or stores that the model saw");
+        } else {
+            *value = (double)useful / ((double)sectors * GM_SECTOR);
+            util_errf(why, len, "global loads and stores use %.0f%% of the bytes they move (%llu of %llu bytes, "
+                      "32-byte sectors, warps of 32) at %s", *value * 100, useful, sectors * GM_SECTOR,
+                      rep.size_text);
+            ok = 1;
+        }
+    } else if (!strcmp(metric, "bank_conflicts")) {
+        double sum = 0;
+        unsigned long long requests = 0, worst = 0;
+        for (int k = 0; k < rep.n_kernels; k++)
+            for (int kd = 0; kd < GM_N_KINDS; kd++) {
+                const gm_summary *s = &rep.kernels[k].sum[GM_LOCAL][kd];
+                if (!s->present) continue;
+                sum += s->bank_avg * (double)s->requests;
+                requests += s->requests;
+                if (s->bank_max > worst) worst = s->bank_max;
+            }
+        if (!requests) {
+            *value = 1e9;
+            util_errf(why, len, "the kernel makes no __local memory accesses, so the chapter's local-memory layout "
+                      "is not used");
+            ok = 1;
+        } else {
+            *value = sum / (double)requests;
+            util_errf(why, len, "__local accesses have a bank-conflict degree of %.2f on average (worst %llu; "
+                      "32 banks of 4 bytes, warps of 32) at %s", *value, worst, rep.size_text);
+            ok = 1;
+        }
+    } else {
+        util_errf(why, len, "the GPU memory model has no figure '%s'", metric);
+    }
+    gpumodel_report_free(&rep);
+    return ok;
+#else
+    (void)base; (void)metric; (void)value;
+    util_errf(why, len, "GPU memory model unavailable");
+    return 0;
+#endif
+}
+
+/* ---- the plan ------------------------------------------------------------- */
+
+static grade_test *add_test(grade_chapter *ch, int *cap, grade_kind kind, const char *id, const char *file) {
+    if (ch->n_tests == *cap) {
+        int ncap = *cap ? *cap * 2 : 16;
+        grade_test *nt = realloc(ch->tests, sizeof *nt * (size_t)ncap);
+        if (!nt) return NULL;
+        ch->tests = nt;
+        *cap = ncap;
+    }
+    grade_test *t = &ch->tests[ch->n_tests++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    snprintf(t->id, sizeof t->id, "%s", id);
+    snprintf(t->file, sizeof t->file, "%s", file);
+    snprintf(t->status, sizeof t->status, "not_run");
+    t->outcome = GO_FAIL;
+    return t;
+}
+
+/* A spec for this size if the problem accepts it as written; 0 on success. */
+static int make_spec(const problem_ops *ops, const prob_size *base, long n, long m, const char *input, char *buf,
+                     size_t len) {
+    prob_size s = *base;
+    s.n = n;
+    s.m = m;
+    snprintf(s.input, sizeof s.input, "%s", input);
+    ops->format_size(&s, buf, len);
+    prob_size chk;
+    char err[256];
+    if (problem_parse_size(ops, buf, &chk, err, sizeof err) != 0) return -1;
+    return chk.n == n ? 0 : -1;
+}
+
+/* An odd value in [lo, hi] that is not a multiple of the work-group size. */
+static long odd_in(rng_state *r, long lo, long hi, long group) {
+    if (lo < 1) lo = 1;
+    if (hi < lo) hi = lo;
+    long v = lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+    if (v % 2 == 0) v = v + 1 <= hi ? v + 1 : v - 1;
+    if (v < 1) v = 1;
+    if (group > 1 && v % group == 0) v += 2;
+    return v;
+}
+
+static int has_spec(const grade_chapter *ch, const char *spec, const char *file) {
+    for (int i = 0; i < ch->n_tests; i++)
+        if (ch->tests[i].kind == GT_HIDDEN && !strcmp(ch->tests[i].size, spec) && !strcmp(ch->tests[i].file, file))
+            return 1;
+    return 0;
+}
+
+/* Replaces every LO..HI in a hidden_sizes entry with a value drawn from the
+ * seed: odd and not a multiple of the work-group size where the range allows. */
+static int draw_ranges(const char *in, char *out, size_t len, rng_state *r, long group, char *err, size_t errlen) {
+    size_t o = 0;
+    const char *p = in;
+    while (*p && o + 1 < len) {
+        const char *dots = NULL;
+        if (isdigit((unsigned char)*p) && (p == in || !isalnum((unsigned char)p[-1]))) {
+            const char *q = p;
+            while (isalnum((unsigned char)*q)) q++;
+            if (q[0] == '.' && q[1] == '.') dots = q;
+        }
+        if (!dots) {
+            out[o++] = *p++;
+            continue;
+        }
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%.*s", (int)(dots - p), p);
+        const char *q = dots + 2, *e = q;
+        while (isalnum((unsigned char)*e)) e++;
+        snprintf(b, sizeof b, "%.*s", (int)(e - q), q);
+        long lo, hi;
+        if (util_parse_count(a, &lo) != 0 || util_parse_count(b, &hi) != 0 || hi < lo) {
+            util_errf(err, errlen, "hidden_sizes: '%s..%s' is not a range LO..HI", a, b);
+            return -1;
+        }
+        long v = hi - lo >= 2 ? odd_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+        if (v > hi) v = hi;
+        int w = snprintf(out + o, len - o, "%ld", v);
+        if (w < 0 || (size_t)w >= len - o) break;
+        o += (size_t)w;
+        p = e;
+    }
+    out[o < len ? o : len - 1] = '\0';
+    return 0;
+}
+
+/* Splits "a:1 b:2" into names and numbers; returns the count or -1. */
+typedef struct {
+    char name[64];
+    double points;
+    int used;
+} weight_entry;
+
+static int parse_weights(const char *spec, weight_entry *out, int max, char *err, size_t errlen) {
+    int n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        char *sep = strpbrk(tok, ":=");
+        char *end = NULL;
+        double v = sep ? strtod(sep + 1, &end) : 0;
+        if (!sep || sep == tok || end == sep + 1 || *end || v < 0 || v > 1e6) {
+            util_errf(err, errlen, "weights: '%s' is not NAME:POINTS (for example tests:70 technique:30)", tok);
+            return -1;
+        }
+        if (n == max) {
+            util_errf(err, errlen, "weights: more than %d entries", max);
+            return -1;
+        }
+        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(sep - tok), tok);
+        out[n].points = v;
+        out[n].used = 0;
+        n++;
+    }
+    return n;
+}
+
+static const char *kind_group(grade_kind k) {
+    return k == GT_HIDDEN ? "tests" : k == GT_TECHNIQUE ? "technique" : k == GT_FIX ? "fixes" : "speed";
+}
+
+static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
+    weight_entry w[32];
+    int nw = parse_weights(lesson_param_get(l, "weights", ""), w, 32, err, errlen);
+    if (nw < 0) return -1;
+    static const grade_kind kinds[] = {GT_HIDDEN, GT_TECHNIQUE, GT_FIX, GT_SPEED};
+    double group_points[4] = {-1, -1, -1, -1};
+    for (int i = 0; i < nw; i++) {
+        for (int g = 0; g < 4; g++)
+            if (!strcmp(w[i].name, kind_group(kinds[g]))) { group_points[g] = w[i].points; w[i].used = 1; }
+        for (int t = 0; t < ch->n_tests && !w[i].used; t++)
+            if (!strcmp(w[i].name, ch->tests[t].id)) w[i].used = 1;
+        if (!w[i].used) {
+            util_errf(err, errlen, "weights: '%s' is neither a group (tests, technique, fixes, speed) nor a "
+                      "test of this chapter", w[i].name);
+            return -1;
+        }
+    }
+    int count[4] = {0, 0, 0, 0};
+    for (int t = 0; t < ch->n_tests; t++) {
+        ch->tests[t].max_score = -1;
+        for (int i = 0; i < nw; i++)
+            if (!strcmp(w[i].name, ch->tests[t].id)) ch->tests[t].max_score = w[i].points;
+        if (ch->tests[t].max_score < 0) count[ch->tests[t].kind]++;
+    }
+    /* defaults: a chapter is worth 100, of which technique 30 and fixes 10 when it has them */
+    if (group_points[1] < 0) group_points[1] = count[1] ? DEFAULT_TECHNIQUE_POINTS : 0;
+    if (group_points[2] < 0) group_points[2] = count[2] ? DEFAULT_FIX_POINTS : 0;
+    if (group_points[3] < 0) group_points[3] = count[3] ? DEFAULT_SPEED_POINTS : 0;
+    if (group_points[0] < 0) {
+        group_points[0] = CHAPTER_POINTS - group_points[1] - group_points[2];
+        if (group_points[0] < 0) group_points[0] = 0;
+    }
+    for (int t = 0; t < ch->n_tests; t++) {
+        grade_test *gt = &ch->tests[t];
+        if (gt->max_score >= 0) continue;
+        int k = gt->kind;
+        gt->max_score = count[k] ? group_points[k] / count[k] : 0;
+    }
+    return 0;
+}
+
+int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
+    memset(ch, 0, sizeof *ch);
+    snprintf(ch->id, sizeof ch->id, "%s", l->id);
+    ch->number = l->number;
+    snprintf(ch->title, sizeof ch->title, "%s", l->title);
+    snprintf(ch->file, sizeof ch->file, "exercises/%s/%s", l->id, l->exercise);
+    char ini[1200];
+    snprintf(ini, sizeof ini, "%s/lesson.ini", l->dir);
+    const problem_ops *ops = problem_find(l->problem);
+    if (!ops) {
+        util_errf(err, errlen, "%s: unknown problem '%s'", ini, l->problem);
+        return -1;
+    }
+    prob_size base;
+    char perr[512];
+    if (problem_parse_size(ops, l->default_size, &base, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s: default_size: %s", ini, perr);
+        return -1;
+    }
+    long group = (long)problem_local_size(l);
+    rng_state r;
+    rng_seed(&r, mix64(o->seed ^ mix64((uint64_t)l->number)));
+    int cap = 0;
+    char spec[128], name[192];
+    const char *hidden = lesson_param_get(l, "hidden_sizes", NULL);
+    if (hidden && *hidden) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", hidden);
+        int k = 0;
+        for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+            if (draw_ranges(tok, spec, sizeof spec, &r, group, perr, sizeof perr) != 0) {
+                util_errf(err, errlen, "%s: %s", ini, perr);
+                goto fail;
+            }
+            prob_size chk;
+            if (problem_parse_size(ops, spec, &chk, perr, sizeof perr) != 0) {
+                util_errf(err, errlen, "%s: hidden_sizes '%s': %s", ini, tok, perr);
+                goto fail;
+            }
+            ops->format_size(&chk, spec, sizeof spec);
+            if (has_spec(ch, spec, l->exercise)) continue;
+            char id[32];
+            snprintf(id, sizeof id, "hidden.%d", ++k);
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "hidden test %d: %s", k, spec);
+        }
+    } else {
+        long n0 = base.n, m0 = base.m;
+        long lo = n0 / 4 > group + 1 ? n0 / 4 : group + 1, hi = n0 / 2 > lo ? n0 / 2 : lo + 2 * group;
+        const char *input0 = ops->input_kinds[0];
+        /* sizes that are not multiples of the work-group size or of 4, fewer bins than usual */
+        long m_odd = m0 > 4 ? odd_in(&r, m0 / 4 > 1 ? m0 / 4 : 1, m0, 0) : m0;
+        long n_odd = odd_in(&r, lo, hi, group);
+        if (make_spec(ops, &base, n_odd, m_odd, input0, spec, sizeof spec) == 0 ||
+            make_spec(ops, &base, n_odd, m0, input0, spec, sizeof spec) == 0) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "odd", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "odd size %s", spec);
+        }
+        /* every degenerate input the problem knows: one bin, ties, all bytes equal, ... */
+        for (int k = 1; ops->input_kinds[k]; k++) {
+            long n = odd_in(&r, lo, hi, group);
+            if (make_spec(ops, &base, n, m0, ops->input_kinds[k], spec, sizeof spec) != 0) continue;
+            char id[64];
+            snprintf(id, sizeof id, "input.%s", ops->input_kinds[k]);
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "input '%s' %s", ops->input_kinds[k], spec);
+        }
+        /* a single bin, where the problem has a bin count */
+        if (m0 > 1) {
+            long n = odd_in(&r, group + 1, 4 * group + 1, group);
+            prob_size chk;
+            if (make_spec(ops, &base, n, 1, input0, spec, sizeof spec) == 0 &&
+                problem_parse_size(ops, spec, &chk, perr, sizeof perr) == 0 && chk.m == 1) {
+                grade_test *t = add_test(ch, &cap, GT_HIDDEN, "single", l->exercise);
+                if (!t) goto oom;
+                snprintf(t->size, sizeof t->size, "%s", spec);
+                snprintf(t->name, sizeof t->name, "a single bin %s", spec);
+            }
+        }
+        /* length 1, and empty where the problem allows it */
+        if (make_spec(ops, &base, 1, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "one", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "length 1 %s", spec);
+        }
+        if (make_spec(ops, &base, 0, m0, input0, spec, sizeof spec) == 0) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "empty", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "empty input %s", spec);
+        }
+        /* large: the chapter's own size, made ragged */
+        long n_large = n0 + 2 * (long)rng_below(&r, (uint32_t)(group > 1 ? group : 2)) + 1;
+        if (make_spec(ops, &base, n_large, m0, input0, spec, sizeof spec) == 0) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "large", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "large size %s", spec);
+        }
+    }
+    /* the inputs that expose each find-the-bug listing's bug */
+    for (int b = 0; b < l->n_bugs; b++) {
+        prob_size chk;
+        if (problem_parse_size(ops, l->bugs[b].exposes, &chk, perr, sizeof perr) != 0) {
+            util_errf(err, errlen, "%s: [bug.%s] exposes: %s", ini, l->bugs[b].name, perr);
+            goto fail;
+        }
+        ops->format_size(&chk, spec, sizeof spec);
+        if (has_spec(ch, spec, l->exercise)) continue;
+        char id[64];
+        snprintf(id, sizeof id, "bug.%s", l->bugs[b].name);
+        grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", spec);
+        snprintf(t->name, sizeof t->name, "the input that exposes bug '%s' %s", l->bugs[b].name, spec);
+    }
+    if (ch->n_tests == 0) {
+        util_errf(err, errlen, "%s: no hidden test fits this chapter's problem; set hidden_sizes", ini);
+        goto fail;
+    }
+    /* the fixed find-the-bug listings */
+    for (int b = 0; b < l->n_bugs; b++) {
+        prob_size chk;
+        problem_parse_size(ops, l->bugs[b].exposes, &chk, perr, sizeof perr);
+        ops->format_size(&chk, spec, sizeof spec);
+        char id[64];
+        snprintf(id, sizeof id, "fix.%s", l->bugs[b].name);
+        grade_test *t = add_test(ch, &cap, GT_FIX, id, l->bugs[b].file);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", spec);
+        snprintf(t->name, sizeof t->name, "find the bug '%s' fixed: %s", l->bugs[b].name, spec);
+    }
+    /* speed, only when asked for */
+    if (o->require_speedup > 0 && l->previous > 0) {
+        const char *ss = lesson_param_get(l, "speed_size", l->default_size);
+        prob_size chk;
+        if (problem_parse_size(ops, ss, &chk, perr, sizeof perr) != 0) {
+            util_errf(err, errlen, "%s: speed_size: %s", ini, perr);
+            goto fail;
+        }
+        ops->format_size(&chk, spec, sizeof spec);
+        grade_test *t = add_test(ch, &cap, GT_SPEED, "speed", l->exercise);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", spec);
+        snprintf(t->name, sizeof t->name, "speed-up of at least %gx over chapter %d's reference at %s",
+                 o->require_speedup, l->previous, spec);
+    }
+    /* technique checks last: they are measured on a correct run */
+    grade_technique tq[GRADE_MAX_TECHNIQUES];
+    int nq = grade_parse_techniques(lesson_param_get(l, "technique", ""), tq, GRADE_MAX_TECHNIQUES, perr, sizeof perr);
+    if (nq < 0) {
+        util_errf(err, errlen, "%s: %s", ini, perr);
+        goto fail;
+    }
+    for (int i = 0; i < nq; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "technique.%s", tq[i].metric);
+        grade_test *t = add_test(ch, &cap, GT_TECHNIQUE, id, l->exercise);
+        if (!t) goto oom;
+        snprintf(t->check, sizeof t->check, "%s", tq[i].text);
+        technique_name(&tq[i], name, sizeof name);
+        snprintf(t->name, sizeof t->name, "%s", name);
+    }
+    for (int i = 0; i < ch->n_tests; i++) ch->tests[i].seed = test_seed(o->seed, l->number, i);
+    if (assign_weights(l, ch, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s: %s", ini, perr);
+        goto fail;
+    }
+    for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
+    return 0;
+oom:
+    util_errf(err, errlen, "out of memory");
+fail:
+    free(ch->tests);
+    ch->tests = NULL;
+    ch->n_tests = 0;
+    return -1;
+}
+
+int grade_count(const grade_options *o, char *err, size_t errlen) {
+    int total = 0;
+    for (int i = 0; i < o->n_lessons; i++) {
+        grade_chapter ch;
+        if (grade_plan(o, o->lessons[i], &ch, err, errlen) != 0) return -1;
+        total += ch.n_tests;
+        free(ch.tests);
+    }
+    return total;
+}
+
+/* ---- reading a submission -------------------------------------------------- */
+
+static int open_dir_at(int dirfd, const char *name) {
+    return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static int is_chapter_name(const char *n) {
+    return isdigit((unsigned char)n[0]) && isdigit((unsigned char)n[1]) && n[2] == '-' && n[3];
+}
+
+int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size_t errlen) {
+    int root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) {
+        util_errf(err, errlen, "%s: not a folder", dir);
+        return -1;
+    }
+    int fd = open_dir_at(root, "exercises");
+    if (fd >= 0) {
+        close(fd);
+        close(root);
+        snprintf(buf, len, "%s/exercises", dir);
+        return 0;
+    }
+    /* the folder itself holds NN-name folders, or exactly one subfolder holds exercises/ */
+    DIR *d = fdopendir(root);
+    if (!d) {
+        close(root);
+        util_errf(err, errlen, "%s: cannot list the folder", dir);
+        return -1;
+    }
+    struct dirent *e;
+    int chapters = 0, found = 0;
+    char one[256] = "";
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        int sub = open_dir_at(dirfd(d), e->d_name);
+        if (sub < 0) continue;
+        if (is_chapter_name(e->d_name)) chapters++;
+        int ex = open_dir_at(sub, "exercises");
+        if (ex >= 0) {
+            found++;
+            snprintf(one, sizeof one, "%s", e->d_name);
+            close(ex);
+        }
+        close(sub);
+    }
+    closedir(d);
+    if (chapters) {
+        snprintf(buf, len, "%s", dir);
+        return 0;
+    }
+    if (found == 1) {
+        snprintf(buf, len, "%s/%s/exercises", dir, one);
+        return 0;
+    }
+    util_errf(err, errlen, "%s holds no exercises/ folder%s", dir,
+              found > 1 ? " (several subfolders have one: give one of them)" : "");
+    return -1;
+}
+
+/* Trigraphs, then line splices, as the C preprocessor's first phases do. */
+static char *early_phases(const char *src) {
+    size_t n = strlen(src);
+    char *a = malloc(n + 1), *b = malloc(n + 1);
+    if (!a || !b) { free(a); free(b); return NULL; }
+    size_t o = 0;
+    static const char from[] = "=(/)'<!>-", to[] = "#[\\]^{|}~";
+    for (size_t i = 0; i < n; i++) {
+        if (src[i] == '?' && i + 2 < n && src[i + 1] == '?') {
+            const char *f = strchr(from, src[i + 2]);
+            if (f && src[i + 2]) { a[o++] = to[f - from]; i += 2; continue; }
+        }
+        a[o++] = src[i];
+    }
+    a[o] = '\0';
+    size_t m = 0;
+    for (size_t i = 0; i < o; i++) {
+        if (a[i] == '\\') {
+            size_t j = i + 1;
+            while (j < o && (a[j] == ' ' || a[j] == '\t' || a[j] == '\r')) j++;
+            if (j < o && a[j] == '\n') { i = j; continue; }
+        }
+        b[m++] = a[i];
+    }
+    b[m] = '\0';
+    free(a);
+    return b;
+}
+
+int grade_find_include(const char *src) {
+    char *s = early_phases(src);
+    if (!s) return 1;
+    int line = 1, at_start = 1, found = 0;
+    size_t i = 0, n = strlen(s);
+    /* line numbers count the newlines of the original splices too: good enough to point at it */
+    while (i < n && !found) {
+        char c = s[i];
+        if (c == '\n') { line++; at_start = 1; i++; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { i++; continue; }
+        if (c == '/' && s[i + 1] == '*') {
+            i += 2;
+            while (i < n && !(s[i] == '*' && s[i + 1] == '/')) { if (s[i] == '\n') line++; i++; }
+            i += 2;
+            continue;
+        }
+        if (c == '/' && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n') i++;
+            continue;
+        }
+        if (at_start && (c == '#' || (c == '%' && s[i + 1] == ':'))) {
+            i += c == '#' ? 1 : 2;
+            /* whitespace and block comments may sit between # and the directive's name */
+            for (;;) {
+                while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+                if (s[i] == '/' && s[i + 1] == '*') {
+                    i += 2;
+                    while (i < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+                    i += 2;
+                    continue;
+                }
+                break;
+            }
+            size_t w = 0;
+            while (i + w < n && (isalnum((unsigned char)s[i + w]) || s[i + w] == '_')) w++;
+            if ((w >= 7 && !strncmp(s + i, "include", 7)) || (w == 6 && !strncmp(s + i, "import", 6)))
+                found = line;
+            at_start = 0;
+            i += w;
+            continue;
+        }
+        at_start = 0;
+        if (c == '"' || c == '\'') {
+            i++;
+            while (i < n && s[i] != c && s[i] != '\n') { if (s[i] == '\\') i++; i++; }
+            i++;
+            continue;
+        }
+        i++;
+    }
+    free(s);
+    return found;
+}
+
+static int valid_text(const char *s, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\0') return 0;
+    return 1;
+}
+
+char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, int *refused, char *err,
+                        size_t errlen) {
+    *refused = 0;
+    int root = open(exercises_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) {
+        util_errf(err, errlen, "no exercises/ folder in the submission");
+        return NULL;
+    }
+    int dir = open_dir_at(root, id);
+    int saved = errno;
+    close(root);
+    if (dir < 0) {
+        if (saved == ELOOP || saved == ENOTDIR) {
+            *refused = 1;
+            util_errf(err, errlen, "exercises/%s is not a plain folder (a symbolic link?); it was not read", id);
+        } else {
+            util_errf(err, errlen, "exercises/%s/%s is not in the submission", id, file);
+        }
+        return NULL;
+    }
+    int fd = openat(dir, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    saved = errno;
+    close(dir);
+    if (fd < 0) {
+        if (saved == ELOOP) {
+            *refused = 1;
+            util_errf(err, errlen, "exercises/%s/%s is a symbolic link; only plain files are graded", id, file);
+        } else {
+            util_errf(err, errlen, "exercises/%s/%s is not in the submission", id, file);
+        }
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *refused = 1;
+        util_errf(err, errlen, "exercises/%s/%s is not a plain file; it was not read", id, file);
+        return NULL;
+    }
+    if (st.st_size > KERNEL_MAX_BYTES) {
+        close(fd);
+        *refused = 1;
+        util_errf(err, errlen, "exercises/%s/%s is %lld bytes, more than the %d a kernel file may have", id, file,
+                  (long long)st.st_size, KERNEL_MAX_BYTES);
+        return NULL;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (text && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (!text) {
+        util_errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    text[got] = '\0';
+    if (!valid_text(text, got)) {
+        free(text);
+        *refused = 1;
+        util_errf(err, errlen, "exercises/%s/%s is not a text file", id, file);
+        return NULL;
+    }
+    int inc = grade_find_include(text);
+    if (inc) {
+        free(text);
+        *refused = 1;
+        util_errf(err, errlen, "exercises/%s/%s:%d: #include is not allowed in a graded kernel: everything "
+                  "the kernel needs must be in the file itself", id, file, inc);
+        return NULL;
+    }
+    return text;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+/* Text for reports: valid UTF-8, no control characters but newline and tab. */
+static char *clean_text(const char *s, size_t max) {
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    if (n > max) n = max;
+    char *o = malloc(n + 4);
+    if (!o) return NULL;
+    size_t j = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned c = u[i];
+        if (c == '\n' || c == '\t') { o[j++] = (char)c; i++; continue; }
+        if (c < 0x20 || c == 0x7f) { o[j++] = '?'; i++; continue; }
+        if (c < 0x80) { o[j++] = (char)c; i++; continue; }
+        int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        int ok = len && i + (size_t)len <= n;
+        for (int k = 1; ok && k < len; k++) ok = (u[i + k] & 0xC0) == 0x80;
+        if (ok && len == 2 && c < 0xC2) ok = 0;
+        if (ok && len == 3) {
+            unsigned cp = (c & 0x0F) << 12 | (u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F);
+            if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) ok = 0;
+        }
+        if (ok && len == 4) {
+            unsigned cp = (c & 0x07) << 18 | (u[i + 1] & 0x3F) << 12 | (u[i + 2] & 0x3F) << 6 | (u[i + 3] & 0x3F);
+            if (cp < 0x10000 || cp > 0x10FFFF) ok = 0;
+        }
+        if (!ok) { o[j++] = '?'; i++; continue; }
+        memcpy(o + j, u + i, (size_t)len);
+        j += (size_t)len;
+        i += (size_t)len;
+    }
+    o[j] = '\0';
+    if (strlen(s) > max) { memcpy(o + j, "...", 4); }
+    return o;
+}
+
+static void set_detail(grade_test *t, char *text) {
+    free(t->detail);
+    t->detail = clean_text(text, DETAIL_MAX);
+    free(text);
+}
+
+/* What a learner reads about one run: the engine's message, and the evidence. */
+static char *run_detail(const engine_report *rep) {
+    char *d = NULL;
+    util_sappend(&d, "%s: %s", rep->headline, rep->message);
+    if (rep->status == ENG_WRONG) {
+        const verify_report *vr = &rep->verify;
+        int shown = 0;
+        for (int i = 0; i < vr->n_entries && shown < 6; i++) {
+            const vr_entry *e = &vr->entries[i];
+            if (!e->wrong) continue;
+            if (e->lo != e->hi)
+                util_sappend(&d, "\n  %s %ld: expected %lld (%lld..%lld accepted), got %lld", vr->what, e->index,
+                             e->expected, e->lo, e->hi, e->actual);
+            else
+                util_sappend(&d, "\n  %s %ld: expected %lld, got %lld", vr->what, e->index, e->expected, e->actual);
+            shown++;
+        }
+        if (vr->expected_total != vr->actual_total)
+            util_sappend(&d, "\n  total: expected %lld, got %lld", vr->expected_total, vr->actual_total);
+    }
+    if (rep->status == ENG_BUILD && rep->build_log && *rep->build_log) {
+        char *log = clean_text(rep->build_log, 1500);
+        util_sappend(&d, "\n%s", log ? log : "");
+        free(log);
+    }
+    if (rep->worker_output && *rep->worker_output) {
+        char *out = clean_text(rep->worker_output, 800);
+        if (rep->status == ENG_PASS || rep->status == ENG_WRONG)
+            util_sappend(&d, "\nThe kernel or runtime printed (ignored for grading):\n%s", out ? out : "");
+        else if (rep->status != ENG_BUILD)
+            util_sappend(&d, "\nThe runtime printed:\n%s", out ? out : "");
+        free(out);
+    }
+    return d;
+}
+
+typedef struct {
+    const grade_options *o;
+    grade_result *r;
+    grade_progress_cb cb;
+    void *user;
+    volatile int *cancel;
+    int done, total;
+    long cpu_s;
+} run_ctx;
+
+/* Runs a kernel file once through the engine; returns the engine's status. */
+static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, const char *display, const char *size,
+                              uint64_t seed, double budget_s, engine_report *rep) {
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = l;
+    rq.kernel_path = path;
+    rq.display_path = display;
+    rq.device_spec = rc->o->device_spec;
+    rq.size_spec = size;
+    rq.seed = seed;
+    rq.timeout_s = rc->o->timeout_s;
+    rq.budget_s = budget_s;
+    if (budget_s > 0) {
+        rq.min_runs = 3;
+        rq.max_runs = budget_s >= 1 ? 200 : 20;
+    }
+    rq.cpu_limit_s = rc->cpu_s;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    engine_run(&rq, NULL, NULL, rc->cancel, rep);
+    if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
+    return rep->status;
+}
+
+static int is_fatal(engine_status s) { return s == ENG_USAGE || s == ENG_NO_DEVICE || s == ENG_CANCELLED; }
+
+static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) {
+    grade_result *r = rc->r;
+    r->fatal = engine_exit_code(rep->status);
+    util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s: %s: %s", what, rep->headline, rep->message);
+}
+
+static void evaluate_technique(grade_test *t, const engine_report *measured, const char *measured_name,
+                               const engine_request *model_rq) {
+    grade_technique q;
+    char err[256];
+    if (grade_parse_techniques(t->check, &q, 1, err, sizeof err) != 1) return;
+    char *d = NULL;
+    if (!measured) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "not_run");
+        snprintf(t->headline, sizeof t->headline, "Not credited");
+        util_sappend(&d, "The technique is credited only on a correct kernel, and no hidden test passed, so there "
+                     "was nothing to measure. Make the kernel correct first.");
+        set_detail(t, d);
+        return;
+    }
+    if (!strcmp(q.metric, "local_memory")) {
+        long long most = 0;
+        const char *who = "";
+        int local_arg = 0;
+        for (int k = 0; k < measured->n_kinfo; k++) {
+            const engine_kernel_info *ki = &measured->kinfo[k];
+            if (ki->local_mem > most) { most = ki->local_mem; who = ki->name; }
+            for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++) if (ki->arg_space[a] == 'l') local_arg = 1;
+        }
+        int ok = compare((double)most, q.op, q.threshold) || (local_arg && q.threshold <= 1);
+        t->outcome = ok ? GO_PASS : GO_FAIL;
+        snprintf(t->status, sizeof t->status, "measured");
+        snprintf(t->headline, sizeof t->headline, ok ? "Uses __local memory" : "No __local memory");
+        if (ok && most > 0)
+            util_sappend(&d, "Kernel '%s' uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE, measured on "
+                         "the passing run '%s').", who, most, measured_name);
+        else if (ok)
+            util_sappend(&d, "The kernel takes a __local argument (CL_KERNEL_ARG_ADDRESS_QUALIFIER, measured on the "
+                         "passing run '%s').", measured_name);
+        else
+            util_sappend(&d, "The OpenCL runtime reports %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and "
+                         "no __local argument%s. This chapter is passed only when the kernel stages its data in "
+                         "__local memory, as the chapter shows; an array the kernel never uses is removed by the "
+                         "compiler and does not count.", most, "");
+        if (!ok && q.threshold > 1)
+            util_sappend(&d, " The chapter asks for at least %g bytes.", q.threshold);
+        set_detail(t, d);
+        return;
+    }
+    if (!strcmp(q.metric, "constant_args")) {
+        int count = 0, info = measured->n_kinfo > 0;
+        char names[256] = "";
+        for (int k = 0; k < measured->n_kinfo; k++) {
+            const engine_kernel_info *ki = &measured->kinfo[k];
+            if (!ki->arg_info) info = 0;
+            for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++)
+                if (ki->arg_space[a] == 'c') {
+                    count++;
+                    size_t u = strlen(names);
+                    snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", ki->arg_name[a][0] ? ki->arg_name[a] : "?");
+                }
+        }
+        if (!info) {
+            t->outcome = GO_SKIP;
+            snprintf(t->status, sizeof t->status, "skipped");
+            snprintf(t->headline, sizeof t->headline, "Skipped");
+            util_sappend(&d, "skipped: this device does not report kernel argument address spaces "
+                         "(clGetKernelArgInfo); grade on another device to check it");
+            set_detail(t, d);
+            return;
+        }
+        int ok = compare(count, q.op, q.threshold);
+        t->outcome = ok ? GO_PASS : GO_FAIL;
+        snprintf(t->status, sizeof t->status, "measured");
+        snprintf(t->headline, sizeof t->headline, ok ? "Uses __constant arguments" : "No __constant argument");
+        if (ok)
+            util_sappend(&d, "%d argument%s in __constant memory (CL_KERNEL_ARG_ADDRESS_QUALIFIER): %s.", count,
+                         count == 1 ? "" : "s", names);
+        else
+            util_sappend(&d, "The kernel has %d argument%s in __constant memory (CL_KERNEL_ARG_ADDRESS_QUALIFIER)%s%s; "
+                         "the check asks for %s %g. This chapter is passed only when the data every work-item reads "
+                         "alike is passed as a __constant argument.", count, count == 1 ? "" : "s",
+                         count ? ": " : "", names, q.op, q.threshold);
+        set_detail(t, d);
+        return;
+    }
+    double v = 0;
+    char why[1024];
+    if (!model_metric(model_rq, q.metric, &v, why, sizeof why)) {
+        t->outcome = GO_SKIP;
+        snprintf(t->status, sizeof t->status, "skipped");
+        snprintf(t->headline, sizeof t->headline, "Skipped");
+        util_sappend(&d, "skipped: %s", why);
+        set_detail(t, d);
+        return;
+    }
+    int ok = compare(v, q.op, q.threshold);
+    t->outcome = ok ? GO_PASS : GO_FAIL;
+    snprintf(t->status, sizeof t->status, "measured");
+    snprintf(t->headline, sizeof t->headline, "%s: %s = %.3g", ok ? "Met" : "Not met", q.metric, v);
+    util_sappend(&d, "The GPU memory model measures: %s. The chapter asks for %s %s %g.%s", why, q.metric, q.op,
+                 q.threshold, ok ? "" : !strcmp(q.metric, "coalescing")
+                 ? " Let neighbouring work-items read neighbouring addresses, as the chapter shows."
+                 : " Lay out __local data so that the work-items of a warp fall in different banks (padding), as "
+                   "the chapter shows.");
+    set_detail(t, d);
+}
+
+static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display) {
+    const catalog *cat = rc->o->cat;
+    const lesson *prev = cat ? catalog_by_number(cat, l->previous) : NULL;
+    char *d = NULL;
+    if (!prev || strcmp(prev->problem, l->problem) != 0 || !rc->o->course) {
+        t->outcome = GO_SKIP;
+        snprintf(t->status, sizeof t->status, "skipped");
+        snprintf(t->headline, sizeof t->headline, "Skipped");
+        util_sappend(&d, "skipped: chapter %d has no previous chapter with the same problem to compare with",
+                     l->number);
+        set_detail(t, d);
+        return;
+    }
+    char ref[1400];
+    snprintf(ref, sizeof ref, "%s/kernels/%s/%s", rc->o->course, prev->id, prev->exercise);
+    engine_report a, b;
+    engine_status sa = run_once(rc, prev, ref, ref, t->size, t->seed, 1.0, &a);
+    if (is_fatal(sa)) {
+        fatal_from(rc, &a, "the previous chapter's reference");
+        engine_report_free(&a);
+        return;
+    }
+    engine_status sb = run_once(rc, l, path, display, t->size, t->seed, 1.0, &b);
+    if (is_fatal(sb)) {
+        fatal_from(rc, &b, t->name);
+    } else if (sa != ENG_PASS || a.n_samples == 0) {
+        t->outcome = GO_SKIP;
+        snprintf(t->status, sizeof t->status, "skipped");
+        snprintf(t->headline, sizeof t->headline, "Skipped");
+        util_sappend(&d, "skipped: chapter %d's reference did not run correctly here (%s)", prev->number, a.headline);
+    } else if (sb != ENG_PASS || b.n_samples == 0) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "%s", engine_status_name(sb));
+        snprintf(t->headline, sizeof t->headline, "%s", b.headline);
+        char *rd = run_detail(&b);
+        util_sappend(&d, "The kernel must be correct to be timed. %s", rd ? rd : "");
+        free(rd);
+        t->wall_s = b.wall_s;
+    } else {
+        double speed = a.timing.median / b.timing.median;
+        t->kernel_ms = b.timing.median;
+        t->wall_s = a.wall_s + b.wall_s;
+        t->outcome = speed >= rc->o->require_speedup ? GO_PASS : GO_FAIL;
+        snprintf(t->status, sizeof t->status, "measured");
+        snprintf(t->headline, sizeof t->headline, "%.2fx", speed);
+        util_sappend(&d, "On %s: this kernel %.4g ms (median of %d runs), chapter %d's reference %.4g ms (median of "
+                     "%d runs): a speed-up of %.2fx; %gx is required.", b.device.name, b.timing.median, b.n_samples,
+                     prev->number, a.timing.median, a.n_samples, speed, rc->o->require_speedup);
+    }
+    if (d) set_detail(t, d);
+    engine_report_free(&a);
+    engine_report_free(&b);
+}
+
+static void tick(run_ctx *rc, const grade_chapter *ch, const grade_test *t) {
+    rc->done++;
+    if (rc->cb) rc->cb(rc->user, ch, t, rc->done, rc->total);
+}
+
+static void mark_missing(grade_test *t, const char *status, const char *msg) {
+    t->outcome = GO_FAIL;
+    snprintf(t->status, sizeof t->status, "%s", status);
+    snprintf(t->headline, sizeof t->headline, "%s", !strcmp(status, "missing") ? "File missing" : "File refused");
+    set_detail(t, util_strdup(msg));
+}
+
+/* Copies the submitted text into the grader's own folder; the worker builds that copy. */
+static int private_copy(const char *work_dir, const char *id, const char *file, const char *text, char *path,
+                        size_t len) {
+    char dir[1400];
+    snprintf(dir, sizeof dir, "%s/%s", work_dir, id);
+    if (util_mkdirs(dir) != 0) return -1;
+    char full[1600];
+    snprintf(full, sizeof full, "%s/%s", dir, file);
+    snprintf(path, len, "%s", full);
+    return util_write_file_atomic(full, text, strlen(text));
+}
+
+static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
+                              const char *ex_err) {
+    const grade_options *o = rc->o;
+    /* the files this chapter grades: the exercise and each find-the-bug listing */
+    struct { char file[96]; char path[1400]; int ok; char status[16]; char err[512]; } files[LESSON_MAX_BUGS + 1];
+    int nf = 0;
+    for (int i = 0; i < ch->n_tests; i++) {
+        int known = 0;
+        for (int f = 0; f < nf; f++) if (!strcmp(files[f].file, ch->tests[i].file)) known = 1;
+        if (known || nf == LESSON_MAX_BUGS + 1) continue;
+        memset(&files[nf], 0, sizeof files[nf]);
+        snprintf(files[nf].file, sizeof files[nf].file, "%s", ch->tests[i].file);
+        if (!have_ex) {
+            snprintf(files[nf].status, sizeof files[nf].status, "missing");
+            snprintf(files[nf].err, sizeof files[nf].err, "%s", ex_err);
+        } else {
+            int refused = 0;
+            char *text = grade_read_kernel(exercises, l->id, files[nf].file, &refused, files[nf].err,
+                                           sizeof files[nf].err);
+            if (!text) {
+                snprintf(files[nf].status, sizeof files[nf].status, "%s", refused ? "refused" : "missing");
+            } else if (private_copy(o->work_dir, l->id, files[nf].file, text, files[nf].path,
+                                    sizeof files[nf].path) != 0) {
+                snprintf(files[nf].status, sizeof files[nf].status, "missing");
+                snprintf(files[nf].err, sizeof files[nf].err, "the grader could not copy the file to %s", o->work_dir);
+            } else {
+                files[nf].ok = 1;
+            }
+            free(text);
+        }
+        if (!strcmp(files[nf].file, l->exercise)) ch->submitted = files[nf].ok;
+        nf++;
+    }
+    engine_report measured;
+    int have_measured = 0;
+    char measured_name[192] = "";
+    for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
+        grade_test *t = &ch->tests[i];
+        if (rc->cancel && *rc->cancel) {
+            rc->r->fatal = 130;
+            util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "cancelled");
+            break;
+        }
+        int f = 0;
+        while (f < nf && strcmp(files[f].file, t->file)) f++;
+        char display[256];
+        snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
+        if (t->kind == GT_TECHNIQUE) {
+            if (f < nf && !files[f].ok) mark_missing(t, files[f].status, files[f].err);
+            else {
+                engine_request mrq;
+                engine_request_defaults(&mrq);
+                mrq.lesson = l;
+                mrq.kernel_path = f < nf ? files[f].path : "";
+                mrq.display_path = display;
+                mrq.seed = have_measured ? measured.seed : t->seed;
+                mrq.timeout_s = o->timeout_s;
+                mrq.budget_s = 0;
+                mrq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300; /* the simulator is slow */
+                mrq.memory_limit_mb = o->memory_mb;
+                evaluate_technique(t, have_measured ? &measured : NULL, measured_name, &mrq);
+            }
+        } else if (f >= nf || !files[f].ok) {
+            mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
+        } else if (t->kind == GT_SPEED) {
+            run_speed(rc, l, t, files[f].path, display);
+        } else {
+            engine_report rep;
+            int large = !strcmp(t->id, "large");
+            engine_status st = run_once(rc, l, files[f].path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+            if (is_fatal(st)) {
+                fatal_from(rc, &rep, t->name);
+                engine_report_free(&rep);
+                break;
+            }
+            t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
+            snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
+            snprintf(t->headline, sizeof t->headline, "%s", rep.headline);
+            set_detail(t, run_detail(&rep));
+            t->wall_s = rep.wall_s;
+            if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
+            if (st == ENG_PASS && t->kind == GT_HIDDEN && !have_measured && rep.n_kinfo > 0) {
+                measured = rep;
+                measured.build_log = measured.worker_output = NULL;
+                measured.samples_ms = NULL;
+                have_measured = 1;
+                snprintf(measured_name, sizeof measured_name, "%s", t->name);
+            }
+            engine_report_free(&rep);
+        }
+        if (t->outcome == GO_PASS) t->score = t->max_score;
+        tick(rc, ch, t);
+    }
+    for (int i = 0; i < ch->n_tests; i++) {
+        grade_test *t = &ch->tests[i];
+        if (t->outcome == GO_SKIP) { t->score = 0; t->max_score = 0; }
+        ch->score += t->score;
+    }
+    ch->max_score = 0;
+    for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
+}
+
+int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile int *cancel, grade_result *r) {
+    memset(r, 0, sizeof *r);
+    double t0 = util_now();
+    snprintf(r->submission, sizeof r->submission, "%s", o->submission ? o->submission : "");
+    if (o->student && *o->student) snprintf(r->student, sizeof r->student, "%s", o->student);
+    else {
+        const char *base = strrchr(r->submission, '/');
+        snprintf(r->student, sizeof r->student, "%s", base && base[1] ? base + 1 : r->submission);
+    }
+    r->seed = o->seed;
+    r->timeout_s = o->timeout_s;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    r->cpu_s = o->cpu_s > 0 ? o->cpu_s : 60 + (long)ceil(o->timeout_s * (double)(ncpu > 0 ? ncpu : 1));
+    r->memory_mb = o->memory_mb;
+    r->require_speedup = o->require_speedup;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(r->started, sizeof r->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    char err[1024];
+    r->chapters = calloc((size_t)(o->n_lessons ? o->n_lessons : 1), sizeof *r->chapters);
+    if (!r->chapters) {
+        r->fatal = 64;
+        util_errf(r->fatal_msg, sizeof r->fatal_msg, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < o->n_lessons; i++) {
+        if (grade_plan(o, o->lessons[i], &r->chapters[i], err, sizeof err) != 0) {
+            r->fatal = 64;
+            util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s", err);
+            return -1;
+        }
+        r->n_chapters++;
+    }
+    run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
+    for (int i = 0; i < r->n_chapters; i++) rc.total += r->chapters[i].n_tests;
+
+    char exercises[1200], ex_err[1200] = "";
+    int have_ex = grade_find_exercises(o->submission, exercises, sizeof exercises, ex_err, sizeof ex_err) == 0;
+    for (int i = 0; i < r->n_chapters && !r->fatal; i++)
+        grade_chapter_run(&rc, o->lessons[i], &r->chapters[i], exercises, have_ex, ex_err);
+    for (int i = 0; i < r->n_chapters; i++) {
+        const grade_chapter *ch = &r->chapters[i];
+        r->score += ch->score;
+        r->max_score += ch->max_score;
+        for (int k = 0; k < ch->n_tests; k++) {
+            r->n_tests++;
+            if (ch->tests[k].outcome == GO_PASS) r->n_passed++;
+            else if (ch->tests[k].outcome == GO_SKIP) r->n_skipped++;
+            else r->n_failed++;
+        }
+    }
+    r->wall_s = util_now() - t0;
+    return r->fatal ? -1 : 0;
+}
+
+void grade_result_free(grade_result *r) {
+    for (int i = 0; i < r->n_chapters; i++) {
+        for (int k = 0; k < r->chapters[i].n_tests; k++) free(r->chapters[i].tests[k].detail);
+        free(r->chapters[i].tests);
+    }
+    free(r->chapters);
+    r->chapters = NULL;
+    r->n_chapters = 0;
+}
