@@ -23,21 +23,22 @@ static const char *const analyze_usage =
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
     "32-byte sectors each warp of 32 work-items touches (coalescing efficiency),\n"
     "local-memory bank conflicts, atomic contention and constant-memory broadcasts;\n"
-    "then compares them with the previous chapter's reference, and lists the memory\n"
-    "errors, data races and uninitialised local reads the simulator found.\n"
+    "then compares them with the previous chapter's reference (or, where that\n"
+    "chapter solves another problem, with this chapter's starting file), and lists\n"
+    "the memory errors, data races and uninitialised local reads the simulator found.\n"
     "See docs/gpu-model.md for what each figure means.\n"
     "\n"
     "  --kernel FILE    the .cl file to analyse (default: your exercise)\n"
     "  --solution       analyse the chapter's reference solution\n"
     "  --size SPEC      the problem size (default: the chapter's analysis_size, kept\n"
     "                   small because the simulator is about 1000x slower than a CPU)\n"
-    "  --no-compare     skip the comparison with the previous chapter's reference\n"
+    "  --no-compare     skip the comparison\n"
     "  --timeout SEC    stop the simulation after SEC seconds (default 120)\n"
     "  --json           print the analysis as JSON\n"
     "\n"
-    "Exit status: 0 analysed, 1 analysed and the simulator found errors (or the\n"
-    "result was wrong), 2 build error, 3 crash or timeout, 64 usage error,\n"
-    "69 Oclgrind is not installed.\n";
+    "Exit status: 0 analysed, 1 analysed and the simulator found memory errors,\n"
+    "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
+    "64 usage error, 69 Oclgrind is not installed.\n";
 
 typedef struct {
     cli_live_status *ls;
@@ -52,13 +53,23 @@ static void on_progress(void *user, const char *phase, int done, int total, doub
     cli_on_progress(pc->ls, label, done, total, elapsed);
 }
 
+/* Whether two files hold the same text (the learner has not changed the starting file). */
+static int same_text(const char *a, const char *b) {
+    size_t la = 0, lb = 0;
+    char *x = util_read_file(a, &la), *y = util_read_file(b, &lb);
+    int same = x && y && la == lb && !memcmp(x, y, la);
+    free(x);
+    free(y);
+    return same;
+}
+
 static int exit_code_for(const gpumodel_report *rep) {
     if (rep->status == GM_UNAVAILABLE) return EXIT_NO_DEVICE;
     if (rep->status == GM_FAILED) {
         int code = engine_exit_code(rep->run.status);
         return code == 0 || code == 1 ? EXIT_CRASH : code;
     }
-    return gpumodel_has_errors(rep) || rep->run.status == ENG_WRONG ? EXIT_WRONG : EXIT_CORRECT;
+    return gpumodel_has_errors(rep) ? EXIT_WRONG : EXIT_CORRECT;
 }
 
 int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
@@ -125,19 +136,28 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     gpumodel_analyze(&rq, on_progress, &pc, NULL, &rep);
     cli_clear_status(&ls);
 
-    if (rep.status == GM_OK && compare && l->previous > 0) {
-        const lesson *prev = catalog_by_number(&cx->cat, l->previous);
+    if (rep.status == GM_OK && compare) {
+        /* the previous chapter's reference; where that chapter solves another
+         * problem (or there is none), this chapter's starting file */
+        const lesson *prev = l->previous > 0 ? catalog_by_number(&cx->cat, l->previous) : NULL;
+        char other[1400] = "", label[1600] = "";
         if (prev && !strcmp(prev->problem, l->problem)) {
-            char prev_path[1400], label[1600];
-            paths_solution(&cx->paths, prev, prev_path, sizeof prev_path);
-            snprintf(label, sizeof label, "chapter %d's reference (%s)", prev->number, prev_path);
+            paths_solution(&cx->paths, prev, other, sizeof other);
+            snprintf(label, sizeof label, "chapter %d's reference (%s)", prev->number, other);
+        } else {
+            prev = l;
+            paths_starting(&cx->paths, l, other, sizeof other);
+            if (same_text(other, path)) other[0] = '\0';
+            else snprintf(label, sizeof label, "this chapter's starting file (%s)", other);
+        }
+        if (other[0] && util_is_file(other)) {
             engine_request prq = rq;
             prq.lesson = prev;
-            prq.kernel_path = prev_path;
+            prq.kernel_path = other;
             prq.display_path = NULL;
             prq.size_spec = size_spec;
             gpumodel_report prev_rep;
-            pc.what = "the previous chapter's reference";
+            pc.what = prev == l ? "the starting file" : "the previous chapter's reference";
             gpumodel_analyze(&prq, on_progress, &pc, NULL, &prev_rep);
             cli_clear_status(&ls);
             gpumodel_compare(&rep, &prev_rep, label);

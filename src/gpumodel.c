@@ -27,8 +27,8 @@ static const struct {
     const char *problem, *size;
 } fallback_sizes[] = {
     {"surf", "1024x16"},
-    {"bytes", "256K"},
-    {"scan", "64K"},
+    {"bytes", "256K:equal"},     /* every byte the same: the worst case for bank conflicts */
+    {"scan", "32K"},
     {"integral", "256x256"},
 };
 
@@ -503,7 +503,8 @@ static void access_detail(const gm_access *a, char *buf, size_t len) {
             snprintf(buf, len, "%s addresses per warp on average, %llu at worst: read one after another", x,
                      a->distinct_max);
     } else if (a->kind != GM_ATOMIC && a->lanes_avg > 1 && a->distinct_max <= 1) {
-        snprintf(buf, len, "every work-item of a warp reads the same address (broadcast)");
+        snprintf(buf, len, "every work-item of a warp %s the same address%s", a->kind == GM_LOAD ? "reads" : "writes",
+                 a->kind == GM_LOAD ? " (broadcast)" : "");
     }
     if (a->kind == GM_ATOMIC) {
         fmt_num(x, sizeof x, a->contention_avg);
@@ -604,9 +605,17 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
             char x[32], y[32], z[32];
             if (kd == GM_ATOMIC) {
                 fmt_num(x, sizeof x, s->contention_avg);
-                add_line(lines, n, "  %-9s %-8s %llu operations; %s work-items of a warp on one address on average, "
-                         "%llu at worst (line %d)", space_names[sp], kind_plural[kd], s->execs, x, s->contention_max,
-                         b->line);
+                add_line(lines, n, "  %-9s %-8s %llu operations; %s work-item%s of a warp on one address on average, "
+                         "%llu at worst (line %d)", space_names[sp], kind_plural[kd], s->execs, x,
+                         strcmp(x, "1") ? "s" : "", s->contention_max, b->line);
+                if (sp == GM_LOCAL) {
+                    fmt_num(y, sizeof y, s->bank_avg);
+                    if (s->bank_max <= 1)
+                        add_line(lines, n, "  %-9s %-8s no bank conflicts", "", "");
+                    else
+                        add_line(lines, n, "  %-9s %-8s bank conflicts %s-way on average, %llu-way at worst", "", "",
+                                 y, s->bank_max);
+                }
             } else if (sp == GM_LOCAL) {
                 fmt_num(x, sizeof x, s->bank_avg);
                 if (s->bank_max <= 1)
@@ -620,8 +629,8 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
                 fmt_num(z, sizeof z, b->sectors_per_request);
                 char moved[32];
                 fmt_bytes(moved, sizeof moved, (double)s->sectors * GM_SECTOR);
-                add_line(lines, n, "  %-9s %-8s %s efficient, %s sectors per request (line %d: %s), %s moved",
-                         space_names[sp], kind_plural[kd], x, y, b->line, z, moved);
+                add_line(lines, n, "  %-9s %-8s %s efficient, %s sector%s per request (line %d: %s), %s moved",
+                         space_names[sp], kind_plural[kd], x, y, strcmp(y, "1") ? "s" : "", b->line, z, moved);
                 if (sp == GM_CONSTANT) {
                     fmt_num(x, sizeof x, s->distinct_avg);
                     add_line(lines, n, "  %-9s %-8s %s distinct addresses per warp on average, %llu at worst%s", "",
@@ -771,19 +780,29 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
             if (kd == GM_ATOMIC) {
                 fmt_num(x, sizeof x, c->contention_avg);
                 if (!had) {
-                    add_sentence(rep, "%s: new, %llu operations, %s work-items of a warp on one address on average.",
-                                 what, c->execs, x);
+                    add_sentence(rep, "%s: new, %llu operations, %s work-item%s of a warp on one address on average.",
+                                 what, c->execs, x, strcmp(x, "1") ? "s" : "");
                     continue;
                 }
                 fmt_num(y, sizeof y, o->contention_avg);
                 if (o->execs == c->execs && !differs(o->contention_avg, c->contention_avg, 0.05))
-                    add_sentence(rep, "%s: %llu operations as before, %s work-items of a warp on one address on "
-                                 "average.", what, c->execs, x);
+                    add_sentence(rep, "%s: %llu operations as before, %s work-item%s of a warp on one address on "
+                                 "average.", what, c->execs, x, strcmp(x, "1") ? "s" : "");
+                else if (o->execs == c->execs)
+                    add_sentence(rep, "%s: %llu operations as before; work-items of a warp on one address (they "
+                                 "take turns): %s → %s on average.", what, c->execs, y, x);
                 else
-                    add_sentence(rep, "%s: %llu → %llu operations (%s); on one address, %s → %s work-items of a warp "
-                                 "on average.", what, o->execs, c->execs,
-                                 c->execs < o->execs ? "fewer conflicts to serialise" : c->execs > o->execs ? "more" : "as many",
-                                 y, x);
+                    add_sentence(rep, "%s: %llu → %llu operations (%.1fx %s); work-items of a warp on one address "
+                                 "(they take turns): %s → %s on average.", what, o->execs, c->execs,
+                                 c->execs < o->execs ? (double)o->execs / (double)(c->execs ? c->execs : 1)
+                                                     : (double)c->execs / (double)(o->execs ? o->execs : 1),
+                                 c->execs < o->execs ? "fewer" : "more", y, x);
+                if (sp == GM_LOCAL && differs(o->bank_avg, c->bank_avg, 0.02)) {
+                    fmt_num(x, sizeof x, c->bank_avg);
+                    fmt_num(y, sizeof y, o->bank_avg);
+                    add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s.", what, y, x,
+                                 c->bank_max <= 1 ? " (none)" : "");
+                }
                 continue;
             }
             if (sp == GM_LOCAL) {
@@ -797,8 +816,10 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
                     continue;
                 }
                 fmt_num(y, sizeof y, o->bank_avg);
-                if (!differs(o->bank_avg, c->bank_avg, 0.02))
-                    add_sentence(rep, "%s: %s-way bank conflicts as before.", what, x);
+                if (!differs(o->bank_avg, c->bank_avg, 0.02) && c->bank_max <= 1)
+                    add_sentence(rep, "%s: no bank conflicts, as before.", what);
+                else if (!differs(o->bank_avg, c->bank_avg, 0.02))
+                    add_sentence(rep, "%s: %s-way bank conflicts on average, as before.", what, x);
                 else
                     add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s: each request now takes %s "
                                  "instead of %s pass%s through the banks.", what, y, x,
@@ -841,7 +862,7 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
                 add_sentence(rep, "%s: %s → %s distinct addresses per warp.", what, y, x);
             }
         }
-    if (old && differs((double)old->moved, (double)cur->moved, 0.05)) {
+    if (old && old->moved && cur->moved && differs((double)old->moved, (double)cur->moved, 0.05)) {
         char a[32], b[32];
         fmt_bytes(a, sizeof a, (double)old->moved);
         fmt_bytes(b, sizeof b, (double)cur->moved);
@@ -917,7 +938,9 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
     snprintf(e_vendors, sizeof e_vendors, "OCL_ICD_VENDORS=%s", dir);
     snprintf(e_plugins, sizeof e_plugins, "OCLGRIND_PLUGINS=%s", plugin);
     snprintf(e_out, sizeof e_out, "CLTUTOR_GM_OUT=%s", out_file);
-    const char *env[] = {e_vendors, e_plugins, e_out, "OCLGRIND_DATA_RACES=1", "OCLGRIND_LOG=/dev/null", NULL};
+    /* 48 KiB of local memory per work-group, as most GPUs give a kernel by default */
+    const char *env[] = {e_vendors, e_plugins, e_out, "OCLGRIND_DATA_RACES=1", "OCLGRIND_LOG=/dev/null",
+                         "OCLGRIND_LOCAL_MEM_SIZE=49152", NULL};
     rq.worker_env = env;
     rq.device_spec = "oclgrind";
     rq.budget_s = 0;
@@ -940,7 +963,7 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
             util_errf(rep->message, sizeof rep->message,
                       "Oclgrind did not start as an OpenCL device (%s). Reinstall it with:\n  " GM_INSTALL,
                       rep->run.message);
-        else if (ran)
+        else if (st == ENG_PASS || st == ENG_WRONG)
             util_errf(rep->message, sizeof rep->message,
                       "Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: %s",
                       plugin, rep->run.worker_output ? rep->run.worker_output : "nothing");
