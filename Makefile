@@ -8,13 +8,13 @@ PLUGINDIR = $(PREFIX)/lib/cltutor
 
 CC      ?= cc
 BUILD   ?= build
-PKGS     = OpenCL libcjson inih
+PKGS     = OpenCL libcjson inih md4c
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wno-format-truncation $(WERROR)
 CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih) -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c) -lm
 
 # The model: no curses here; the grader and tests link it alone.
 # Every src/*.c is model code except the command line (cli*, cmd_*), the
@@ -23,6 +23,10 @@ APP_SRC   = src/main.c $(wildcard src/cli*.c src/cmd_*.c src/ui_*.c)
 MODEL_SRC = $(filter-out $(APP_SRC),$(wildcard src/*.c))
 MODEL_OBJ = $(MODEL_SRC:src/%.c=$(BUILD)/obj/%.o)
 APP_OBJ   = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
+# Only the UI's view files (ui_*) see curses.
+UI_CPPFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
+UI_LIBS     = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo) -lpthread
+$(BUILD)/obj/ui_%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
@@ -43,7 +47,7 @@ $(BUILD)/obj:
 	@mkdir -p $@
 
 $(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(UI_LIBS)
 
 # The GPU memory model's Oclgrind plugin (C++, see docs/gpu-model.md); skipped
 # with a note where Oclgrind's headers are missing (`cltutor analyze` then says how to install them).

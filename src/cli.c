@@ -6,6 +6,7 @@
 #include "paths.h"
 #include "progress.h"
 #include "report.h"
+#include "ui.h"
 #include "util.h"
 
 #include <cJSON.h>
@@ -181,7 +182,7 @@ int cli_main(int argc, char **argv) {
         } else break;
     }
     int rc;
-    if (i >= argc) rc = cmd_welcome(&cx);
+    if (i >= argc) rc = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? ui_main(cx.workspace) : cmd_welcome(&cx);
     else {
         const char *cmd = argv[i];
         int sub_argc = argc - i;
