@@ -36,7 +36,7 @@ static const char *const grade_usage =
     "  --timeout SEC        wall-clock limit of one kernel run (default 10)\n"
     "  --cpu-limit SEC      CPU time of one test's worker (default 60 + the\n"
     "                       timeout on every CPU)\n"
-    "  --memory-limit MB    data memory of one test's worker (default 4096)\n"
+    "  --memory-limit MB    data memory of one test's worker (default 2048)\n"
     "  --require-speedup X  also grade a speed-up of X over the previous chapter's\n"
     "                       reference, both timed in this run (needs --device)\n"
     "  --visibility V       Gradescope visibility of each test: visible (default),\n"

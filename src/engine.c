@@ -134,13 +134,6 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const cha
                     : sr->signal == SIGFPE ? "an arithmetic fault (SIGFPE)"
                     : sr->signal == SIGXCPU ? "running out of CPU time (SIGXCPU)"
                     : sr->signal == SIGILL ? "an illegal instruction (SIGILL)" : "a signal";
-    if (sr->signaled && sr->signal == SIGXCPU) {
-        set_msg(r, ENG_TIMEOUT, "CPU time limit",
-                "The worker used up its CPU-time limit and was stopped (SIGXCPU) during '%s'. Likely cause: "
-                "a loop that never ends, or far more work than the task needs. Try: check each loop's bound "
-                "and step.", sr->phase);
-        return;
-    }
     if (!in_run) {
         set_msg(r, ENG_CRASH, "Crashed",
                 "The OpenCL runtime died with %s while %s %s (phase '%s'). cltutor is fine; the run was "
@@ -262,6 +255,12 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         set_msg(r, ENG_CANCELLED, "Cancelled", "The run was cancelled.");
     } else if (sr.timed_out) {
         explain_timeout(r, &sr, &rq);
+    } else if (sr.signaled && (sr.signal == SIGXCPU || (sr.signal == SIGKILL && rq.cpu_limit_s > 0))) {
+        /* the kernel raises SIGKILL at the hard CPU limit when SIGXCPU did not end the worker */
+        set_msg(r, ENG_TIMEOUT, "CPU time limit",
+                "The worker used up its %ld s of CPU time and was stopped during '%s'. Likely cause: a loop "
+                "that never ends, or far more work than the task needs. Try: check each loop's bound and step.",
+                rq.cpu_limit_s, sr.phase);
     } else if (sr.signaled) {
         explain_signal(r, &sr, rq.display_path);
     } else if (!status && !strcmp(sr.phase, "run")) {

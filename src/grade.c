@@ -30,7 +30,7 @@ void grade_options_defaults(grade_options *o) {
     o->seed = 0;
     o->timeout_s = 10;
     o->cpu_s = 0;          /* 0: 60 s for the runtime plus the wall limit on every CPU */
-    o->memory_mb = 4096;
+    o->memory_mb = 2048;
 }
 
 static uint64_t mix64(uint64_t x) {
@@ -868,6 +868,10 @@ static char *run_detail(const engine_report *rep) {
         util_sappend(&d, "\n%s", log ? log : "");
         free(log);
     }
+    if ((rep->status == ENG_CRASH || rep->status == ENG_RUNTIME) && rep->worker_output &&
+        (strstr(rep->worker_output, "out of memory") || strstr(rep->worker_output, "Allocation failed") ||
+         strstr(rep->worker_output, "bad_alloc") || strstr(rep->worker_output, "Cannot allocate")))
+        util_sappend(&d, "\nThe worker ran out of the memory a test may use (--memory-limit).");
     if (rep->worker_output && *rep->worker_output) {
         char *out = clean_text(rep->worker_output, 800);
         if (rep->status == ENG_PASS || rep->status == ENG_WRONG)

@@ -123,6 +123,7 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
         if (lim && lim->memory_mb > 0) {
             struct rlimit rl = {(rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20};
             setrlimit(RLIMIT_DATA, &rl);
+            setrlimit(RLIMIT_FSIZE, &rl); /* nor can what it prints fill the disk */
         }
         if (lim && (lim->cpu_s > 0 || lim->memory_mb > 0)) {
             struct rlimit none = {0, 0}; /* a limited child leaves no core files behind */
