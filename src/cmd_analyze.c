@@ -40,27 +40,16 @@ static const char *const analyze_usage =
     "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
     "64 usage error, 69 Oclgrind is not installed.\n";
 
-typedef struct {
-    cli_live_status *ls;
-    const char *what;
-} progress_ctx;
-
+/* Live status: the simulation and the comparison's ("previous:PHASE"). */
 static void on_progress(void *user, const char *phase, int done, int total, double elapsed) {
-    progress_ctx *pc = user;
+    int prev = !strncmp(phase, "previous:", 9);
+    if (prev) phase += 9;
     char label[128];
-    if (!strcmp(phase, "run")) snprintf(label, sizeof label, "simulating %s on Oclgrind", pc->what);
-    else snprintf(label, sizeof label, "%s", phase);
-    cli_on_progress(pc->ls, label, done, total, elapsed);
-}
-
-/* Whether two files hold the same text (the learner has not changed the starting file). */
-static int same_text(const char *a, const char *b) {
-    size_t la = 0, lb = 0;
-    char *x = util_read_file(a, &la), *y = util_read_file(b, &lb);
-    int same = x && y && la == lb && !memcmp(x, y, la);
-    free(x);
-    free(y);
-    return same;
+    if (!strcmp(phase, "run"))
+        snprintf(label, sizeof label, "simulating %s on Oclgrind", prev ? "the kernel to compare with" : "the kernel");
+    else
+        snprintf(label, sizeof label, "%s%s", prev ? "comparison: " : "", phase);
+    cli_on_progress(user, label, done, total, elapsed);
 }
 
 static int exit_code_for(const gpumodel_report *rep) {
@@ -129,41 +118,9 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     }
     rq.lesson = l;
     rq.kernel_path = path;
-    const char *size_spec = rq.size_spec ? rq.size_spec : gpumodel_analysis_size(l, NULL);
-
     cli_live_status ls = {.enabled = !json && isatty(2)};
-    progress_ctx pc = {&ls, "your kernel"};
-    gpumodel_analyze(&rq, on_progress, &pc, NULL, &rep);
+    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, on_progress, &ls, NULL, &rep);
     cli_clear_status(&ls);
-
-    if (rep.status == GM_OK && compare) {
-        /* the previous chapter's reference; where that chapter solves another
-         * problem (or there is none), this chapter's starting file */
-        const lesson *prev = l->previous > 0 ? catalog_by_number(&cx->cat, l->previous) : NULL;
-        char other[1400] = "", label[1600] = "";
-        if (prev && !strcmp(prev->problem, l->problem)) {
-            paths_solution(&cx->paths, prev, other, sizeof other);
-            snprintf(label, sizeof label, "chapter %d's reference (%s)", prev->number, other);
-        } else {
-            prev = l;
-            paths_starting(&cx->paths, l, other, sizeof other);
-            if (same_text(other, path)) other[0] = '\0';
-            else snprintf(label, sizeof label, "this chapter's starting file (%s)", other);
-        }
-        if (other[0] && util_is_file(other)) {
-            engine_request prq = rq;
-            prq.lesson = prev;
-            prq.kernel_path = other;
-            prq.display_path = NULL;
-            prq.size_spec = size_spec;
-            gpumodel_report prev_rep;
-            pc.what = prev == l ? "the starting file" : "the previous chapter's reference";
-            gpumodel_analyze(&prq, on_progress, &pc, NULL, &prev_rep);
-            cli_clear_status(&ls);
-            gpumodel_compare(&rep, &prev_rep, label);
-            gpumodel_report_free(&prev_rep);
-        }
-    }
 
     int code = exit_code_for(&rep);
     if (json) {

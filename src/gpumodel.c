@@ -266,6 +266,7 @@ static void summarise(gm_kernel *k) {
         s->sectors += a->sectors;
         s->useful += a->useful;
         if (a->bank_max > s->bank_max) s->bank_max = a->bank_max;
+        if (a->width_max > s->width_max) s->width_max = a->width_max;
         if (a->distinct_max > s->distinct_max) s->distinct_max = a->distinct_max;
         if (a->contention_max > s->contention_max) s->contention_max = a->contention_max;
         s->bank_avg += (double)a->bank_sum;
@@ -633,8 +634,8 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
                          space_names[sp], kind_plural[kd], x, y, strcmp(y, "1") ? "s" : "", b->line, z, moved);
                 if (sp == GM_CONSTANT) {
                     fmt_num(x, sizeof x, s->distinct_avg);
-                    add_line(lines, n, "  %-9s %-8s %s distinct addresses per warp on average, %llu at worst%s", "",
-                             "", x, s->distinct_max, s->distinct_max <= 1 ? " (broadcast)" : "");
+                    add_line(lines, n, "  %-9s %-8s %s distinct address%s per warp on average, %llu at worst%s", "",
+                             "", x, strcmp(x, "1") ? "es" : "", s->distinct_max, s->distinct_max <= 1 ? " (broadcast)" : "");
                 }
             }
         }
@@ -844,13 +845,18 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
                          strcmp(x, "1") ? "s" : "", y);
             else
                 snprintf(tail, sizeof tail, ", %s sector%s per request", x, strcmp(x, "1") ? "s" : "");
+            if (o->width_max != c->width_max) {
+                size_t u = strlen(tail);
+                snprintf(tail + u, sizeof tail - u, "%s the widest %s %u bytes per work-item instead of %u",
+                         u ? ";" : ":", kd == GM_LOAD ? "reads" : "writes", c->width_max, o->width_max);
+            }
             if (differs((double)o->requests, (double)c->requests, 0.1)) {
                 size_t u = strlen(tail);
                 double r = (double)o->requests / (double)(c->requests ? c->requests : 1);
                 if (r >= 1)
-                    snprintf(tail + u, sizeof tail - u, "%s and makes %.1fx fewer requests", u ? "," : "", r);
+                    snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx fewer requests", u ? ";" : ":", r);
                 else
-                    snprintf(tail + u, sizeof tail - u, "%s and makes %.1fx more requests", u ? "," : "", 1 / r);
+                    snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx more requests", u ? ";" : ":", 1 / r);
             }
             if (strcmp(a, b))
                 add_sentence(rep, "%s: %s → %s efficient%s.", what, a, b, tail);
@@ -982,6 +988,62 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
     free(text);
     rep->status = GM_OK;
     gpumodel_format(rep);
+    return 0;
+}
+
+/* ---- a chapter, compared ---- */
+
+/* Whether two files hold the same text (the learner has not changed the starting file). */
+static int same_text(const char *a, const char *b) {
+    size_t la = 0, lb = 0;
+    char *x = util_read_file(a, &la), *y = util_read_file(b, &lb);
+    int same = x && y && la == lb && !memcmp(x, y, la);
+    free(x);
+    free(y);
+    return same;
+}
+
+typedef struct {
+    engine_progress_cb cb;
+    void *user;
+} prefix_ctx;
+
+/* Passes the comparison's progress on as "previous:PHASE". */
+static void prefixed_progress(void *user, const char *phase, int done, int total, double elapsed) {
+    prefix_ctx *pc = user;
+    char p[64];
+    snprintf(p, sizeof p, "previous:%s", phase);
+    pc->cb(pc->user, p, done, total, elapsed);
+}
+
+int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
+                             engine_progress_cb cb, void *user, volatile int *cancel, gpumodel_report *rep) {
+    const lesson *l = rq->lesson;
+    if (gpumodel_analyze(rq, cb, user, cancel, rep) != 0 || !compare) return rep->status == GM_OK ? 0 : -1;
+    /* the previous chapter's reference; where that chapter solves another
+     * problem (or there is none), this chapter's starting file */
+    const lesson *prev = l->previous > 0 && cat ? catalog_by_number(cat, l->previous) : NULL;
+    char other[1200] = "", label[1400] = "";
+    if (prev && !strcmp(prev->problem, l->problem)) {
+        paths_solution(pth, prev, other, sizeof other);
+        snprintf(label, sizeof label, "chapter %d's reference (%s)", prev->number, other);
+    } else {
+        prev = l;
+        paths_starting(pth, l, other, sizeof other);
+        if (same_text(other, rq->kernel_path)) other[0] = '\0';
+        else snprintf(label, sizeof label, "this chapter's starting file (%s)", other);
+    }
+    if (!other[0] || !util_is_file(other)) return 0;
+    engine_request prq = *rq;
+    prq.lesson = prev;
+    prq.kernel_path = other;
+    prq.display_path = NULL;
+    prq.size_spec = rq->size_spec ? rq->size_spec : gpumodel_analysis_size(l, NULL);
+    prefix_ctx pc = {cb, user};
+    gpumodel_report prev_rep;
+    gpumodel_analyze(&prq, cb ? prefixed_progress : NULL, &pc, cancel, &prev_rep);
+    gpumodel_compare(rep, &prev_rep, label);
+    gpumodel_report_free(&prev_rep);
     return 0;
 }
 

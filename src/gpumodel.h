@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "engine.h"
+#include "paths.h"
 
 #define GM_WARP 32      /* work-items per warp */
 #define GM_SECTOR 32    /* bytes per memory sector */
@@ -43,6 +44,7 @@ typedef struct {
     int present;
     unsigned long long execs, requests, bytes, sectors, useful;
     unsigned long long bank_max, distinct_max, contention_max;
+    unsigned width_max;                  /* the widest access, bytes per work-item */
     double efficiency, sectors_per_request, bank_avg, distinct_avg, contention_avg;
     int busiest;                         /* index in acc[] of the instruction that costs most */
 } gm_summary;
@@ -111,6 +113,13 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
  * went; rep->lines hold the report. Returns 0 when analysed. */
 int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep);
+
+/* Analyses a chapter's kernel (rq->lesson, rq->kernel_path) and, when compare is set,
+ * compares it with the previous chapter's reference where that chapter solves the
+ * same problem, else with the chapter's starting file (unless the kernel is that
+ * file). The comparison's progress phases come as "previous:PHASE". */
+int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *p, int compare,
+                             engine_progress_cb cb, void *user, volatile int *cancel, gpumodel_report *rep);
 
 /* Adds the comparison with prev (an analysis of the previous chapter's reference),
  * described by label, and rebuilds rep->lines. */

@@ -142,6 +142,8 @@ chapter 7 "S('*','local_atomic')['contention_max'] == 1 and S('*','local_atomic'
   "one padded copy per lane: no contention, no bank conflicts"
 chapter 8 "S('scan_blocks','local_load')['bank_conflict_max'] == 1 and 'local loads: bank conflicts' in C and '→ 1-way on average (none)' in C and not j['issues']" \
   "Blelloch scan: padding removes bank conflicts, no races"
+chapter 9 "S('transpose','global_store')['efficiency'] == 1 and 'transpose, global stores: 12.5% → 100% efficient' in C and not j['issues']" \
+  "integral image: the tiled transpose writes coalesced"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
