@@ -57,6 +57,8 @@ static void wrap_text(st_doc *out, int width, int style, const char *text, const
     st_para_free(&p);
 }
 
+static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);
+
 static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
 
 static void timing_line(const tui_results_in *in, st_doc *out) {
@@ -119,8 +121,7 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         if (is_cpu(r))
             wrap_text(out, width, ST_DIM, T("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
     } else if (r->status == ENG_WRONG) {
-        st_doc_add(out);
-        tui_results_check(in, width, out);
+        check_doc(in, width, out, 0);
     } else if (r->status == ENG_BUILD) {
         int shown = 0;
         if (r->build_log) {
@@ -155,8 +156,9 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     }
 }
 
-void tui_results_check(const tui_results_in *in, int width, st_doc *out) {
-    (void)width;
+void tui_results_check(const tui_results_in *in, int width, st_doc *out) { check_doc(in, width, out, 1); }
+
+static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary) {
     const engine_report *r = in->rep;
     if (!r || !r->has_output) {
         st_doc_addf(out, ST_DIM, "%s", r ? T("No output to compare: the kernel did not finish.") : T("Not run yet."));
@@ -167,7 +169,7 @@ void tui_results_check(const tui_results_in *in, int width, st_doc *out) {
         st_doc_addf(out, ST_OK, "%s %s", status_mark(ENG_PASS, in->utf8), vr->summary);
         return;
     }
-    wrap_text(out, width, ST_NORMAL, vr->summary, "");
+    if (with_summary) wrap_text(out, width, ST_NORMAL, vr->summary, "");
     int ranged = 0;
     for (int i = 0; i < vr->n_entries; i++)
         if (vr->entries[i].lo != vr->entries[i].hi) ranged = 1;
@@ -363,7 +365,7 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
     st_line_addf(h, ST_TITLE | ST_A_BOLD, T("%d runs, oldest first; shorter is faster"), pc->n_runs);
     if (best > 0) st_line_addf(h, ST_DIM, T("   best %s"), bs);
     if (n_other) st_line_addf(h, ST_DIM, T("   (dim: another device)"));
-    int barw = width - 34;
+    int barw = width - 39; /* number, time, result and median take 36 columns, the best mark 2 */
     if (barw < 6) barw = 6;
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     for (int i = 0; i < pc->n_runs; i++) {

@@ -213,7 +213,7 @@ static tui_action chapter_key(tui_state *s, int key) {
     case TK_TAB: s->focus = (tui_pane)((s->focus + 1) % PANE_COUNT); return act(ACT_NONE, 0);
     case TK_BTAB: s->focus = (tui_pane)((s->focus + PANE_COUNT - 1) % PANE_COUNT); return act(ACT_NONE, 0);
     case 'z': s->zoom = !s->zoom; return act(ACT_NONE, 0);
-    case 'e': return act(ACT_EDIT, s->focus == PANE_KERNEL ? s->pane[PANE_KERNEL].cur + 1 : 0);
+    case 'e': return act(ACT_EDIT, 0);
     case 'r': return act(ACT_RUN, 0);
     case 'c': return s->running ? act(ACT_CANCEL, 0) : act(ACT_NONE, 0);
     case 'w': s->watch = !s->watch; return act(ACT_TOGGLE_WATCH, s->watch);

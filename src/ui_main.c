@@ -718,6 +718,7 @@ static void edit_kernel(ui_app *a, int line) {
         return;
     }
     if (line <= 0 && c->have_rep && c->rep.error_line > 0) line = c->rep.error_line;
+    if (line <= 0 && a->st.pane[PANE_KERNEL].cur > 0) line = a->st.pane[PANE_KERNEL].cur + 1;
     const char *cands[4] = {getenv("VISUAL"), getenv("EDITOR"), "nano", "vi"};
     const char *ed = NULL;
     char tried[600] = "";
