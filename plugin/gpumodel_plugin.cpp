@@ -92,6 +92,7 @@ struct Group {
   std::vector<std::vector<std::vector<uint64_t>>> streams;
   std::vector<std::vector<uint32_t>> counters;      // per site: executions per work-item this epoch
   std::vector<std::vector<uint8_t>> touched;        // per site: work-item has executed it at all
+  std::vector<std::vector<uint8_t>> warp_touched;   // per site: warp has executed it at all
   std::vector<Totals> totals;                       // per site
   std::unordered_map<size_t, std::vector<uint8_t>> written;  // local buffer -> bytes written
   std::unordered_map<size_t, Issue> uninit;         // site -> first uninitialised local read
@@ -335,6 +336,7 @@ private:
       g->streams.resize(id + 1);
       g->counters.resize(id + 1);
       g->touched.resize(id + 1);
+      g->warp_touched.resize(id + 1);
       g->totals.resize(id + 1);
     }
     auto& st = g->streams[id];
@@ -342,6 +344,7 @@ private:
       st.resize(g->warps);
       g->counters[id].assign(g->items, 0);
       g->touched[id].assign(g->items, 0);
+      g->warp_touched[id].assign(g->warps, 0);
     }
     Size3 lid = wi->getLocalID(), gs = g->wg->getGroupSize();
     size_t lin = lid.x + gs.x * (lid.y + gs.y * lid.z);
@@ -356,6 +359,10 @@ private:
     if (!g->touched[id][lin]) {
       g->touched[id][lin] = 1;
       t.items++;
+    }
+    if (!g->warp_touched[id][warp]) {
+      g->warp_touched[id][warp] = 1;
+      t.warps++;
     }
     uint64_t p = pack(addr, size);
     if (lanes == 1) {  // a warp of one work-item: the request is complete now
@@ -386,16 +393,13 @@ private:
         if (slots.empty()) continue;
         size_t lanes = std::min<size_t>(WARP, g.items - w * WARP);
         uint64_t req[WARP];
-        bool any = false;
         for (size_t base = 0; base + lanes <= slots.size(); base += lanes) {
           size_t n = 0;
           for (size_t l = 0; l < lanes; l++)
             if (slots[base + l]) req[n++] = slots[base + l];
           if (!n) continue;
-          any = true;
           measure(s, req, n, t);
         }
-        if (any) t.warps++;
         std::vector<uint64_t>().swap(slots);
       }
       std::fill(g.counters[id].begin(), g.counters[id].end(), 0);

@@ -781,8 +781,8 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
             if (kd == GM_ATOMIC) {
                 fmt_num(x, sizeof x, c->contention_avg);
                 if (!had) {
-                    add_sentence(rep, "%s: new, %llu operations, %s work-item%s of a warp on one address on average.",
-                                 what, c->execs, x, strcmp(x, "1") ? "s" : "");
+                    add_sentence(rep, "%s: new, %llu operation%s, %s work-item%s of a warp on one address on average.",
+                                 what, c->execs, c->execs == 1 ? "" : "s", x, strcmp(x, "1") ? "s" : "");
                     continue;
                 }
                 fmt_num(y, sizeof y, o->contention_avg);
