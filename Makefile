@@ -87,7 +87,7 @@ test: deps test-deps
 bench: all
 	$(BUILD)/cltutor bench all $(BENCH_ARGS)
 
-install: $(BUILD)/cltutor
+install: $(BUILD)/cltutor plugin
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
 	cp -R lessons kernels exercises $(DESTDIR)$(DATADIR)/
