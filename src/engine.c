@@ -215,6 +215,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         ops->destroy(pi);
         return -1;
     }
+    if (cb && !sr.cancelled) cb(user, "check", 0, 0, sr.wall_s); /* verification follows */
     r->wall_s = sr.wall_s;
     r->worker_output = tail_lines(sr.output, 12);
 

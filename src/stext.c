@@ -330,6 +330,21 @@ void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const c
     (void)first;
 }
 
+void st_doc_add_cut(st_doc *out, const st_line *l, int width) {
+    int start = out->n;
+    if (st_line_width(l) <= width || width < 8) {
+        st_line *c = st_doc_add(out);
+        for (int k = 0; k < l->n_spans; k++) st_line_add(c, l->spans[k].style, l->text + l->spans[k].off, (size_t)l->spans[k].len);
+    } else {
+        int lead = (int)strspn(l->text ? l->text : "", " ");
+        if (lead > width / 2) lead = width / 2;
+        char pre[64];
+        snprintf(pre, sizeof pre, "%*s", lead + 2 < 60 ? lead + 2 : 60, "");
+        st_line_wrap_hard(l, width, "", pre, ST_NORMAL, out);
+    }
+    for (int i = start; i < out->n; i++) out->lines[i].tag = l->tag;
+}
+
 void st_fmt_ms(char *buf, size_t len, double ms) {
     if (ms <= 0) snprintf(buf, len, "-");
     else if (ms >= 1000) snprintf(buf, len, "%.2f s", ms / 1000);

@@ -87,6 +87,10 @@ int st_para_wrap(const st_para *p, int width, const char *prefix1, const char *p
 void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const char *prefix2, int pstyle,
                        st_doc *out);
 
+/* Adds l to out cut at width, the continuation lines indented like l plus
+ * two columns; every piece keeps l's tag. */
+void st_doc_add_cut(st_doc *out, const st_line *l, int width);
+
 /* Formats a duration in milliseconds for people: "86.1 ms", "12.3 us", "1.20 s". */
 void st_fmt_ms(char *buf, size_t len, double ms);
 

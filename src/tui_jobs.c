@@ -35,6 +35,10 @@ static void run_job(tui_jobs *j, tui_job *job) {
     job->started = util_now();
     if (job->kind == JOB_DEVICES) {
         job->n_devs = engine_list_devices(&job->devs, job->err, sizeof job->err);
+    } else if (job->kind == JOB_ANALYZE) {
+        job->gm = calloc(1, sizeof *job->gm);
+        if (job->gm)
+            gpumodel_analyze_chapter(&job->rq, job->cat, job->paths, 1, on_progress, j, &job->cancel, job->gm);
     } else {
         engine_run(&job->rq, on_progress, j, &job->cancel, &job->rep);
     }
@@ -59,10 +63,15 @@ static void *thread_main(void *arg) {
         run_job(j, job);
         pthread_mutex_lock(&j->mu);
         j->current = NULL;
-        if (job->preempted && job->rep.status == ENG_CANCELLED && !j->stop) {
+        if (job->preempted && !j->stop && (job->kind == JOB_ANALYZE || job->rep.status == ENG_CANCELLED)) {
             /* stopped to make way for a run: start it again later */
             engine_report_free(&job->rep);
             memset(&job->rep, 0, sizeof job->rep);
+            if (job->gm) {
+                gpumodel_report_free(job->gm);
+                free(job->gm);
+                job->gm = NULL;
+            }
             job->cancel = 0;
             job->preempted = 0;
             tui_job **pp = &j->queue;
@@ -168,8 +177,21 @@ tui_job *tui_job_new_devices(void) {
     return job;
 }
 
+tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p) {
+    tui_job *job = tui_job_new_run(JOB_ANALYZE, l, kernel, NULL, NULL, NULL);
+    if (!job) return NULL;
+    job->cat = cat;
+    job->paths = p;
+    job->preemptible = 1;
+    return job;
+}
+
 void tui_job_free(tui_job *job) {
     if (!job) return;
+    if (job->gm) {
+        gpumodel_report_free(job->gm);
+        free(job->gm);
+    }
     engine_report_free(&job->rep);
     free(job->devs);
     free(job);

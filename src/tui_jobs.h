@@ -5,8 +5,9 @@
 #define CLT_TUI_JOBS_H
 #include <pthread.h>
 #include "engine.h"
+#include "gpumodel.h"
 
-typedef enum { JOB_DEVICES = 0, JOB_RUN, JOB_REFERENCE } tui_job_kind;
+typedef enum { JOB_DEVICES = 0, JOB_RUN, JOB_REFERENCE, JOB_ANALYZE } tui_job_kind;
 
 typedef struct tui_job {
     tui_job_kind kind;
@@ -15,6 +16,10 @@ typedef struct tui_job {
     /* a run: the request and copies of the strings it points to */
     engine_request rq;
     char kernel_path[1400], display_path[1400], device_spec[32], size_spec[64];
+    /* an analysis on the GPU memory model: the course it needs */
+    const catalog *cat;
+    const paths *paths;
+    gpumodel_report *gm;      /* its result */
     /* results */
     engine_report rep;
     engine_device *devs;
@@ -56,6 +61,8 @@ void tui_jobs_drain(tui_jobs *j);
 tui_job *tui_job_new_run(tui_job_kind kind, const lesson *l, const char *kernel, const char *display,
                          const char *device, const char *size);
 tui_job *tui_job_new_devices(void);
+/* An analysis of kernel (a chapter's file) on the GPU memory model, compared with the previous stage. */
+tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p);
 void tui_job_free(tui_job *job);
 
 /* Queues a job; JOB_RUN goes first in line and stops a preemptible job

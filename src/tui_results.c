@@ -202,7 +202,6 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
 }
 
 void tui_results_build(const tui_results_in *in, int width, st_doc *out) {
-    (void)width;
     const engine_report *r = in->rep;
     if (!r) {
         st_doc_addf(out, ST_DIM, "%s", T("Not run yet."));
@@ -223,9 +222,12 @@ void tui_results_build(const tui_results_in *in, int width, st_doc *out) {
         else if (ref && strstr(line, "warning")) style = ST_WARN | ST_A_BOLD;
         else if (ref && strstr(line, "note")) style = ST_DIM;
         else if (strspn(line, " ~^") == n && strchr(line, '^')) style = ST_OK | ST_A_BOLD;
-        st_line *l = st_doc_add(out);
-        st_line_add(l, style, line, n);
-        l->tag = ref;
+        st_line l;
+        memset(&l, 0, sizeof l);
+        st_line_add(&l, style, line, n);
+        l.tag = ref;
+        st_doc_add_cut(out, &l, width);
+        st_line_free(&l);
         free(line);
         p = e ? e + 1 : p + n;
     }

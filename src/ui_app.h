@@ -47,6 +47,11 @@ typedef struct {
     int tab_dirty[TAB_COUNT];
     int failed_runs;
     int suspended_during_run;
+    /* the GPU memory-model analysis (tui_jobs JOB_ANALYZE, gpumodel.h) */
+    gpumodel_report *gm;      /* the latest, or NULL */
+    unsigned long long gm_hash;       /* the kernel text it analysed */
+    unsigned long long gm_want_hash;  /* the text the running analysis looks at */
+    int gm_id;                /* the analysis running now, 0 none */
 } ui_chapter;
 
 typedef struct {
@@ -101,6 +106,8 @@ void ui_results_input(ui_app *a, tui_results_in *in);
 int ui_solution_unlocked(const ui_app *a);
 /* Fills a tab's document (if dirty or the width changed). */
 void ui_tab_doc(ui_app *a, tui_tab t, int width);
+/* The GPU model's note for a kernel line (1-based), or NULL. */
+const char *ui_gm_note(const ui_app *a, int line);
 /* Overlay contents */
 void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *title, size_t tlen);
 

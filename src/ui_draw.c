@@ -214,6 +214,12 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
                  T(r->headline), ms[0] ? " · " : "", ms);
         *left_style = (r->status == ENG_PASS ? ST_OK : ST_ERR) | ST_A_BOLD;
     }
+    if (kind == JOB_ANALYZE) {
+        size_t n = strlen(left);
+        int cmp = !strncmp(phase, "previous:", 9);
+        snprintf(left + n, len - n, "   %s %s%s: %s %.1f s", spin, T("GPU model"), cmp ? T(" (the comparison)") : "",
+                 phase_label(cmp ? phase + 9 : phase), el);
+    }
     if (kind == JOB_REFERENCE) {
         size_t n = strlen(left);
         snprintf(left + n, len - n, "   %s %s %.1f s", spin, T("timing a reference…"), el);
@@ -445,20 +451,60 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
     for (int n = c->kernel_doc.n; n >= 10; n /= 10) digits++;
     if (digits < 2) digits = 2;
     int gutter = digits + 3;
-    for (int r = 0; r < b.h - 1; r++) {
+    /* the GPU model's notes: markers in the gutter, the cursor line's note in
+     * the pane's last row, and beside the code when there is room */
+    int any_note = 0, code_w = 0;
+    for (int i = 0; i < c->kernel_doc.n; i++) {
+        if (ui_gm_note(a, i + 1)) any_note = 1;
+        int w = st_line_width(&c->kernel_doc.lines[i]);
+        if (w > code_w) code_w = w;
+    }
+    int beside = any_note && b.w - gutter - code_w - 3 >= 30;
+    int note_bar = any_note && !beside && b.h >= 8;
+    const char *cur_note = note_bar ? ui_gm_note(a, v->cur + 1) : NULL;
+    if (cur_note && b.h >= 12 && st_widths(cur_note) + 8 > b.w - 1) note_bar = 2;
+    int rows = b.h - 1 - note_bar;
+    v->rows = rows;
+    tui_list_clamp(v);
+    for (int r = 0; r < rows; r++) {
         int i = v->top + r, y = b.y + 1 + r;
         fill(y, b.x, b.w, A_NORMAL);
         if (i >= c->kernel_doc.n) continue;
         int mark = log_mark(a, i + 1);
         int cur = focused && i == v->cur;
+        const char *note = ui_gm_note(a, i + 1);
         char num[16];
         snprintf(num, sizeof num, "%*d", digits, i + 1);
         if (mark) put_text(y, b.x, 1, mark == 2 ? (a->utf8 ? "▶" : ">") : (a->utf8 ? "●" : "*"),
                            style_attr((mark == 2 ? ST_ERR : ST_WARN) | ST_A_BOLD));
+        else if (note) put_text(y, b.x, 1, a->utf8 ? "◆" : "#", style_attr(ST_HUNK | ST_A_BOLD));
         attr_t nat = mark ? style_attr((mark == 2 ? ST_ERR : ST_WARN) | ST_A_BOLD) : style_attr(ST_LINENO);
         if (cur) nat = chrome_attr[P_SELECT] | A_BOLD;
         put_text(y, b.x + 1, digits, num, nat);
         draw_sline(y, b.x + gutter, b.w - gutter, &c->kernel_doc.lines[i], a->st.kernel_hscroll, 0, A_NORMAL);
+        if (beside && note) {
+            int x = b.x + gutter + code_w + 2;
+            put_text(y, x, b.x + b.w - x, a->utf8 ? "◆ " : "# ", style_attr(ST_HUNK | ST_A_BOLD));
+            put_text(y, x + 2, b.x + b.w - x - 2, note, style_attr(ST_HUNK));
+        }
+    }
+    if (note_bar) {
+        char buf[700];
+        if (cur_note) snprintf(buf, sizeof buf, "%s %d: %s", a->utf8 ? "◆" : "#", v->cur + 1, cur_note);
+        else snprintf(buf, sizeof buf, "%s %s", a->utf8 ? "◆" : "#", T("GPU model notes on the marked lines: move the cursor there (8: the report)"));
+        st_para p;
+        st_para_init(&p);
+        st_para_add(&p, ST_HUNK, buf, strlen(buf));
+        st_doc nd;
+        st_doc_init(&nd);
+        st_para_wrap(&p, b.w - 1, "", "    ", ST_HUNK, &nd);
+        for (int k = 0; k < note_bar; k++) {
+            int y = b.y + b.h - note_bar + k;
+            fill(y, b.x, b.w, A_NORMAL);
+            if (k < nd.n) draw_sline(y, b.x + 1, b.w - 1, &nd.lines[k], 0, 0, A_NORMAL);
+        }
+        st_doc_free(&nd);
+        st_para_free(&p);
     }
 }
 

@@ -342,6 +342,11 @@ static void close_chapter(ui_app *a) {
     st_doc_free(&c->lesson_doc);
     for (int t = 0; t < TAB_COUNT; t++) st_doc_free(&c->tabs[t]);
     if (c->have_rep) engine_report_free(&c->rep);
+    if (c->gm_id) tui_jobs_cancel(&a->jobs, JOB_ANALYZE);
+    if (c->gm) {
+        gpumodel_report_free(c->gm);
+        free(c->gm);
+    }
     memset(c, 0, sizeof *c);
     a->in_chapter = 0;
     a->st.running = 0;
@@ -367,7 +372,7 @@ static void open_chapter(ui_app *a, int index) {
     count_failures(a);
     a->in_chapter = 1;
     tui_open_chapter(&a->st);
-    a->st.tab_enabled[TAB_ANALYSIS] = 0;
+    a->st.tab_enabled[TAB_ANALYSIS] = 1;
     snprintf(a->prog.last, sizeof a->prog.last, "%s", c->l->id);
     save_progress(a);
 }
@@ -395,6 +400,39 @@ static void start_run(ui_app *a) {
     c->suspended_during_run = 0;
     c->run_id = tui_jobs_submit(&a->jobs, job);
     a->st.running = 1;
+}
+
+/* Analyses the kernel on the GPU memory model (Oclgrind) in the background. */
+static void start_analysis(ui_app *a) {
+    ui_chapter *c = &a->ch;
+    if (!a->in_chapter || c->gm_id) return;
+    tui_job *job = tui_job_new_analysis(c->l, c->kernel_path, &a->cat, &a->paths);
+    if (!job) return;
+    c->gm_want_hash = c->kernel_hash;
+    c->gm_id = tui_jobs_submit(&a->jobs, job);
+    c->tab_dirty[TAB_ANALYSIS] = 1;
+}
+
+static void finish_analysis(ui_app *a, tui_job *job) {
+    ui_chapter *c = &a->ch;
+    c->gm_id = 0;
+    if (job->cancel && !job->gm) return;
+    if (c->gm) {
+        gpumodel_report_free(c->gm);
+        free(c->gm);
+    }
+    c->gm = job->gm;
+    job->gm = NULL;
+    c->gm_hash = c->gm_want_hash;
+    c->tab_dirty[TAB_ANALYSIS] = 1;
+    /* the learner saved again meanwhile and is looking at the report */
+    if (a->st.tab == TAB_ANALYSIS && c->kernel_hash != c->gm_hash) start_analysis(a);
+}
+
+const char *ui_gm_note(const ui_app *a, int line) {
+    const gpumodel_report *gm = a->in_chapter ? a->ch.gm : NULL;
+    if (!gm || gm->status != GM_OK || a->ch.gm_hash != a->ch.kernel_hash) return NULL;
+    return gpumodel_note(gm, line);
 }
 
 /* The last passing run on this device before now, for "vs your last run". */
@@ -445,6 +483,11 @@ static void finish_run(ui_app *a, tui_job *job) {
         a->st.pane[PANE_KERNEL].len = c->kernel_doc.n;
         tui_list_goto(&a->st.pane[PANE_KERNEL], c->rep.error_line - 1);
     }
+    if (a->st.tab == TAB_ANALYSIS && c->rep.status != ENG_BUILD) {
+        if (c->gm_hash != c->kernel_hash) start_analysis(a);
+        mark_tabs_dirty(a);
+        return;
+    }
     a->st.tab = TAB_RESULT;
     a->st.tabs[TAB_RESULT].top = 0;
     a->st.tabs[TAB_CHECK].top = 0;
@@ -485,6 +528,46 @@ static void diff_files(const char *old_path, const char *old_name, const char *n
     if (srcdiff_compute(old, new_text, &d) == 0) srcdiff_render(&d, 3, old_name, new_name, 1, out);
     srcdiff_free(&d);
     free(old);
+}
+
+static void wrap_into(st_doc *d, int width, int style, const char *text) {
+    st_para p;
+    st_para_init(&p);
+    st_para_add(&p, style, text, strlen(text));
+    st_para_wrap(&p, width, "", "", style, d);
+    st_para_free(&p);
+}
+
+static void analysis_doc(ui_app *a, int width, st_doc *d) {
+    ui_chapter *c = &a->ch;
+    if (!c->gm) {
+        if (c->gm_id) wrap_into(d, width, ST_DIM, T("Simulating your kernel on Oclgrind to see what a GPU would do with its memory accesses (a few seconds)…"));
+        else wrap_into(d, width, ST_DIM, T("Press a to analyse your kernel on the GPU memory model: coalescing, bank conflicts and atomics as a GPU would see them, with a note on each source line."));
+        return;
+    }
+    const gpumodel_report *gm = c->gm;
+    if (gm->status != GM_OK) {
+        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", T("The GPU memory model could not analyse this kernel."));
+        wrap_into(d, width, ST_NORMAL, gm->message);
+        return;
+    }
+    if (c->gm_hash != c->kernel_hash)
+        wrap_into(d, width, ST_WARN | ST_A_BOLD, c->gm_id ? T("The kernel changed: analysing it again…") : T("The kernel changed since this analysis: press a to analyse it again."));
+    for (int i = 0; i < gm->n_lines; i++) {
+        const char *t = gm->lines[i];
+        int style = ST_NORMAL;
+        if (t[0] && t[0] != ' ') style = ST_TITLE | ST_A_BOLD;
+        if (strstr(t, "data race") || strstr(t, "Invalid") || strstr(t, "uninitialised")) style = ST_ERR | ST_A_BOLD;
+        if (strstr(t, "found no memory errors")) style = ST_OK;
+        st_line l;
+        memset(&l, 0, sizeof l);
+        st_line_adds(&l, style, t);
+        /* "  20:26  global ..." rows point at their source line */
+        int ln = 0, col = 0, n = 0;
+        if (sscanf(t, " %d:%d %n", &ln, &col, &n) == 2 && n > 0) l.tag = ln;
+        st_doc_add_cut(d, &l, width);
+        st_line_free(&l);
+    }
 }
 
 void ui_tab_doc(ui_app *a, tui_tab t, int width) {
@@ -562,9 +645,7 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         free(ref);
         break;
     }
-    case TAB_ANALYSIS:
-        st_doc_addf(d, ST_DIM, "%s", T("The GPU memory-model report is not available in this build."));
-        break;
+    case TAB_ANALYSIS: analysis_doc(a, width, d); break;
     default: break;
     }
     if (d->n == 0) st_doc_add(d);
@@ -879,6 +960,7 @@ static void handle_jobs(ui_app *a) {
         if (job->kind == JOB_DEVICES) finish_devices(a, job);
         else if (job->kind == JOB_REFERENCE) finish_reference(a, job);
         else if (job->kind == JOB_RUN && a->in_chapter && job->id == a->ch.run_id) finish_run(a, job);
+        else if (job->kind == JOB_ANALYZE && a->in_chapter && job->id == a->ch.gm_id) finish_analysis(a, job);
         tui_job_free(job);
     }
     /* a reference that started measuring */
@@ -990,8 +1072,9 @@ static void do_action(ui_app *a, tui_action act) {
     case ACT_REDRAW: clearok(curscr, TRUE); break;
     case ACT_TAB_CHANGED:
         if (act.arg == TAB_SOLUTION && !ui_solution_unlocked(a)) a->ch.tab_dirty[TAB_SOLUTION] = 1;
-        if (act.arg == TAB_ANALYSIS && !a->st.tab_enabled[TAB_ANALYSIS])
-            set_note(a, 0, "%s", T("The GPU memory-model report is not available in this build."));
+        if (act.arg == TAB_ANALYSIS && a->in_chapter &&
+            (!a->ch.gm || a->ch.gm->status != GM_OK || a->ch.gm_hash != a->ch.kernel_hash))
+            start_analysis(a);
         break;
     case ACT_RESET_EXERCISE: reset_exercise(a); break;
     case ACT_RELOAD_DEVICES:
