@@ -950,7 +950,6 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
     rq.worker_env = env;
     rq.device_spec = "oclgrind";
     rq.budget_s = 0;
-    if (rq.timeout_s < 60) rq.timeout_s = 60;
 
     double t0 = util_now();
     engine_run(&rq, cb, user, cancel, &rep->run);
@@ -969,6 +968,11 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
             util_errf(rep->message, sizeof rep->message,
                       "Oclgrind did not start as an OpenCL device (%s). Reinstall it with:\n  " GM_INSTALL,
                       rep->run.message);
+        else if (st == ENG_TIMEOUT && !strcmp(rep->run.headline, "Timed out"))
+            util_errf(rep->message, sizeof rep->message,
+                      "The simulation did not finish within %.0f s. Oclgrind runs a kernel about 1000 times slower "
+                      "than a CPU does: analyse a smaller size (this was %s), or allow longer with --timeout.",
+                      rq.timeout_s, rep->size_text);
         else if (st == ENG_PASS || st == ENG_WRONG)
             util_errf(rep->message, sizeof rep->message,
                       "Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: %s",

@@ -108,9 +108,11 @@ const char *gpumodel_analysis_size(const lesson *l, int *is_fallback);
 /* Finds Oclgrind's ICD library and the plugin. Returns 0, or -1 with what to install in why. */
 int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len, char *why, size_t why_len);
 
-/* Analyses rq's kernel on Oclgrind: rq->size_spec NULL means the analysis size; the
- * device, timing budget and worker settings are chosen here. rep->status says how it
- * went; rep->lines hold the report. Returns 0 when analysed. */
+/* Analyses rq's kernel on Oclgrind: rq->size_spec NULL means the analysis size;
+ * rq->timeout_s limits the simulation (allow a minute or two: the simulator is slow;
+ * `analyze` gives 120 s); the device, timing budget and worker settings are chosen
+ * here. rep->status says how it went; rep->lines hold the report. Returns 0 when
+ * analysed. */
 int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep);
 
