@@ -19,13 +19,17 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjso
 # The model: no curses here; the grader and tests link it alone.
 # Every src/*.c is model code except the command line (cli*, cmd_*), the
 # terminal UI (ui_*) and main.c.
-APP_SRC   = src/main.c $(wildcard src/cli*.c src/cmd_*.c src/ui_*.c)
-MODEL_SRC = $(filter-out $(APP_SRC),$(wildcard src/*.c))
+# NO_UI=1 builds without the terminal UI (and without curses), e.g. for a
+# machine that only runs kernels: `cltutor` alone then prints the chapter list.
+UI_SRC    = $(if $(NO_UI),,$(wildcard src/ui_*.c))
+APP_SRC   = src/main.c $(wildcard src/cli*.c src/cmd_*.c) $(UI_SRC)
+MODEL_SRC = $(filter-out src/main.c $(wildcard src/cli*.c src/cmd_*.c src/ui_*.c),$(wildcard src/*.c))
 MODEL_OBJ = $(MODEL_SRC:src/%.c=$(BUILD)/obj/%.o)
 APP_OBJ   = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
 # Only the UI's view files (ui_*) see curses.
 UI_CPPFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
-UI_LIBS     = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo) -lpthread
+UI_LIBS     = $(if $(NO_UI),-lpthread,$(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo) -lpthread)
+CPPFLAGS   += $(if $(NO_UI),-DCLT_NO_UI)
 $(BUILD)/obj/ui_%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)

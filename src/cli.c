@@ -182,7 +182,11 @@ int cli_main(int argc, char **argv) {
         } else break;
     }
     int rc;
+#ifdef CLT_NO_UI
+    if (i >= argc) rc = cmd_welcome(&cx);
+#else
     if (i >= argc) rc = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? ui_main(cx.workspace) : cmd_welcome(&cx);
+#endif
     else {
         const char *cmd = argv[i];
         int sub_argc = argc - i;
