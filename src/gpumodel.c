@@ -903,8 +903,10 @@ void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const c
 
 /* ---- running the analysis ---- */
 
-int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *user, volatile int *cancel,
-                     gpumodel_report *rep) {
+/* races: look for data races too (a third slower); the comparison's run, whose
+ * findings are not shown, goes without. */
+static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb, void *user, volatile int *cancel,
+                   gpumodel_report *rep) {
     memset(rep, 0, sizeof *rep);
     engine_request rq = *rq_in;
     snprintf(rep->kernel_path, sizeof rep->kernel_path, "%s", rq.display_path ? rq.display_path : rq.kernel_path);
@@ -945,8 +947,8 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
     snprintf(e_plugins, sizeof e_plugins, "OCLGRIND_PLUGINS=%s", plugin);
     snprintf(e_out, sizeof e_out, "CLTUTOR_GM_OUT=%s", out_file);
     /* 48 KiB of local memory per work-group, as most GPUs give a kernel by default */
-    const char *env[] = {e_vendors, e_plugins, e_out, "OCLGRIND_DATA_RACES=1", "OCLGRIND_LOG=/dev/null",
-                         "OCLGRIND_LOCAL_MEM_SIZE=49152", NULL};
+    const char *env[] = {e_vendors, e_plugins, e_out, "OCLGRIND_LOG=/dev/null", "OCLGRIND_LOCAL_MEM_SIZE=49152",
+                         races ? "OCLGRIND_DATA_RACES=1" : NULL, NULL};
     rq.worker_env = env;
     rq.device_spec = "oclgrind";
     rq.budget_s = 0;
@@ -993,6 +995,11 @@ int gpumodel_analyze(const engine_request *rq_in, engine_progress_cb cb, void *u
     rep->status = GM_OK;
     gpumodel_format(rep);
     return 0;
+}
+
+int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
+                     gpumodel_report *rep) {
+    return analyze(rq, 1, cb, user, cancel, rep);
 }
 
 /* ---- a chapter, compared ---- */
@@ -1045,7 +1052,7 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     prq.size_spec = rq->size_spec ? rq->size_spec : gpumodel_analysis_size(l, NULL);
     prefix_ctx pc = {cb, user};
     gpumodel_report prev_rep;
-    gpumodel_analyze(&prq, cb ? prefixed_progress : NULL, &pc, cancel, &prev_rep);
+    analyze(&prq, 0, cb ? prefixed_progress : NULL, &pc, cancel, &prev_rep);
     gpumodel_compare(rep, &prev_rep, label);
     gpumodel_report_free(&prev_rep);
     return 0;
