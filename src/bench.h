@@ -21,6 +21,7 @@ int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *us
 
 typedef struct {
     const lesson *lesson;
+    char variant[64];       /* "" for the reference, else the "beyond" kernel's file */
     char size[64];
     engine_report report;   /* the reference's run; free with bench_row_free */
     double gbps, gflops;

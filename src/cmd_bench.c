@@ -85,19 +85,34 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     char spec[16];
     snprintf(spec, sizeof spec, "%d", lim.device.index); /* the same device for every chapter */
 
-    bench_row *rows = calloc((size_t)n, sizeof *rows);
-    for (int i = 0; i < n; i++) {
+    /* each chapter's reference, and its "beyond" kernel where it has one */
+    bench_row *rows = calloc((size_t)(2 * n), sizeof *rows);
+    int n_chapters = n;
+    n = 0;
+    for (int i = 0; i < n_chapters; i++) {
         const lesson *l = chosen[i];
-        char path[1400];
-        paths_solution(&cx->paths, l, path, sizeof path);
-        if (live.enabled) fprintf(stderr, "\r\033[K[%d/%d] chapter %d: %s\n", i + 1, n, l->number, l->title);
-        bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, cli_on_progress, &live, &rows[i]);
-        cli_clear_status(&live);
+        const char *beyond = lesson_param_get(l, "bench_beyond", NULL);
+        for (int v = 0; v < (beyond ? 2 : 1); v++) {
+            char path[1400];
+            paths_solution(&cx->paths, l, path, sizeof path);
+            if (v) {
+                char *slash = strrchr(path, '/');
+                snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);
+            }
+            if (live.enabled)
+                fprintf(stderr, "\r\033[K[%d/%d] chapter %d: %s%s\n", i + 1, n_chapters, l->number, l->title,
+                        v ? " (beyond)" : "");
+            bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, cli_on_progress, &live,
+                          &rows[n]);
+            if (v) snprintf(rows[n].variant, sizeof rows[n].variant, "%s", beyond);
+            cli_clear_status(&live);
+            n++;
+        }
     }
     /* GPU1 (chapter 2) is the baseline of the SURF stages */
     const bench_row *gpu1 = NULL;
     for (int i = 0; i < n; i++)
-        if (rows[i].lesson->number == 2 && rows[i].report.status == ENG_PASS) gpu1 = &rows[i];
+        if (rows[i].lesson->number == 2 && !rows[i].variant[0] && rows[i].report.status == ENG_PASS) gpu1 = &rows[i];
 
     time_t now = time(NULL);
     char date[32];
@@ -123,6 +138,8 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
             cJSON *c = cJSON_CreateObject();
             cJSON_AddNumberToObject(c, "chapter", r->lesson->number);
             cJSON_AddStringToObject(c, "lesson", r->lesson->id);
+            cJSON_AddStringToObject(c, "kernel", r->variant[0] ? r->variant : r->lesson->exercise);
+            cJSON_AddBoolToObject(c, "beyond", r->variant[0] != 0);
             cJSON_AddStringToObject(c, "size", e->size_text[0] ? e->size_text : r->size);
             cJSON_AddStringToObject(c, "status", engine_status_name(e->status));
             cJSON_AddNumberToObject(c, "runs", e->n_samples);
@@ -156,10 +173,12 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
         for (int i = 0; i < n; i++) {
             const bench_row *r = &rows[i];
             const engine_report *e = &r->report;
-            char title[27], med[16], g1[16], vs_c[16], vs_omp[16];
-            snprintf(title, sizeof title, "%s", r->lesson->title);
+            char title[27], med[16], g1[16], vs_c[16], vs_omp[16], num[8];
+            snprintf(title, sizeof title, "%s", r->variant[0] ? lesson_param_get(r->lesson, "bench_beyond_title", r->variant)
+                                                               : r->lesson->title);
+            snprintf(num, sizeof num, "%d%s", r->lesson->number, r->variant[0] ? "+" : "");
             if (e->status != ENG_PASS) {
-                printf("%-3d %-26s %-16s %s: %s\n", r->lesson->number, title, r->size, e->headline, e->message);
+                printf("%-3s %-26s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
                 failures++;
                 continue;
             }
@@ -175,13 +194,14 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
                 snprintf(gfl, sizeof gfl, "%.1f", r->gflops);
                 snprintf(pk, sizeof pk, "%.1f%%", lim.fp32_gflops > 0 ? 100 * r->gflops / lim.fp32_gflops : 0);
             }
-            printf("%-3d %-26s %-16s %10s %6.1f%% %9.1f %5.1f%% %9s %6s %8s %8s %8s\n", r->lesson->number, title,
+            printf("%-3s %-26s %-16s %10s %6.1f%% %9.1f %5.1f%% %9s %6s %8s %8s %8s\n", num, title,
                    e->size_text, med, spread, r->gbps, lim.copy_gbps > 0 ? 100 * r->gbps / lim.copy_gbps : 0, gfl,
                    pk, g1, vs_c, vs_omp);
         }
         printf("\nmedian: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"
                "GB/s: bytes an ideal kernel must move / median. vs GPU1, C, OMP: speedup over chapter 2's\n"
-               "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n");
+               "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n"
+               "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n");
     }
     for (int i = 0; i < n; i++) bench_row_free(&rows[i]);
     free(rows);
