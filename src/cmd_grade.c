@@ -94,27 +94,41 @@ static int write_out(const char *path, const char *text) {
     return 0;
 }
 
-static int print_plan(const grade_options *o) {
+static int print_plan(const grade_options *o, int json) {
+    grade_chapter *chs = calloc((size_t)(o->n_lessons ? o->n_lessons : 1), sizeof *chs);
+    int n = 0, rc = 0;
     for (int i = 0; i < o->n_lessons; i++) {
-        grade_chapter ch;
-        char err[1400], a[32];
-        if (grade_plan(o, o->lessons[i], &ch, err, sizeof err) != 0) {
+        char err[1400];
+        if (grade_plan(o, o->lessons[i], &chs[n], err, sizeof err) != 0) {
             fprintf(stderr, "cltutor grade: %s\n", err);
-            return EXIT_USAGE;
+            rc = EXIT_USAGE;
+            break;
         }
-        grade_format_points(ch.max_score, a, sizeof a);
-        printf("Chapter %d: %s  (%s points)\n", ch.number, ch.title, a);
-        for (int k = 0; k < ch.n_tests; k++) {
-            grade_format_points(ch.tests[k].max_score, a, sizeof a);
-            printf("  %6s  %-24s %s%s%s%s\n", a, ch.tests[k].id, ch.tests[k].name,
-                   strcmp(ch.tests[k].file, o->lessons[i]->exercise) ? "  [" : "",
-                   strcmp(ch.tests[k].file, o->lessons[i]->exercise) ? ch.tests[k].file : "",
-                   strcmp(ch.tests[k].file, o->lessons[i]->exercise) ? "]" : "");
-        }
-        free(ch.tests);
+        n++;
     }
-    printf("\nSeed %llu: the sizes and inputs change with the seed.\n", (unsigned long long)o->seed);
-    return 0;
+    if (rc == 0 && json) {
+        cJSON *j = grade_plan_json(chs, n, o->seed);
+        cli_print_json(j);
+        cJSON_Delete(j);
+    } else if (rc == 0) {
+        for (int i = 0; i < n; i++) {
+            const grade_chapter *ch = &chs[i];
+            char a[32];
+            grade_format_points(ch->max_score, a, sizeof a);
+            printf("Chapter %d: %s  (%s points)\n", ch->number, ch->title, a);
+            for (int k = 0; k < ch->n_tests; k++) {
+                const grade_test *t = &ch->tests[k];
+                int other = strcmp(t->file, o->lessons[i]->exercise) != 0;
+                grade_format_points(t->max_score, a, sizeof a);
+                printf("  %6s  %-24s %s%s%s%s\n", a, t->id, t->name, other ? "  [" : "", other ? t->file : "",
+                       other ? "]" : "");
+            }
+        }
+        printf("\nSeed %llu: the sizes and inputs change with the seed.\n", (unsigned long long)o->seed);
+    }
+    for (int i = 0; i < n; i++) free(chs[i].tests);
+    free(chs);
+    return rc;
 }
 
 int cmd_grade(cli_ctx *cx, int argc, char **argv) {
@@ -185,6 +199,8 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         }
     }
     if (batch && dir) return cli_usage_error("grade", "--batch and --dir cannot be used together");
+    if (plan && fmt != GF_TEXT && fmt != GF_JSON)
+        return cli_usage_error("grade", "--plan prints text or, with --format json, JSON");
     if (batch && fmt != GF_TEXT)
         return cli_usage_error("grade", "--batch writes a CSV and a JSON report per student; --format is for one submission");
     if (!batch && (reports || jobs != 1))
@@ -213,7 +229,7 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     grade_live live = {.enabled = isatty(2)};
 
     if (plan) {
-        rc = print_plan(&o);
+        rc = print_plan(&o, fmt == GF_JSON);
         free(lessons);
         return rc;
     }

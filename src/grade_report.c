@@ -119,6 +119,36 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
     return o;
 }
 
+cJSON *grade_plan_json(const grade_chapter *chapters, int n, uint64_t seed) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "seed", (double)seed);
+    cJSON *chs = cJSON_AddArrayToObject(o, "chapters");
+    for (int i = 0; i < n; i++) {
+        const grade_chapter *ch = &chapters[i];
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "lesson", ch->id);
+        cJSON_AddNumberToObject(c, "chapter", ch->number);
+        cJSON_AddStringToObject(c, "title", ch->title);
+        cJSON_AddNumberToObject(c, "max_score", pts(ch->max_score));
+        cJSON *ts = cJSON_AddArrayToObject(c, "tests");
+        for (int k = 0; k < ch->n_tests; k++) {
+            const grade_test *t = &ch->tests[k];
+            cJSON *j = cJSON_CreateObject();
+            cJSON_AddStringToObject(j, "id", t->id);
+            cJSON_AddStringToObject(j, "name", t->name);
+            cJSON_AddStringToObject(j, "kind", kind_name(t->kind));
+            cJSON_AddStringToObject(j, "file", t->file);
+            if (t->size[0]) cJSON_AddStringToObject(j, "size", t->size);
+            if (t->check[0]) cJSON_AddStringToObject(j, "check", t->check);
+            cJSON_AddNumberToObject(j, "seed", (double)t->seed);
+            cJSON_AddNumberToObject(j, "max_score", pts(t->max_score));
+            cJSON_AddItemToArray(ts, j);
+        }
+        cJSON_AddItemToArray(chs, c);
+    }
+    return o;
+}
+
 /* ---- text ------------------------------------------------------------------- */
 
 static const char *col(const grade_report_style *st, const char *code) { return st && st->color ? code : ""; }

@@ -21,6 +21,9 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st);
 /* The grade in a format, as malloc'd text ending in a newline. */
 char *grade_report_render(const grade_result *r, grade_format f, const grade_report_style *st);
 
+/* The tests a plan holds, with their points, none run (`grade --plan --format json`). */
+cJSON *grade_plan_json(const grade_chapter *chapters, int n, uint64_t seed);
+
 /* Points for people: "12.5", "10". */
 void grade_format_points(double v, char *buf, size_t len);
 

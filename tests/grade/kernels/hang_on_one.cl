@@ -1,0 +1,25 @@
+/* The chapter 2 reference, except that it never finishes when there is one descriptor. */
+__kernel void histogram(__global const float *descriptors, __global const float *centroids,
+                        __global int *histogram, int n_descriptors, int n_centroids, int n_features)
+{
+    int d = get_global_id(0);
+    if (n_descriptors == 1)
+        for (uint c = 0; c != 1; c += 2)
+            atomic_add(&histogram[0], 0);
+    if (d >= n_descriptors)
+        return;
+    int nearest = 0;
+    float best = FLT_MAX;
+    for (int c = 0; c < n_centroids; c++) {
+        float dist = 0.0f;
+        for (int k = 0; k < n_features; k++) {
+            float diff = descriptors[d * n_features + k] - centroids[c * n_features + k];
+            dist += diff * diff;
+        }
+        if (dist < best) {
+            best = dist;
+            nearest = c;
+        }
+    }
+    atomic_inc(&histogram[nearest]);
+}
