@@ -31,6 +31,7 @@ static const char *const pairs[][2] = {
     {"Welcome. Each chapter is a kernel to write: read, edit, run, and see why it is fast or slow.",
      "欢迎。每一章都要写一个内核：阅读、编辑、运行，并弄清它为什么快或慢。"},
     {"← next", "← 下一章"},
+    {"%d of %d chapters passed ", "已通过 %d/%d 章 "},
     {"<- next", "<- 下一章"},
     {"Last run %s: %s. %d runs, %d hints seen, best %s.", "上次运行 %s：%s。共 %d 次运行，已看 %d 条提示，最佳 %s。"},
     {"Not started. Press Enter to open it.", "尚未开始。按 Enter 打开。"},

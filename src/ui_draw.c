@@ -23,11 +23,13 @@ enum { P_ROLE0 = 1, P_HEADER = P_ROLE0 + ST_ROLES, P_FOCUS, P_TITLE, P_SELECT, P
 static attr_t role_attr[ST_ROLES];
 static attr_t chrome_attr[P_COUNT];
 static int use_color;
+static int utf8_lines; /* draw lines with Unicode box characters rather than the terminal's ACS */
 
 void ui_colors_init(ui_app *a) {
     const char *nc = getenv("NO_COLOR");
     use_color = has_colors() && !(nc && *nc);
     a->color = use_color;
+    utf8_lines = a->utf8;
     for (int r = 0; r < ST_ROLES; r++) role_attr[r] = A_NORMAL;
     if (use_color) {
         start_color();
@@ -105,6 +107,32 @@ static int put_text(int y, int x, int w, const char *s, attr_t at) {
     mvaddnstr(y, x, s, (int)n);
     attrset(A_NORMAL);
     return cols;
+}
+
+static void draw_hline(int y, int x, int w, attr_t at) {
+    if (w <= 0) return;
+    attrset(at);
+    if (utf8_lines)
+        for (int i = 0; i < w; i++) mvaddstr(y, x + i, "─");
+    else
+        mvhline(y, x, ACS_HLINE, w);
+    attrset(A_NORMAL);
+}
+
+static void draw_vline(int y, int x, int h, attr_t at) {
+    attrset(at);
+    for (int i = 0; i < h; i++) {
+        if (utf8_lines) mvaddstr(y + i, x, "│");
+        else mvaddch(y + i, x, ACS_VLINE);
+    }
+    attrset(A_NORMAL);
+}
+
+static void corner(int y, int x, const char *u, chtype acs, attr_t at) {
+    attrset(at);
+    if (utf8_lines) mvaddstr(y, x, u);
+    else mvaddch(y, x, acs);
+    attrset(A_NORMAL);
 }
 
 static void fill(int y, int x, int w, attr_t at) {
@@ -245,6 +273,32 @@ static void draw_status(ui_app *a, const char *keys) {
 
 /* ---- home ------------------------------------------------------------- */
 
+/* The chapter's one-line summary in the current language: lesson.ini's in
+ * English; in Chinese the first paragraph of lesson.zh.md (its goal). */
+static const char *chapter_summary(const lesson *l, char *buf, size_t len) {
+    if (strcmp(tui_text_lang(), "zh")) return l->summary;
+    char path[1200];
+    lesson_text_path(l, "zh", path, sizeof path);
+    char *md = util_read_file(path, NULL);
+    if (!md) return l->summary;
+    buf[0] = '\0';
+    size_t used = 0;
+    int in_para = 0;
+    for (char *line = strtok(md, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#' || line[0] == '\r') {
+            if (in_para) break;
+            continue;
+        }
+        if (!line[0]) continue;
+        in_para = 1;
+        snprintf(buf + used, len - used, "%s", line);
+        used = strlen(buf);
+        if (used + 1 >= len) break;
+    }
+    free(md);
+    return buf[0] ? buf : l->summary;
+}
+
 static void draw_home(ui_app *a) {
     char dev[300], right[400], left[300];
     snprintf(left, sizeof left, " cltutor %s · %s", CLT_VERSION, T("OpenCL GPU optimisation"));
@@ -265,6 +319,22 @@ static void draw_home(ui_app *a) {
         snprintf(welcome, sizeof welcome, "%s", T("Welcome. Each chapter is a kernel to write: read, edit, run, and see why it is fast or slow."));
     y++;
     put_text(y++, 2, COLS - 4, welcome, A_BOLD);
+    int passed = 0;
+    for (int i = 0; i < a->cat.count; i++) {
+        progress_chapter *pc = progress_get(&a->prog, a->cat.items[i].id, 0);
+        if (pc && pc->state == PROG_PASSED) passed++;
+    }
+    {
+        char pbuf[200];
+        snprintf(pbuf, sizeof pbuf, T("%d of %d chapters passed "), passed, a->cat.count);
+        int pw = put_text(y, 2, COLS - 4, pbuf, style_attr(ST_DIM));
+        int bw = a->cat.count * 2;
+        if (2 + pw + bw < COLS - 2)
+            for (int i = 0; i < a->cat.count; i++)
+                put_text(y, 2 + pw + 2 * i, 2, i < passed ? (a->utf8 ? "██" : "##") : (a->utf8 ? "░░" : ".."),
+                         style_attr(i < passed ? ST_OK : ST_DIM));
+        y++;
+    }
     if (a->warn[0]) {
         char w[400];
         snprintf(w, sizeof w, "%s", a->warn);
@@ -273,15 +343,15 @@ static void draw_home(ui_app *a) {
         put_text(y++, 2, COLS - 4, w, style_attr(ST_WARN | ST_A_BOLD));
     }
     y++;
-    int title_w = COLS - 2 - 3 - 4 - 14 - 12 - 6 - 8;
+    int title_w = COLS - 9 - 2 - 16 - 12 - 6 - 2;
     if (title_w < 16) title_w = 16;
-    int x_state = 2 + 3 + 4 + title_w + 2;
-    int x_best = x_state + 14;
+    int x_state = 9 + title_w + 2;
+    int x_best = x_state + 16;
     int x_runs = x_best + 12;
     attr_t hdr = style_attr(ST_DIM | ST_A_BOLD);
-    put_text(y, 5, 3, "#", hdr);
+    put_text(y, 6, 3, "#", hdr);
     put_text(y, 9, title_w, T("Chapter"), hdr);
-    put_text(y, x_state, 13, T("State"), hdr);
+    put_text(y, x_state, 15, T("State"), hdr);
     put_text(y, x_best, 11, T("Best"), hdr);
     if (x_runs + 5 < COLS) put_text(y, x_runs, 6, T("Runs"), hdr);
     y++;
@@ -313,7 +383,7 @@ static void draw_home(ui_app *a) {
         char stext[64];
         snprintf(stext, sizeof stext, "%s%s", st, T(progress_state_name(s)));
         attr_t sat = sel ? base : style_attr(s == PROG_PASSED ? ST_OK : s == PROG_FAILING ? ST_ERR : ST_DIM);
-        put_text(y + r, x_state, 13, stext, sat);
+        put_text(y + r, x_state, 15, stext, sat);
         char best[32];
         st_fmt_ms(best, sizeof best, pc ? pc->best_ms : 0);
         put_text(y + r, x_best, 11, best, base);
@@ -327,10 +397,7 @@ static void draw_home(ui_app *a) {
     int dy = y + (list_rows < a->cat.count ? list_rows : a->cat.count) + 1;
     if (a->cat.count > 0 && dy < LINES - 2) {
         const lesson *l = &a->cat.items[hl->cur];
-        attrset(style_attr(ST_DIM));
-        mvhline(dy - 1, 2, a->utf8 ? 0 : '-', COLS - 4);
-        if (a->utf8) mvhline(dy - 1, 2, ACS_HLINE, COLS - 4);
-        attrset(A_NORMAL);
+        draw_hline(dy - 1, 2, COLS - 4, style_attr(ST_DIM));
         char head[300];
         snprintf(head, sizeof head, "%d · %s", l->number, lesson_title(l));
         put_text(dy++, 2, COLS - 4, head, style_attr(ST_TITLE | ST_A_BOLD));
@@ -338,7 +405,9 @@ static void draw_home(ui_app *a) {
         st_doc_init(&d);
         st_para p;
         st_para_init(&p);
-        st_para_add(&p, ST_NORMAL, l->summary, strlen(l->summary));
+        char sum[1024];
+        const char *summary = chapter_summary(l, sum, sizeof sum);
+        st_para_add(&p, ST_NORMAL, summary, strlen(summary));
         st_para_wrap(&p, COLS - 4, "", "", ST_NORMAL, &d);
         st_para_free(&p);
         progress_chapter *pc = progress_get(&a->prog, l->id, 0);
@@ -571,9 +640,7 @@ static void draw_chapter(ui_app *a) {
             rect les = {1, 0, th, lw};
             rect ker = {1, lw + 1, th, COLS - lw - 1};
             draw_lesson(a, les, st->focus == PANE_LESSON);
-            attrset(style_attr(ST_DIM));
-            mvvline(1, lw, ACS_VLINE, th);
-            attrset(A_NORMAL);
+            draw_vline(1, lw, th, style_attr(ST_DIM));
             draw_kernel(a, ker, st->focus == PANE_KERNEL);
         } else {
             rect top = {1, 0, th, COLS};
@@ -612,16 +679,14 @@ static void draw_overlay(ui_app *a) {
     if (want_end) v->top = d.n - v->rows > 0 ? d.n - v->rows : 0;
     attr_t frame = use_color ? style_attr(ST_TITLE) : A_BOLD;
     for (int r = 0; r < h; r++) fill(y0 + r, x0, w, A_NORMAL);
-    attrset(frame);
-    mvaddch(y0, x0, ACS_ULCORNER);
-    mvhline(y0, x0 + 1, ACS_HLINE, w - 2);
-    mvaddch(y0, x0 + w - 1, ACS_URCORNER);
-    mvvline(y0 + 1, x0, ACS_VLINE, h - 2);
-    mvvline(y0 + 1, x0 + w - 1, ACS_VLINE, h - 2);
-    mvaddch(y0 + h - 1, x0, ACS_LLCORNER);
-    mvhline(y0 + h - 1, x0 + 1, ACS_HLINE, w - 2);
-    mvaddch(y0 + h - 1, x0 + w - 1, ACS_LRCORNER);
-    attrset(A_NORMAL);
+    corner(y0, x0, "┌", ACS_ULCORNER, frame);
+    draw_hline(y0, x0 + 1, w - 2, frame);
+    corner(y0, x0 + w - 1, "┐", ACS_URCORNER, frame);
+    draw_vline(y0 + 1, x0, h - 2, frame);
+    draw_vline(y0 + 1, x0 + w - 1, h - 2, frame);
+    corner(y0 + h - 1, x0, "└", ACS_LLCORNER, frame);
+    draw_hline(y0 + h - 1, x0 + 1, w - 2, frame);
+    corner(y0 + h - 1, x0 + w - 1, "┘", ACS_LRCORNER, frame);
     char t[160];
     snprintf(t, sizeof t, " %s ", title);
     put_text(y0, x0 + 2, w - 4, t, frame | A_BOLD);
