@@ -940,8 +940,10 @@ static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) 
     util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s: %s: %s", what, rep->headline, rep->message);
 }
 
+static void mark_missing(grade_test *t, const char *status, const char *msg);
+
 static void evaluate_technique(grade_test *t, const engine_report *measured, const char *measured_name,
-                               const engine_request *model_rq) {
+                               const engine_request *model_rq, const char *missing_status, const char *missing) {
     grade_technique q;
     char err[256];
     if (grade_parse_techniques(t->check, &q, 1, err, sizeof err) != 1) return;
@@ -970,6 +972,10 @@ static void evaluate_technique(grade_test *t, const engine_report *measured, con
         return;
     }
 #endif
+    if (missing) {
+        mark_missing(t, missing_status, missing);
+        return;
+    }
     if (!measured) {
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_run");
@@ -1193,8 +1199,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         char display[256];
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
         if (t->kind == GT_TECHNIQUE) {
-            if (f < nf && !files[f].ok) mark_missing(t, files[f].status, files[f].err);
-            else {
+            {
                 engine_request mrq;
                 engine_request_defaults(&mrq);
                 mrq.lesson = l;
@@ -1205,7 +1210,10 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
                 mrq.budget_s = 0;
                 mrq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300; /* the simulator is slow */
                 mrq.memory_limit_mb = o->memory_mb;
-                evaluate_technique(t, have_measured ? &measured : NULL, measured_name, &mrq);
+                int gone = f >= nf || !files[f].ok;
+                evaluate_technique(t, have_measured ? &measured : NULL, measured_name, &mrq,
+                                   f < nf ? files[f].status : "missing",
+                                   gone ? (f < nf ? files[f].err : "no file") : NULL);
             }
         } else if (f >= nf || !files[f].ok) {
             mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
