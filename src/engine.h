@@ -36,6 +36,8 @@ typedef struct {
     long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
     const char *const *worker_env; /* "NAME=VALUE" strings set in the worker before it opens the device
                                     * (e.g. to load the Oclgrind simulator and its plugin); NULL: none */
+    int keep_reference;          /* keep the golden reference for the next run of the same chapter,
+                                  * size and seed (the UI's reruns), instead of computing it again */
 } engine_request;
 
 typedef struct {

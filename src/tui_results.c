@@ -107,9 +107,8 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     }
     st_line *l = st_doc_add(out);
     st_line_addf(l, status_style(r->status), "%s %s", status_mark(r->status, in->utf8), T(r->headline));
-    if (r->device.name[0]) {
-        st_line_addf(l, ST_DIM, "   %s %s", r->size_text, r->device.name);
-    }
+    if (in->run_number > 0) st_line_addf(l, ST_DIM, T("   run %d"), in->run_number);
+    if (r->device.name[0]) st_line_addf(l, ST_DIM, "   %s · %s", r->size_text, r->device.name);
     wrap_text(out, width, ST_NORMAL, r->message, "");
     if (r->status == ENG_WRONG && r->verify.near_ties) {
         char buf[160];

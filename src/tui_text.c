@@ -89,6 +89,7 @@ static const char *const pairs[][2] = {
      "尚未运行。按 r 运行你的内核，或按 e 编辑：保存文件后会自动重新运行。"},
     {"Running… the result appears here.", "运行中…结果将显示在这里。"},
     {"Correct", "正确"},
+    {"   run %d", "   第 %d 次运行"},
     {"Wrong result", "结果错误"},
     {"Build failed", "编译失败"},
     {"Kernel not found", "找不到内核"},

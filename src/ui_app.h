@@ -46,6 +46,8 @@ typedef struct {
     int tab_w[TAB_COUNT];
     int tab_dirty[TAB_COUNT];
     int failed_runs;
+    int run_number;           /* the latest run's number in the history */
+    double refs_due;          /* when to time the reference kernels (after a pass, once the learner pauses) */
     int suspended_during_run;
     /* the GPU memory-model analysis (tui_jobs JOB_ANALYZE, gpumodel.h) */
     gpumodel_report *gm;      /* the latest, or NULL */
