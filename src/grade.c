@@ -1261,8 +1261,11 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
     snprintf(r->submission, sizeof r->submission, "%s", o->submission ? o->submission : "");
     if (o->student && *o->student) snprintf(r->student, sizeof r->student, "%s", o->student);
     else {
-        const char *base = strrchr(r->submission, '/');
-        snprintf(r->student, sizeof r->student, "%s", base && base[1] ? base + 1 : r->submission);
+        char *real = realpath(r->submission, NULL);
+        const char *path = real ? real : r->submission;
+        const char *base = strrchr(path, '/');
+        snprintf(r->student, sizeof r->student, "%s", base && base[1] ? base + 1 : path);
+        free(real);
     }
     r->seed = o->seed;
     r->timeout_s = o->timeout_s;
