@@ -58,6 +58,7 @@ static void wrap_text(st_doc *out, int width, int style, const char *text, const
 }
 
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);
+static void fmt_when(double when, char *buf, size_t len);
 
 static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
 
@@ -100,7 +101,16 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     if (!r) {
         if (in->running) st_doc_addf(out, ST_DIM, "%s", T("Running… the result appears here."));
-        else {
+        else if (in->last_run) {
+            char when[32], buf[300], med[32];
+            fmt_when(in->last_run->when, when, sizeof when);
+            st_fmt_ms(med, sizeof med, in->last_run->median_ms);
+            if (in->last_run->passed)
+                snprintf(buf, sizeof buf, T("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
+            else
+                snprintf(buf, sizeof buf, T("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, T(in->last_run->status));
+            wrap_text(out, width, ST_NORMAL, buf, "");
+        } else {
             wrap_text(out, width, ST_NORMAL, T("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
         }
         return;
@@ -129,8 +139,9 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
                 const char *e = strchr(p, '\n');
                 size_t n = e ? (size_t)(e - p) : strlen(p);
                 if (n > 0 && tui_log_line_ref(p, NULL) && (memmem(p, n, "error", 5) || shown == 0)) {
-                    st_line *el = st_doc_add(out);
-                    st_line_add(el, ST_ERR, p, n);
+                    char *msg = strndup(p, n);
+                    if (msg) wrap_text(out, width, ST_ERR, msg, "");
+                    free(msg);
                     shown++;
                 }
                 p = e ? e + 1 : p + n;

@@ -27,6 +27,7 @@ typedef struct {
     tui_ref_time own_ref;       /* this chapter's reference */
     int utf8;                   /* the terminal shows UTF-8 */
     int run_number;             /* the run's number in the chapter's history, 0 unknown */
+    const progress_run *last_run; /* the chapter's last recorded run (before this session's), or NULL */
 } tui_results_in;
 
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out);

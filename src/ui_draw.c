@@ -254,13 +254,30 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     }
 }
 
-static void draw_status(ui_app *a, const char *keys) {
+static void draw_status(ui_app *a, const char *keys_in) {
     int y = LINES - 1;
     char left[400];
     int ls;
     status_text(a, left, sizeof left, &ls);
     attr_t base = chrome_attr[P_STATUS];
     fill(y, 0, COLS, base);
+    /* as many key hints as fit beside the status, from the left */
+    char keys[400];
+    snprintf(keys, sizeof keys, "%s", keys_in);
+    int room = COLS - st_widths(left) - 3;
+    while (st_widths(keys) > room) {
+        char *cut = strstr(keys, " · ");
+        char *last = NULL;
+        while (cut) {
+            last = cut;
+            cut = strstr(cut + 1, " · ");
+        }
+        if (!last) {
+            keys[0] = '\0';
+            break;
+        }
+        snprintf(last, sizeof keys - (size_t)(last - keys), " ");
+    }
     int kw = st_widths(keys);
     int lw = put_text(y, 0, COLS, left, base | (style_attr(ls) & (A_BOLD)) | (use_color ? 0 : 0));
     if (use_color && ls != ST_NORMAL) {
@@ -303,6 +320,7 @@ static void draw_home(ui_app *a) {
     char dev[300], right[400], left[300];
     snprintf(left, sizeof left, " cltutor %s · %s", CLT_VERSION, T("OpenCL GPU optimisation"));
     snprintf(right, sizeof right, "%s · %s ", ui_device_label(a, dev, sizeof dev), !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
+    if (st_widths(left) + st_widths(right) + 2 > COLS) snprintf(left, sizeof left, " cltutor");
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
     int y = 1;
     /* where the learner is */
@@ -428,7 +446,7 @@ static void draw_home(ui_app *a) {
         for (int i = 0; i < d.n && dy < LINES - 1; i++) draw_sline(dy++, 2, COLS - 4, &d.lines[i], 0, 0, A_NORMAL);
         st_doc_free(&d);
     }
-    draw_status(a, T("Enter open · ↑↓ move · d device · L 中文/EN · ? help · q quit "));
+    draw_status(a, T("Enter open · ? help · q quit · d device · L 中文/EN · ↑↓ move "));
 }
 
 /* ---- chapter ---------------------------------------------------------- */
@@ -512,8 +530,8 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
     v->len = c->kernel_doc.n;
     tui_list_clamp(v);
     char left[400], right[64];
-    snprintf(left, sizeof left, "%s%s%s", c->display, c->kernel_ro ? T(" [read-only]") : "",
-             a->st.watch ? (a->utf8 ? "  ◉" : "  (w)") : "");
+    snprintf(left, sizeof left, "%s%s · %s", c->display, c->kernel_ro ? T(" [read-only]") : "",
+             a->st.watch ? T("watching") : T("watch off"));
     snprintf(right, sizeof right, T("line %d/%d"), v->cur + 1, v->len);
     pane_title(b, left, right, focused);
     int digits = 1;
@@ -621,6 +639,12 @@ static void draw_chapter(ui_app *a) {
     snprintf(left, sizeof left, " cltutor › %d · %s", l->number, lesson_title(l));
     snprintf(right, sizeof right, "%s %s · %s · %s ", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
              T(progress_state_name(s)), ui_device_label(a, dev, sizeof dev), !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
+    if (st_widths(left) + st_widths(right) + 2 > COLS) {
+        int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
+        const char *type = i >= 0 && i < a->n_devs ? a->devs[i].type : a->last_dev_type;
+        snprintf(right, sizeof right, "%s %s · %s · %s ", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
+                 T(progress_state_name(s)), type, !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
+    }
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
 
     int avail = LINES - 2;
@@ -637,6 +661,7 @@ static void draw_chapter(ui_app *a) {
         rect res = {1 + th, 0, rh, COLS};
         if (COLS >= 90) {
             int lw = COLS * 9 / 20;
+            if (lw > 80) lw = 80; /* lines of prose read best under 80 columns; the code gets the rest */
             rect les = {1, 0, th, lw};
             rect ker = {1, lw + 1, th, COLS - lw - 1};
             draw_lesson(a, les, st->focus == PANE_LESSON);
@@ -651,8 +676,8 @@ static void draw_chapter(ui_app *a) {
     }
     const char *keys;
     if (a->st.confirm_reset) keys = T("X again: reset · any other key: keep ");
-    else if (c->run_id) keys = T("c cancel · e edit · Tab pane · ? help ");
-    else keys = T("e edit · r run · w watch · n hint · Tab pane · 1-8 tabs · ? help · q back ");
+    else if (c->run_id) keys = T("c cancel · ? help · e edit · Tab pane ");
+    else keys = T("e edit · r run · ? help · n hint · w watch · Tab pane · 1-8 tabs · q back ");
     draw_status(a, keys);
 }
 

@@ -510,6 +510,8 @@ void ui_results_input(ui_app *a, tui_results_in *in) {
     in->prev_run_ms = c->prev_run_ms;
     in->utf8 = a->utf8;
     in->run_number = c->run_number;
+    progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
+    in->last_run = pc && pc->n_runs > 0 ? &pc->runs[pc->n_runs - 1] : NULL;
     const lesson *prev = previous_lesson(a, c->l);
     if (prev) {
         const tui_ref_time *t = ui_ref_get(a, prev->number);

@@ -241,6 +241,15 @@ check "fg: the screen comes back" "Serial histogram" "Enter open"
 keys q
 keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
 check "quit: the terminal is restored" "icanon echo"
+keys clear Enter
+keys "$bin" Enter
+check "SIGTERM: running" "Serial histogram"
+shell_pid=$(T list-panes -t ui -F '#{pane_pid}')
+ui_pid=$(pgrep -P "$shell_pid" | head -n 1)
+[ -n "$ui_pid" ] && kill -TERM "$ui_pid"
+sleep 0.5
+keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
+check "SIGTERM: the terminal is restored" "icanon echo"
 
 # ---- a missing editor, a read-only workspace, NO_COLOR
 start "PATH=/nonexistent" "EDITOR=no-such-editor"
@@ -259,6 +268,13 @@ keys Escape
 start "NO_COLOR=1"
 wait_for "Serial histogram" 10
 if T capture-pane -e -p -t ui | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then bad "NO_COLOR: no colours"; else ok "NO_COLOR: no colours"; fi
+T kill-server 2>/dev/null
+sleep 0.2
+T new-session -d -s ui -x 100 -y 30 "env -i TERM=vt100 $base_env $bin; echo EXITED:\$?; sleep 600"
+check "monochrome terminal: usable" "Serial histogram" "Enter open"
+if T capture-pane -e -p -t ui | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then bad "monochrome terminal: no colours"; else ok "monochrome terminal: no colours"; fi
+keys q
+check "monochrome terminal: quits" "EXITED:0"
 
 # ---- watch by polling (no inotify)
 start "CLTUTOR_UI_POLL=1"
@@ -267,6 +283,15 @@ wait_for "Lesson" 10
 edit_action ":"
 cp "$root/exercises/01-serial/histogram.cl" "$ex1"
 check "polling watch: a save reruns it" "Wrong result"
+
+# ---- the GPU memory model (Oclgrind): the report, or what to install
+start
+keys 2
+wait_for "Lesson" 10
+keys 8
+if wait_for "GPU memory model of" 90 || wait_for "could not analyse" 5; then ok "GPU model tab: a report or what to install"
+else bad "GPU model tab: a report or what to install"; fi
+capture gpu-model
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
