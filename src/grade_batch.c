@@ -52,7 +52,7 @@ static void report_name(const char *student, char *buf, size_t len) {
 
 typedef struct {
     pid_t pid;
-    int fd;            /* progress: one byte per finished test */
+    int fd;            /* progress: one byte per finished test; -1 once at its end */
     int row;
     int ticks;
 } running;
@@ -184,7 +184,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
     }
     if (jobs < 1) jobs = 1;
     running *run = calloc((size_t)jobs, sizeof *run);
-    int next = 0, active = 0, finished = 0, ticks = 0, total = per_student * n;
+    int next = 0, active = 0, finished = 0, ticks = 0, total = per_student * n, last_ticks = 0, last_finished = 0;
     const char *last = "";
     if (cb) cb(user, 0, total, 0, n, last);
     while (finished < n) {
@@ -202,7 +202,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
             if (pid == 0) {
                 prctl(PR_SET_PDEATHSIG, SIGKILL);
                 close(pfd[0]);
-                for (int k = 0; k < jobs; k++) if (run[k].pid) close(run[k].fd);
+                for (int k = 0; k < jobs; k++) if (run[k].pid && run[k].fd >= 0) close(run[k].fd);
                 _exit(grade_child(base, &rows[next], work, st, pfd[1]));
             }
             close(pfd[1]);
@@ -222,15 +222,23 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
         struct pollfd pf[64];
         int np = 0, map[64];
         for (int k = 0; k < jobs && np < 64; k++)
-            if (run[k].pid) { pf[np] = (struct pollfd){.fd = run[k].fd, .events = POLLIN}; map[np++] = k; }
+            if (run[k].pid && run[k].fd >= 0) {
+                pf[np] = (struct pollfd){.fd = run[k].fd, .events = POLLIN};
+                map[np++] = k;
+            }
         if (np) poll(pf, (nfds_t)np, 200);
+        else usleep(20000);
         for (int p = 0; p < np; p++) {
-            if (!(pf[p].revents & (POLLIN | POLLHUP))) continue;
+            if (!(pf[p].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             char buf[256];
             ssize_t r;
             while ((r = read(pf[p].fd, buf, sizeof buf)) > 0) {
                 run[map[p]].ticks += (int)r;
                 ticks += (int)r;
+            }
+            if (r == 0) { /* the grader has finished (its workers too): stop polling it */
+                close(pf[p].fd);
+                run[map[p]].fd = -1;
             }
         }
         for (int k = 0; k < jobs; k++) {
@@ -238,10 +246,13 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
             int status;
             pid_t w = waitpid(run[k].pid, &status, WNOHANG);
             if (w != run[k].pid) continue;
-            char buf[256];
-            ssize_t r;
-            while ((r = read(run[k].fd, buf, sizeof buf)) > 0) { run[k].ticks += (int)r; ticks += (int)r; }
-            close(run[k].fd);
+            if (run[k].fd >= 0) {
+                char buf[256];
+                ssize_t r;
+                while ((r = read(run[k].fd, buf, sizeof buf)) > 0) { run[k].ticks += (int)r; ticks += (int)r; }
+                close(run[k].fd);
+                run[k].fd = -1;
+            }
             grade_batch_row *row = &rows[run[k].row];
             if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
                 read_back(base, row);
@@ -256,7 +267,10 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
             active--;
             finished++;
         }
-        if (cb) cb(user, ticks < total ? ticks : total, total, finished, n, last);
+        int shown = ticks < total ? ticks : total;
+        if (cb && (shown != last_ticks || finished != last_finished)) cb(user, shown, total, finished, n, last);
+        last_ticks = shown;
+        last_finished = finished;
     }
     free(run);
     grade_remove_tree(tmpl);
