@@ -15,7 +15,7 @@ command -v tmux >/dev/null || { echo "needs tmux (sudo apt-get install tmux)" >&
 tmp=$(mktemp -d)
 sock="cltutor-latency-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+trap 'T kill-server 2>/dev/null; sleep 0.5; rm -rf "$tmp"' EXIT INT TERM
 
 id=$(ls "$root/lessons" | grep "^0*$chapter-" | head -n 1)
 [ -n "$id" ] || { echo "no chapter $chapter" >&2; exit 64; }

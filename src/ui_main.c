@@ -390,10 +390,10 @@ static void start_run(ui_app *a) {
     char dev[32];
     tui_job *job = tui_job_new_run(JOB_RUN, c->l, c->kernel_path, c->display, device_spec(a, dev, sizeof dev), NULL);
     if (!job) return;
-    /* quick feedback: a few timed runs (`cltutor run` times longer) */
+    /* quick feedback: at least 2 timed runs, more while 0.15 s lasts (`cltutor run` times longer) */
     job->rq.timeout_s = a->timeout_s;
     job->rq.budget_s = 0.15;
-    job->rq.min_runs = 3;
+    job->rq.min_runs = 2;
     job->rq.max_runs = 30;
     job->rq.keep_reference = 1;
     c->run_hash = c->kernel_hash;

@@ -16,7 +16,7 @@ fi
 tmp=$(mktemp -d)
 sock="cltutor-ui-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$tmp"; }
+cleanup() { T kill-server 2>/dev/null; sleep 0.5; rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 capdir=${CLTUTOR_UI_CAPTURE:-}
 [ -n "$capdir" ] && mkdir -p "$capdir"
