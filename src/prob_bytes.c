@@ -165,11 +165,18 @@ static int bytes_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, cha
                   "(data, n, histogram)", clh_error_name(st));
         return -1;
     }
+    /* about n / items_per_work_item work-items, and with groups_per_compute_unit
+     * at most that many work-groups per compute unit: the kernel strides over
+     * the data, so fewer groups each count more of it and merge once. */
     long per_item = lesson_param_long(l, "items_per_work_item", 64);
+    long per_cu = lesson_param_long(l, "groups_per_compute_unit", 0);
     if (per_item < 1) per_item = 1;
     bi->local = problem_local_size(l);
     size_t items = (size_t)((pi->size.n + per_item - 1) / per_item);
-    bi->global = problem_round_up(items, bi->local);
+    size_t groups = (items + bi->local - 1) / bi->local;
+    if (per_cu > 0 && ctx->dev.compute_units > 0 && groups > (size_t)per_cu * ctx->dev.compute_units)
+        groups = (size_t)per_cu * ctx->dev.compute_units;
+    bi->global = groups * bi->local;
     return 0;
 }
 

@@ -26,6 +26,11 @@ typedef struct {
     size_t len[SCAN_MAX_LEVELS + 1];
     cl_mem src[SCAN_MAX_LEVELS + 1], dst[SCAN_MAX_LEVELS];
     cl_kernel k_scan, k_add;
+    /* the single-pass pipeline (a file that defines the lesson's
+     * single_pass_kernel): one launch over tiles of `block` elements */
+    cl_kernel k_single;
+    cl_mem status, counter;   /* a 64-bit status word per tile; the tile counter */
+    cl_uint epoch;            /* launch number, so that old status words read as not ready */
 } scan_instance;
 
 size_t scan_block_size(const lesson *l) {
@@ -199,15 +204,88 @@ static int make_buffer(clh_ctx *ctx, size_t bytes, void *host, cl_mem *out, char
     return 0;
 }
 
+/* A kernel file may say how many elements one work-group of scan_blocks
+ * scans: a kernel named block_size writes that number to its argument. The
+ * reference scans many elements per work-item; files without the kernel
+ * (the exercise) keep local_size x elements_per_work_item. */
+static int kernel_block_size(clh_ctx *ctx, cl_program prog, size_t *block, char *err, size_t errlen) {
+    cl_int e;
+    cl_kernel k = clCreateKernel(prog, "block_size", &e);
+    if (e != CL_SUCCESS) return 0;
+    cl_uint got = 0;
+    cl_mem buf = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof got, NULL, &e);
+    if (e == CL_SUCCESS) e = clSetKernelArg(k, 0, sizeof buf, &buf);
+    size_t one = 1;
+    if (e == CL_SUCCESS) e = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &one, &one, 0, NULL, NULL);
+    if (e == CL_SUCCESS) e = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL);
+    if (buf) clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "running the kernel block_size failed: %s", clh_error_name(e));
+        return -1;
+    }
+    if (got < 2 || got > (1u << 24)) {
+        util_errf(err, errlen, "the kernel block_size says a block has %u elements: give 2 to 16M", got);
+        return -1;
+    }
+    *block = got;
+    return 0;
+}
+
+/* Single pass: in (src[0]) -> out (dst[0]), a zeroed status word per tile and
+ * a zeroed tile counter; the kernel resets the counter itself at the end. */
+static int single_pass_setup(scan_instance *si, clh_ctx *ctx, char *err, size_t errlen) {
+    size_t n = (size_t)si->base.size.n, tiles = (n + si->block - 1) / si->block;
+    if (make_buffer(ctx, 4 * n, si->in, &si->src[0], err, errlen) ||
+        make_buffer(ctx, 4 * n, NULL, &si->dst[0], err, errlen) ||
+        make_buffer(ctx, 8 * tiles, NULL, &si->status, err, errlen) ||
+        make_buffer(ctx, 4, NULL, &si->counter, err, errlen))
+        return -1;
+    cl_ulong zero = 0;
+    cl_int e = clEnqueueFillBuffer(ctx->queue, si->status, &zero, sizeof zero, 0, 8 * tiles, 0, NULL, NULL);
+    if (e == CL_SUCCESS) e = clEnqueueFillBuffer(ctx->queue, si->counter, &zero, 4, 0, 4, 0, NULL, NULL);
+    if (e == CL_SUCCESS) e = clFinish(ctx->queue);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "clearing the tile status failed: %s", clh_error_name(e));
+        return -1;
+    }
+    si->len[0] = n;
+    si->len[1] = tiles;
+    si->epoch = 0;
+    return 0;
+}
+
+static int single_pass_launch(scan_instance *si, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+    cl_int st = CL_SUCCESS;
+    cl_uint n = (cl_uint)si->len[0], epoch = ++si->epoch;
+    clh_arg(si->k_single, 0, sizeof(cl_mem), &si->src[0], &st);
+    clh_arg(si->k_single, 1, sizeof(cl_mem), &si->dst[0], &st);
+    clh_arg(si->k_single, 2, sizeof(cl_mem), &si->status, &st);
+    clh_arg(si->k_single, 3, sizeof(cl_mem), &si->counter, &st);
+    clh_arg(si->k_single, 4, sizeof(cl_uint), &n, &st);
+    clh_arg(si->k_single, 5, sizeof(cl_uint), &epoch, &st);
+    if (st != CL_SUCCESS) {
+        util_errf(err, errlen, "setting the arguments of the single-pass kernel failed (%s): keep the argument "
+                  "list (in, out, status, counter, n, epoch)", clh_error_name(st));
+        return -1;
+    }
+    *ms = 0;
+    return problem_launch_1d(ctx, si->k_single, si->len[1] * si->local, si->local, ms, err, errlen);
+}
+
 static int scan_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     scan_instance *si = (scan_instance *)pi;
     const lesson *l = pi->lesson;
-    if (l->n_kernels < 2) {
-        util_errf(err, errlen, "lesson.ini must name two kernels (kernels = scan_blocks add_sums)");
-        return -1;
-    }
     si->local = problem_local_size(l);
     si->block = scan_block_size(l);
+    if (kernel_block_size(ctx, prog, &si->block, err, errlen)) return -1;
+    const char *single = lesson_param_get(l, "single_pass_kernel", NULL);
+    if (single && *single) {
+        cl_int e;
+        si->k_single = clCreateKernel(prog, single, &e);
+        if (e != CL_SUCCESS) si->k_single = NULL;
+        if (si->k_single) return single_pass_setup(si, ctx, err, errlen);
+    }
     /* levels: each scans the block totals of the one before until one block is left */
     si->len[0] = (size_t)pi->size.n;
     si->levels = 0;
@@ -219,6 +297,10 @@ static int scan_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char
         size_t k = (size_t)si->levels++;
         si->len[k + 1] = (si->len[k] + si->block - 1) / si->block;
         if (si->len[k + 1] <= 1) break;
+    }
+    if (l->n_kernels < 2) {
+        util_errf(err, errlen, "lesson.ini must name two kernels (kernels = scan_blocks add_sums)");
+        return -1;
     }
     if (make_buffer(ctx, scan_output_bytes(pi), si->in, &si->src[0], err, errlen)) return -1;
     for (int k = 0; k < si->levels; k++) {
@@ -250,6 +332,7 @@ static int enqueue(clh_ctx *ctx, cl_kernel k, size_t groups, size_t local, cl_ev
 static int scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     scan_instance *si = (scan_instance *)pi;
     const lesson *l = pi->lesson;
+    if (si->k_single) return single_pass_launch(si, ctx, ms, err, errlen);
     cl_event evs[2 * SCAN_MAX_LEVELS];
     int n_ev = 0, rc = 0;
     *ms = 0;
@@ -313,7 +396,11 @@ static void scan_dev_release(prob_instance *pi) {
     scan_instance *si = (scan_instance *)pi;
     if (si->k_scan) clReleaseKernel(si->k_scan);
     if (si->k_add) clReleaseKernel(si->k_add);
-    si->k_scan = si->k_add = NULL;
+    if (si->k_single) clReleaseKernel(si->k_single);
+    si->k_scan = si->k_add = si->k_single = NULL;
+    if (si->status) clReleaseMemObject(si->status);
+    if (si->counter) clReleaseMemObject(si->counter);
+    si->status = si->counter = NULL;
     for (int k = 0; k <= SCAN_MAX_LEVELS; k++) {
         if (si->src[k]) clReleaseMemObject(si->src[k]);
         si->src[k] = NULL;

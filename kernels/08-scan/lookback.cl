@@ -1,0 +1,153 @@
+/* Beyond chapter 8: a single-pass scan with decoupled look-back (Merrill and
+ * Garland, 2016). Each element is read once and written once: 8 bytes per
+ * element instead of the 16 of scan_blocks + add_sums.
+ *
+ * Each work-group scans one tile of BLOCK elements exactly as scan_blocks
+ * does (ELEMENTS per work-item in registers, Blelloch over the work-items'
+ * totals, padded). What it adds to the tile is the sum of every tile before
+ * it, which it finds by looking back at its predecessors' status words:
+ *   AGGREGATE  the predecessor's own total is known,
+ *   PREFIX     the predecessor's total including every tile before it.
+ * It adds aggregates while walking back and stops at the first prefix.
+ * It publishes its own aggregate first, so its successors need not wait for
+ * its look-back, and then its prefix.
+ *
+ * Tiles are numbered in the order work-groups start (an atomic counter), so
+ * every tile a group waits on belongs to a group that is already running:
+ * the wait always ends, whatever order the device runs groups in.
+ * A status word is 64 bits, the flag in the high half and the value in the
+ * low half, written and read in one access so that a reader never sees a
+ * flag with a stale value. The flag carries the launch number (epoch): a
+ * status word left over from an earlier launch reads as "not ready", so the
+ * host never has to clear them. */
+
+#ifndef LOCAL_SIZE
+#define LOCAL_SIZE 256
+#endif
+#ifndef ELEMENTS
+#define ELEMENTS 16              /* per work-item, a multiple of 4 */
+#endif
+#define BLOCK (ELEMENTS * LOCAL_SIZE)
+#define QUADS (ELEMENTS / 4)
+#define LOG_BANKS 5
+#define PAD(i) ((i) + ((i) >> LOG_BANKS))
+
+#ifdef cl_khr_int64_base_atomics
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define STATUS_STORE(p, v) atom_xchg(p, v)
+#define STATUS_LOAD(p) atom_add(p, 0UL)
+#else
+#define STATUS_STORE(p, v) (*(p) = (v))
+#define STATUS_LOAD(p) (*(p))
+#endif
+
+/* The host asks this kernel for the tile size. */
+__kernel void block_size(__global uint *size)
+{
+    size[0] = BLOCK;
+}
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void scan_lookback(__global const uint *in, __global uint *out, volatile __global ulong *status,
+                   volatile __global uint *counter, uint n, uint epoch)
+{
+    __local uint tree[PAD(LOCAL_SIZE - 1) + 1];
+    __local uint shared[2];
+    const uint lid = get_local_id(0);
+    const uint tiles = (n + BLOCK - 1) / BLOCK;
+    const ulong AGGREGATE = (ulong)(2 * epoch + 1) << 32, PREFIX = (ulong)(2 * epoch + 2) << 32;
+
+    if (lid == 0) {
+        const uint t = atomic_inc(counter);
+        if (t == tiles - 1)
+            atomic_xchg(counter, 0);    /* the last tile: every group has its number; ready for the next launch */
+        shared[0] = t;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint tile = shared[0];
+    const uint first = tile * BLOCK + lid * ELEMENTS;
+    const int whole = first + ELEMENTS <= n;
+
+    uint v[ELEMENTS];
+    if (whole) {
+        __global const uint4 *in4 = (__global const uint4 *)(in + first);
+        for (uint q = 0; q < QUADS; q++) {
+            const uint4 x = in4[q];
+            v[4 * q] = x.s0; v[4 * q + 1] = x.s1; v[4 * q + 2] = x.s2; v[4 * q + 3] = x.s3;
+        }
+    } else {
+        for (uint k = 0; k < ELEMENTS; k++)
+            v[k] = first + k < n ? in[first + k] : 0;
+    }
+    uint sum = 0;
+    for (uint k = 0; k < ELEMENTS; k++) {
+        const uint x = v[k];
+        v[k] = sum;
+        sum += x;
+    }
+
+    /* chapter 8's tree over the work-items' totals */
+    tree[PAD(lid)] = sum;
+    uint stride = 1;
+    for (uint active = LOCAL_SIZE / 2; active > 0; active >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < active) {
+            const uint left = stride * (2 * lid + 1) - 1;
+            tree[PAD(left + stride)] += tree[PAD(left)];
+        }
+        stride <<= 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint total = tree[PAD(LOCAL_SIZE - 1)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (lid == 0) {
+        tree[PAD(LOCAL_SIZE - 1)] = 0;
+        /* the look-back */
+        uint before = 0;
+        if (tile == 0) {
+            STATUS_STORE(&status[0], PREFIX | total);
+        } else {
+            STATUS_STORE(&status[tile], AGGREGATE | total);
+            uint p = tile - 1;
+            for (;;) {
+                const ulong s = STATUS_LOAD(&status[p]);
+                const ulong flag = s & 0xffffffff00000000UL;
+                if (flag == PREFIX) {
+                    before += (uint)s;
+                    break;
+                }
+                if (flag == AGGREGATE) {
+                    before += (uint)s;
+                    p--;                /* tile 0 always has a prefix: p stays >= 0 */
+                }
+                /* otherwise not published yet in this launch: read it again */
+            }
+            STATUS_STORE(&status[tile], PREFIX | (before + total));
+        }
+        shared[1] = before;
+    }
+
+    for (uint active = 1; active < LOCAL_SIZE; active <<= 1) {
+        stride >>= 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < active) {
+            const uint left = stride * (2 * lid + 1) - 1;
+            const uint t = tree[PAD(left)];
+            tree[PAD(left)] = tree[PAD(left + stride)];
+            tree[PAD(left + stride)] += t;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint prefix = shared[1] + tree[PAD(lid)];
+
+    if (whole) {
+        __global uint4 *out4 = (__global uint4 *)(out + first);
+        for (uint q = 0; q < QUADS; q++)
+            out4[q] = (uint4)(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]) + prefix;
+    } else {
+        for (uint k = 0; k < ELEMENTS; k++)
+            if (first + k < n)
+                out[first + k] = v[k] + prefix;
+    }
+}
