@@ -922,6 +922,8 @@ static void reset_exercise(ui_app *a) {
         return;
     }
     load_kernel(a);
+    tui_watch_mark_seen(&c->watch);
+    c->run_hash = c->kernel_hash; /* the starting file is not an attempt: no run until you edit it */
     set_note(a, 0, T("The starting file is back; yours is in %s.bak"), c->display);
 }
 
