@@ -145,9 +145,11 @@ static void technique_name(const grade_technique *t, char *buf, size_t len) {
 #endif
 
 /* The GPU memory model's figure for a metric of the kernel at kernel_path, run
- * at the chapter's analysis size. Returns 1 with *value and a sentence in why,
- * or 0 with the reason in why when the model cannot say (the check is then
- * skipped, never passed or failed). */
+ * at the chapter's technique or analysis size. Returns 1 with *value and a
+ * sentence in why; 0 with the reason when the model is not there (the check
+ * is then skipped, for everyone alike); -1 with the reason when the model
+ * could not analyse this kernel (not credited: a kernel must not be able to
+ * dodge its check by defeating the simulator). */
 static int model_metric(const engine_request *base, const char *metric, double *value, char *why, size_t len) {
 #ifdef GRADE_HAVE_GPUMODEL
     engine_request rq = *base;
@@ -165,6 +167,7 @@ static int model_metric(const engine_request *base, const char *metric, double *
         if (stop) stop[1] = '\0';
         util_errf(why, len, "%s: %s", rep.status == GM_UNAVAILABLE ? "GPU memory model unavailable"
                   : "the GPU memory model could not analyse this kernel", first);
+        ok = rep.status == GM_UNAVAILABLE ? 0 : -1;
     } else if (!strcmp(metric, "coalescing")) {
         unsigned long long useful = 0, sectors = 0;
         for (int k = 0; k < rep.n_kernels; k++)
@@ -176,6 +179,7 @@ static int model_metric(const engine_request *base, const char *metric, double *
             }
         if (!sectors) {
             util_errf(why, len, "the kernel makes no global loads or stores that the model saw");
+            ok = -1;
         } else {
             *value = (double)useful / ((double)sectors * GM_SECTOR);
             util_errf(why, len, "global loads and stores use %.0f%% of the bytes they move (%llu of %llu bytes, "
@@ -1053,11 +1057,22 @@ static void evaluate_technique(grade_test *t, const engine_report *measured, con
     }
     double v = 0;
     char why[1024];
-    if (!model_metric(model_rq, q.metric, &v, why, sizeof why)) {
+    int got = model_metric(model_rq, q.metric, &v, why, sizeof why);
+    if (got == 0) {
         t->outcome = GO_SKIP;
         snprintf(t->status, sizeof t->status, "skipped");
         snprintf(t->headline, sizeof t->headline, "Skipped");
         util_sappend(&d, "skipped: %s", why);
+        set_detail(t, d);
+        return;
+    }
+    if (got < 0) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "not_measured");
+        snprintf(t->headline, sizeof t->headline, "Not measured");
+        util_sappend(&d, "Not credited: %s. The technique is credited only when the GPU memory model can measure "
+                     "it (`cltutor analyze` shows what it sees); if the kernel is correct and this looks wrong, "
+                     "tell your instructor.", why);
         set_detail(t, d);
         return;
     }
@@ -1206,7 +1221,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
                 mrq.kernel_path = f < nf ? files[f].path : "";
                 mrq.display_path = display;
                 mrq.seed = have_measured ? measured.seed : t->seed;
-                mrq.timeout_s = o->timeout_s;
+                mrq.timeout_s = o->timeout_s > 120 ? o->timeout_s : 120; /* the simulator is slow */
                 mrq.budget_s = 0;
                 mrq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300; /* the simulator is slow */
                 mrq.memory_limit_mb = o->memory_mb;
