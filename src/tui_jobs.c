@@ -86,6 +86,7 @@ static void *thread_main(void *arg) {
         wake(j);
         pthread_mutex_lock(&j->mu);
     }
+    j->exited = 1;
     pthread_mutex_unlock(&j->mu);
     return NULL;
 }
@@ -126,13 +127,22 @@ static void free_list(tui_job *p) {
     }
 }
 
-void tui_jobs_stop(tui_jobs *j) {
-    if (!j->started) return;
+int tui_jobs_stop(tui_jobs *j, double wait_s) {
+    if (!j->started) return 0;
     pthread_mutex_lock(&j->mu);
     j->stop = 1;
     if (j->current) j->current->cancel = 1;
     pthread_cond_broadcast(&j->cv);
     pthread_mutex_unlock(&j->mu);
+    double until = util_now() + wait_s;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        int done = j->exited;
+        pthread_mutex_unlock(&j->mu);
+        if (done) break;
+        if (util_now() > until) return -1;
+        usleep(5000);
+    }
     pthread_join(j->thread, NULL);
     free_list(j->queue);
     free_list(j->done);
@@ -142,6 +152,7 @@ void tui_jobs_stop(tui_jobs *j) {
     pthread_mutex_destroy(&j->mu);
     pthread_cond_destroy(&j->cv);
     j->started = 0;
+    return 0;
 }
 
 int tui_jobs_wake_fd(const tui_jobs *j) { return j->wake[0]; }

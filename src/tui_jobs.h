@@ -36,7 +36,7 @@ typedef struct {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int started, stop;
+    int started, stop, exited;
     tui_job *queue;           /* waiting, in order */
     tui_job *current;
     tui_job *done;            /* finished, oldest first */
@@ -51,8 +51,10 @@ typedef struct {
 
 /* Starts the thread (signals are blocked in it, so they reach the UI). */
 int tui_jobs_start(tui_jobs *j, char *err, size_t errlen);
-/* Cancels everything and joins the thread. */
-void tui_jobs_stop(tui_jobs *j);
+/* Cancels everything and joins the thread. Returns 0, or -1 when the thread
+ * did not stop within wait_s (a job that cannot be cancelled): the caller
+ * should then leave the process without freeing what jobs use. */
+int tui_jobs_stop(tui_jobs *j, double wait_s);
 int tui_jobs_wake_fd(const tui_jobs *j);
 /* Drains the wake pipe. */
 void tui_jobs_drain(tui_jobs *j);

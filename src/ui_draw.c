@@ -459,7 +459,7 @@ static void pane_title(rect b, const char *left, const char *right, int focused)
     attr_t at = focused ? chrome_attr[P_FOCUS] : chrome_attr[P_TITLE];
     fill(b.y, b.x, b.w, at);
     int rw = st_widths(right);
-    put_text(b.y, b.x + 1, b.w - rw - 2, left, at);
+    put_text(b.y, b.x + 1, b.w - rw - 4, left, at);
     if (rw && rw + 2 < b.w) put_text(b.y, b.x + b.w - rw - 1, rw, right, at);
 }
 

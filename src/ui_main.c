@@ -69,7 +69,10 @@ static void restore_terminal(void) {
 }
 
 static void child_after_fork(void) {
-    /* editors and workers start with ordinary signals */
+    /* editors and workers start with ordinary signals, and never touch the screen */
+    curses_on = 0;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) signal(sigs[i], SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
     pthread_sigmask(SIG_SETMASK, &none, NULL);
@@ -1178,7 +1181,7 @@ int ui_main(const char *workspace) {
     install_signals();
     atexit(restore_terminal);
     if (!newterm(NULL, stdout, stdin)) {
-        tui_jobs_stop(&a->jobs);
+        tui_jobs_stop(&a->jobs, 1.0);
         fprintf(stderr, "cltutor: this terminal (TERM=%s) is not supported; try TERM=xterm-256color\n",
                 getenv("TERM") ? getenv("TERM") : "");
         return 1;
@@ -1302,8 +1305,8 @@ int ui_main(const char *workspace) {
     }
     close_chapter(a);
     restore_terminal();
-    tui_jobs_stop(&a->jobs);
     save_progress(a);
+    if (tui_jobs_stop(&a->jobs, 1.0) != 0) _exit(0); /* a job that cannot be stopped (listing devices): its worker dies with us */
     free(a->devs);
     catalog_free(&a->cat);
     progress_free(&a->prog);

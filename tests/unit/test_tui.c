@@ -768,7 +768,7 @@ START_TEST(jobs_queue_order_and_cancel) {
     /* cancelling drops waiting jobs of that kind */
     tui_jobs_cancel(&j, JOB_RUN);
     ck_assert_int_eq(tui_jobs_pending(&j, JOB_RUN), 0);
-    tui_jobs_stop(&j);
+    ck_assert_int_eq(tui_jobs_stop(&j, 5.0), 0);
 }
 END_TEST
 
