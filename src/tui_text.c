@@ -46,6 +46,11 @@ static const char *const pairs[][2] = {
     {"X again: reset · any other key: keep ", "再按 X：重置 · 其他键：保留 "},
     {"Terminal too small: %dx%d.", "终端太小：%dx%d。"},
     {"cltutor needs at least %dx%d; enlarge the window (q quits).", "cltutor 至少需要 %dx%d；请放大窗口（q 退出）。"},
+    {"How it works: open a chapter with Enter and read the lesson on the left.", "怎么用：按 Enter 打开一章，阅读左边的课文。"},
+    {"Press e to edit the kernel in your editor; every save builds, checks and times it.", "按 e 用你的编辑器编辑内核；每次保存都会编译、校验并计时。"},
+    {"The results appear below the kernel: what is wrong, how fast it is, and why.", "结果显示在内核下方：哪里错了、有多快、为什么。"},
+    {"Stuck? n shows a hint, o the OpenCL C quick reference, ? every key.", "卡住了？n 显示提示，o 打开 OpenCL C 速查，? 列出所有按键。"},
+    {"Watching your kernel: every save runs it.", "正在监视你的内核：每次保存都会运行。"},
     /* status line */
     {"computing the golden reference", "计算标准答案"},
     {"opening the device", "打开设备"},

@@ -234,6 +234,10 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
         snprintf(left, len, " %s %s", spin, T("saved: starting…"));
         return;
     }
+    if (a->in_chapter && !a->ch.have_rep && a->st.watch) {
+        snprintf(left, len, " %s", T("Watching your kernel: every save runs it."));
+        *left_style = ST_DIM;
+    }
     if (a->in_chapter && a->ch.have_rep) {
         const engine_report *r = &a->ch.rep;
         char ms[32] = "";
@@ -445,6 +449,20 @@ static void draw_home(ui_app *a) {
         }
         for (int i = 0; i < d.n && dy < LINES - 1; i++) draw_sline(dy++, 2, COLS - 4, &d.lines[i], 0, 0, A_NORMAL);
         st_doc_free(&d);
+        /* how it works, for someone who has not run anything yet */
+        int any_run = 0;
+        for (int i = 0; i < a->prog.count; i++)
+            if (a->prog.chapters[i].n_runs) any_run = 1;
+        static const char *const steps[] = {
+            "How it works: open a chapter with Enter and read the lesson on the left.",
+            "Press e to edit the kernel in your editor; every save builds, checks and times it.",
+            "The results appear below the kernel: what is wrong, how fast it is, and why.",
+            "Stuck? n shows a hint, o the OpenCL C quick reference, ? every key."};
+        int n_steps = (int)(sizeof steps / sizeof steps[0]);
+        if (!any_run && dy + n_steps + 1 < LINES - 1) {
+            dy++;
+            for (int i = 0; i < n_steps; i++) put_text(dy++, 2, COLS - 4, T(steps[i]), i == 0 ? style_attr(ST_TITLE) : A_NORMAL);
+        }
     }
     draw_status(a, T("Enter open · ? help · q quit · d device · L 中文/EN · ↑↓ move "));
 }
