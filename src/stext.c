@@ -345,6 +345,19 @@ void st_doc_add_cut(st_doc *out, const st_line *l, int width) {
     for (int i = start; i < out->n; i++) out->lines[i].tag = l->tag;
 }
 
+void st_line_pad(st_line *l, int style, const char *text, int cols, int right) {
+    int w = st_widths(text);
+    char spaces[128];
+    int pad = cols - w;
+    if (pad < 0) pad = 0;
+    if (pad > 127) pad = 127;
+    memset(spaces, ' ', (size_t)pad);
+    spaces[pad] = '\0';
+    if (right) st_line_adds(l, style, spaces);
+    st_line_adds(l, style, text);
+    if (!right) st_line_adds(l, style, spaces);
+}
+
 void st_fmt_ms(char *buf, size_t len, double ms) {
     if (ms <= 0) snprintf(buf, len, "-");
     else if (ms >= 1000) snprintf(buf, len, "%.2f s", ms / 1000);

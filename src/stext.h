@@ -91,6 +91,10 @@ void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const c
  * two columns; every piece keeps l's tag. */
 void st_doc_add_cut(st_doc *out, const st_line *l, int width);
 
+/* Appends text padded with spaces to cols display columns (right-aligned
+ * when right is set); wide characters count two. */
+void st_line_pad(st_line *l, int style, const char *text, int cols, int right);
+
 /* Formats a duration in milliseconds for people: "86.1 ms", "12.3 us", "1.20 s". */
 void st_fmt_ms(char *buf, size_t len, double ms);
 

@@ -184,8 +184,16 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
     for (int i = 0; i < vr->n_entries; i++)
         if (vr->entries[i].lo != vr->entries[i].hi) ranged = 1;
     st_line *h = st_doc_add(out);
-    st_line_addf(h, ST_DIM | ST_A_BOLD, "  %9s %12s %12s %10s%s", T(vr->what), T("expected"), T("actual"), T("diff"),
-                 ranged ? T("   accepted") : "");
+    int hs = ST_DIM | ST_A_BOLD;
+    st_line_adds(h, hs, "  ");
+    st_line_pad(h, hs, T(vr->what), 9, 1);
+    st_line_adds(h, hs, " ");
+    st_line_pad(h, hs, T("expected"), 12, 1);
+    st_line_adds(h, hs, " ");
+    st_line_pad(h, hs, T("actual"), 12, 1);
+    st_line_adds(h, hs, " ");
+    st_line_pad(h, hs, T("diff"), 10, 1);
+    if (ranged) st_line_adds(h, hs, T("   accepted"));
     long listed = 0;
     for (int i = 0; i < vr->n_entries; i++) {
         const vr_entry *e = &vr->entries[i];
@@ -203,8 +211,10 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
         if (vr->entries[i].wrong) more--;
     if (more > 0) st_doc_addf(out, ST_DIM, T("  … and %ld more wrong"), more);
     st_line *t = st_doc_add(out);
-    st_line_addf(t, ST_NORMAL | ST_A_BOLD, "  %9s %12lld %12lld %+10lld", T("total"), vr->expected_total,
-                 vr->actual_total, vr->actual_total - vr->expected_total);
+    st_line_adds(t, ST_NORMAL | ST_A_BOLD, "  ");
+    st_line_pad(t, ST_NORMAL | ST_A_BOLD, T("total"), 9, 1);
+    st_line_addf(t, ST_NORMAL | ST_A_BOLD, " %12lld %12lld %+10lld", vr->expected_total, vr->actual_total,
+                 vr->actual_total - vr->expected_total);
     if (vr->actual_total < vr->expected_total)
         wrap_text(out, width, ST_DIM, T("Fewer counts than expected: updates were lost (two work-items wrote the same bin at once?)."), "");
     else if (vr->actual_total > vr->expected_total)
@@ -299,23 +309,28 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         st_doc_addf(out, ST_TITLE | ST_A_BOLD, T("Kernel time: %d runs after a warm-up, %s"), r->n_samples, r->size_text);
         st_fmt_ms(a, sizeof a, r->timing.median);
         st_line *l = st_doc_add(out);
-        st_line_addf(l, ST_NORMAL, "  %-12s", T("median"));
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("median"), 12, 0);
         st_line_adds(l, ST_NORMAL | ST_A_BOLD, a);
         st_fmt_ms(a, sizeof a, r->timing.min);
         st_fmt_ms(b, sizeof b, r->timing.max);
         l = st_doc_add(out);
-        st_line_addf(l, ST_NORMAL, "  %-12s", T("spread"));
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("spread"), 12, 0);
         st_line_addf(l, ST_NORMAL, T("min %s · max %s · standard error %.1f%%"), a, b, r->timing.rse * 100);
         l = st_doc_add(out);
-        st_line_addf(l, ST_NORMAL, "  %-12s", T("samples"));
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("samples"), 12, 0);
         sparkline(l, r->samples_ms, r->n_samples, width - 16 > 8 ? width - 16 : 8, in->utf8);
         l = st_doc_add(out);
-        st_line_addf(l, ST_NORMAL, "  %-12s", T("bandwidth"));
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("bandwidth"), 12, 0);
         st_line_addf(l, ST_NORMAL | ST_A_BOLD, "%.2f GB/s", report_gbps(r));
         st_line_addf(l, ST_DIM, T("   (%.2f MB read and written)"), r->work.bytes / 1e6);
         if (report_gflops(r) > 0) {
             l = st_doc_add(out);
-            st_line_addf(l, ST_NORMAL, "  %-12s", T("compute"));
+            st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("compute"), 12, 0);
             st_line_addf(l, ST_NORMAL | ST_A_BOLD, "%.2f GFLOP/s", report_gflops(r));
         }
         st_doc_add(out);
@@ -327,7 +342,9 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         if (mine > 0) compare_row(out, T("serial C on this CPU"), r->serial_ms, mine, NULL);
         else {
             st_line *l = st_doc_add(out);
-            st_line_addf(l, ST_NORMAL, "  %-30s%10s", T("serial C on this CPU"), c);
+            st_line_adds(l, ST_NORMAL, "  ");
+            st_line_pad(l, ST_NORMAL, T("serial C on this CPU"), 30, 0);
+            st_line_pad(l, ST_NORMAL, c, 10, 1);
         }
     }
     if (mine > 0) {
