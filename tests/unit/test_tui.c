@@ -65,6 +65,13 @@ START_TEST(stext_widths) {
     size_t skip = st_skip("直方图", strlen("直方图"), 1, &extra);
     ck_assert_int_eq((int)skip, 3);
     ck_assert_int_eq(extra, 1);
+    st_line pl;
+    memset(&pl, 0, sizeof pl);
+    st_line_pad(&pl, ST_NORMAL, "格子", 9, 1);
+    st_line_pad(&pl, ST_NORMAL, "ab", 4, 0);
+    ck_assert_int_eq(st_line_width(&pl), 13);
+    ck_assert_str_eq(st_line_text(&pl), "     格子ab  ");
+    st_line_free(&pl);
     char buf[32];
     st_fmt_ms(buf, sizeof buf, 86.1234);
     ck_assert_str_eq(buf, "86.12 ms");
