@@ -169,44 +169,59 @@ static int model_metric(const engine_request *base, const char *metric, double *
                   : "the GPU memory model could not analyse this kernel", first);
         ok = rep.status == GM_UNAVAILABLE ? 0 : -1;
     } else if (!strcmp(metric, "coalescing")) {
-        unsigned long long useful = 0, sectors = 0;
-        for (int k = 0; k < rep.n_kernels; k++)
+        /* every kernel must meet it: the figure is the least efficient kernel's */
+        int worst = -1;
+        unsigned long long wu = 0, ws = 0;
+        for (int k = 0; k < rep.n_kernels; k++) {
+            unsigned long long useful = 0, sectors = 0;
             for (int kd = GM_LOAD; kd <= GM_STORE; kd++) {
                 const gm_summary *s = &rep.kernels[k].sum[GM_GLOBAL][kd];
                 if (!s->present) continue;
                 useful += s->useful;
                 sectors += s->sectors;
             }
-        if (!sectors) {
+            if (!sectors) continue;
+            double e = (double)useful / ((double)sectors * GM_SECTOR);
+            if (worst < 0 || e < *value) { *value = e; worst = k; wu = useful; ws = sectors; }
+        }
+        if (worst < 0) {
             util_errf(why, len, "the kernel makes no global loads or stores that the model saw");
             ok = -1;
         } else {
-            *value = (double)useful / ((double)sectors * GM_SECTOR);
-            util_errf(why, len, "global loads and stores use %.0f%% of the bytes they move (%llu of %llu bytes, "
-                      "32-byte sectors, warps of 32) at %s", *value * 100, useful, sectors * GM_SECTOR,
+            util_errf(why, len, "kernel '%s'%s uses %.0f%% of the bytes its global loads and stores move (%llu of "
+                      "%llu bytes in 32-byte sectors, warps of 32) at %s", rep.kernels[worst].name,
+                      rep.n_kernels > 1 ? ", the least efficient," : "", *value * 100, wu, ws * GM_SECTOR,
                       rep.size_text);
             ok = 1;
         }
     } else if (!strcmp(metric, "bank_conflicts")) {
-        double sum = 0;
-        unsigned long long requests = 0, worst = 0;
-        for (int k = 0; k < rep.n_kernels; k++)
+        /* every kernel must meet it: the figure is the most conflicted kernel's average */
+        int worst = -1, any = 0;
+        unsigned long long wmax = 0;
+        for (int k = 0; k < rep.n_kernels; k++) {
+            double sum = 0;
+            unsigned long long requests = 0, kmax = 0;
             for (int kd = 0; kd < GM_N_KINDS; kd++) {
                 const gm_summary *s = &rep.kernels[k].sum[GM_LOCAL][kd];
                 if (!s->present) continue;
                 sum += s->bank_avg * (double)s->requests;
                 requests += s->requests;
-                if (s->bank_max > worst) worst = s->bank_max;
+                if (s->bank_max > kmax) kmax = s->bank_max;
             }
-        if (!requests) {
+            if (!requests) continue;
+            any = 1;
+            double avg = sum / (double)requests;
+            if (worst < 0 || avg > *value) { *value = avg; worst = k; wmax = kmax; }
+        }
+        if (!any) {
             *value = 1e9;
             util_errf(why, len, "the kernel makes no __local memory accesses, so the chapter's local-memory layout "
                       "is not used");
             ok = 1;
         } else {
-            *value = sum / (double)requests;
-            util_errf(why, len, "__local accesses have a bank-conflict degree of %.2f on average (worst %llu; "
-                      "32 banks of 4 bytes, warps of 32) at %s", *value, worst, rep.size_text);
+            util_errf(why, len, "__local accesses of kernel '%s'%s have a bank-conflict degree of %.2f on average "
+                      "(worst %llu; 32 banks of 4 bytes, warps of 32) at %s", rep.kernels[worst].name,
+                      rep.n_kernels > 1 ? ", the most conflicted," : "", *value, wmax, rep.size_text);
             ok = 1;
         }
     } else {

@@ -178,6 +178,12 @@ if has_check 07-bank-conflicts technique.bank_conflicts &&
   technique_less 07-bank-conflicts "$tmp/h7-nopad.cl" technique.bank_conflicts "the byte histogram without padding"
 fi
 
+if has_check 09-integral-image technique.bank_conflicts &&
+   sed 's/__local uint tile\[TILE\]\[TILE + 1\];/__local uint tile[TILE][TILE];/' "$root/kernels/09-integral-image/integral.cl" > "$tmp/ii-nopad.cl" &&
+   ! cmp -s "$tmp/ii-nopad.cl" "$root/kernels/09-integral-image/integral.cl"; then
+  technique_less 09-integral-image "$tmp/ii-nopad.cl" technique.bank_conflicts "the integral image with an unpadded transpose tile"
+fi
+
 # ---- a course of our own: grading keys, technique checks on both sides, limits
 course="$tmp/course"
 mkdir -p "$course/lessons" "$course/kernels" "$course/exercises"
