@@ -548,9 +548,12 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
     v->len = c->kernel_doc.n;
     tui_list_clamp(v);
     char left[400], right[64];
+    snprintf(right, sizeof right, T("line %d/%d"), v->cur + 1, v->len);
     snprintf(left, sizeof left, "%s%s · %s", c->display, c->kernel_ro ? T(" [read-only]") : "",
              a->st.watch ? T("watching") : T("watch off"));
-    snprintf(right, sizeof right, T("line %d/%d"), v->cur + 1, v->len);
+    if (st_widths(left) + st_widths(right) + 5 > b.w) /* the file's name alone */
+        snprintf(left, sizeof left, "%s%s · %s", c->l->exercise, c->kernel_ro ? T(" [read-only]") : "",
+                 a->st.watch ? T("watching") : T("watch off"));
     pane_title(b, left, right, focused);
     int digits = 1;
     for (int n = c->kernel_doc.n; n >= 10; n /= 10) digits++;
