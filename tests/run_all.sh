@@ -36,7 +36,9 @@ for suite in "$here"/*/run.sh; do
   echo "== $name"
   out=$(sh "$suite" "$build" 2>&1)
   rc=$?
-  printf '%s\n' "$out" | tail -n 40
+  # passing tests in brief, everything else (failures and their details) in full
+  printf '%s\n' "$out" | grep -c '^ok ' | sed 's/^/  ok: /'
+  printf '%s\n' "$out" | grep -v '^ok ' | tail -n 80
   line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
   if [ -n "$line" ]; then
     p=$(printf '%s' "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\1/')
