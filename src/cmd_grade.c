@@ -42,6 +42,8 @@ static const char *const grade_usage =
     "  --visibility V       Gradescope visibility of each test: visible (default),\n"
     "                       hidden, after_due_date or after_published\n"
     "  --plan               list the hidden tests and their points; run nothing\n"
+    "  --tests ID,...       run only these tests (ids from --plan), e.g. to regrade\n"
+    "                       one test with the seed of a report\n"
     "  --batch DIR          grade every subfolder of DIR (one per student)\n"
     "  -j, --jobs N         with --batch, students graded at once (default 1)\n"
     "  --reports DIR        with --batch, where each student's JSON report goes\n"
@@ -133,7 +135,7 @@ static int print_plan(const grade_options *o, int json) {
 
 int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
-           O_DEVICE };
+           O_DEVICE, O_TESTS };
     static const struct option opts[] = {
         {"dir", required_argument, 0, O_DIR},          {"format", required_argument, 0, O_FORMAT},
         {"output", required_argument, 0, 'o'},         {"seed", required_argument, 0, O_SEED},
@@ -142,6 +144,7 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         {"require-speedup", required_argument, 0, O_SPEED}, {"visibility", required_argument, 0, O_VIS},
         {"plan", no_argument, 0, O_PLAN},              {"batch", required_argument, 0, O_BATCH},
         {"jobs", required_argument, 0, 'j'},           {"reports", required_argument, 0, O_REPORTS},
+        {"tests", required_argument, 0, O_TESTS},
         {"help", no_argument, 0, 'h'},                 {0, 0, 0, 0}};
     grade_options o;
     grade_options_defaults(&o);
@@ -194,6 +197,7 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
             if (cli_parse_double("grade", "--jobs", optarg, 1, 64, &jobs)) return EXIT_USAGE;
             break;
         case O_REPORTS: reports = optarg; break;
+        case O_TESTS: o.only = optarg; break;
         case 'h': fputs(grade_usage, stdout); return 0;
         default: return cli_usage_error("grade", "unknown option %s", argv[optind - 1]);
         }
@@ -234,10 +238,15 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         return rc;
     }
     char err[1400];
-    if (grade_count(&o, err, sizeof err) < 0) {
+    int count = grade_count(&o, err, sizeof err);
+    if (count < 0) {
         fprintf(stderr, "cltutor grade: %s\n", err);
         free(lessons);
         return EXIT_USAGE;
+    }
+    if (count == 0 && o.only) {
+        free(lessons);
+        return cli_usage_error("grade", "--tests %s: no test of these chapters has that id (see --plan)", o.only);
     }
 
     if (batch) {

@@ -79,6 +79,7 @@ typedef struct {
     long cpu_s;                         /* CPU seconds for one test's worker */
     long memory_mb;                     /* data segment of one test's worker */
     double require_speedup;             /* 0: timing is reported, not graded */
+    const char *only;                   /* NULL, or test ids separated by commas: run just those */
 } grade_options;
 
 /* Called after each test. */

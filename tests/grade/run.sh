@@ -102,6 +102,7 @@ expect "--require-speedup needs a named device" 64 'needs --device' -- "$bin" gr
 expect "--batch and --dir together" 64 'cannot be used together' -- "$bin" grade --batch "$tmp" --dir "$tmp"
 expect "--jobs without --batch" 64 'needs --batch' -- "$bin" grade 2 -j 2
 expect "unknown chapter" 64 "no chapter '99'" -- "$bin" grade 99 --plan
+expect "--tests that match nothing" 64 'no test of these chapters' -- "$bin" grade 2 --tests nosuchtest
 "$bin" grade --plan --format json --seed 1 > "$tmp/plan1b.json" 2>/dev/null
 "$bin" grade --plan --format json --seed 2 > "$tmp/plan2.json" 2>/dev/null
 if cmp -s "$tmp/plan.json" "$tmp/plan1b.json"; then ok "the same seed gives the same hidden tests"; else bad "the same seed gave other tests"; fi
@@ -113,6 +114,9 @@ check "length 1 and degenerate inputs are tested" "$tmp/plan.json" \
 check "every find-the-bug listing has its exposing test and a fix test" "$tmp/plan.json" \
   "all(any(t['id'] == 'bug.' + f['id'][4:] for t in c['tests']) for c in j['chapters'] for f in c['tests'] if f['kind'] == 'fix')"
 check "a chapter is worth 100 points by default" "$tmp/plan.json" "all(abs(c['max_score'] - 100) < 0.01 for c in j['chapters'])"
+"$bin" grade 2 --plan --format json --seed 1 --tests one,large > "$tmp/plan-sub.json" 2>/dev/null
+check "--tests keeps the chosen tests with their seeds and points" "$tmp/plan-sub.json" \
+  "[(t['id'], t['seed'], t['max_score']) for t in ch('02-atomic')['tests']] == [(t['id'], t['seed'], t['max_score']) for t in json.load(open('$tmp/plan.json'))['chapters'][1]['tests'] if t['id'] in ('one', 'large')]"
 s1=$("$bin" grade 1 --plan 2>/dev/null | sed -n 's/^Seed \([0-9]*\):.*/\1/p')
 s2=$("$bin" grade 1 --plan 2>/dev/null | sed -n 's/^Seed \([0-9]*\):.*/\1/p')
 if [ -n "$s1" ] && [ "$s1" != "$s2" ]; then ok "without --seed every run draws a fresh seed and prints it"; else bad "fresh seeds: '$s1' '$s2'"; fi
@@ -143,7 +147,7 @@ print(' '.join(t['id'][4:] + '=' + t['file'] for t in c['tests'] if t['kind'] ==
     name=${f%%=*} file=${f#*=}
     rm -rf "$tmp/bug" && mkdir -p "$tmp/bug"
     put "$tmp/bug" "$l" "$root/exercises/$l/$file"
-    nomodel "$bin" grade "$l" --dir "$tmp/bug" --seed 5 --timeout 3 --format json -o "$tmp/bug.json" 2>/dev/null
+    "$bin" grade "$l" --dir "$tmp/bug" --seed 5 --timeout 3 --tests "bug.$name" --format json -o "$tmp/bug.json" 2>/dev/null
     check "$l: the '$name' listing fails the hidden test that exposes it" "$tmp/bug.json" \
       "test('$l', 'bug.$name')['outcome'] == 'fail' and ch('$l')['score'] < ch('$l')['max_score']"
   done
@@ -153,7 +157,7 @@ done
 technique_less() { # technique_less LESSON KERNEL CHECK_ID WHAT
   rm -rf "$tmp/tq" && mkdir -p "$tmp/tq"
   put "$tmp/tq" "$1" "$2"
-  "$bin" grade "$1" --dir "$tmp/tq" --seed 6 --format json -o "$tmp/tq.json" 2>/dev/null
+  "$bin" grade "$1" --dir "$tmp/tq" --seed 6 --tests "odd,input.onebin,input.equal,input.ones,input.white,$3" --format json -o "$tmp/tq.json" 2>/dev/null
   check "$1: $4 passes the hidden tests but fails $3" "$tmp/tq.json" \
     "all(t['outcome'] == 'pass' for t in ch('$1')['tests'] if t['kind'] == 'hidden') and test('$1', '$3')['outcome'] in ('fail', 'skip') and (test('$1', '$3')['outcome'] == 'fail' or 'unavailable' in test('$1', '$3')['detail'])"
 }
