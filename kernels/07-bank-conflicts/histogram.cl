@@ -13,6 +13,20 @@
 #define COPIES 32               /* one sub-histogram per lane of a 32-wide warp */
 #define STRIDE (BINS + 1)       /* the padding: 257 words, so copy c starts in bank c */
 
+#define CHUNKS_PER_STEP 4        /* 16-byte chunks loaded before any is counted */
+
+/* Counts the 16 bytes of a chunk, four per 32-bit word. */
+static void count_chunk(__local uint *mine, uint4 x)
+{
+    const uint w[4] = {x.s0, x.s1, x.s2, x.s3};
+    for (uint k = 0; k < 4; k++) {
+        atomic_inc(&mine[w[k] & 255]);
+        atomic_inc(&mine[(w[k] >> 8) & 255]);
+        atomic_inc(&mine[(w[k] >> 16) & 255]);
+        atomic_inc(&mine[w[k] >> 24]);
+    }
+}
+
 __kernel void histogram(__global const uchar *data, uint n, __global uint *histogram)
 {
     __local uint sub[COPIES * STRIDE];
@@ -29,19 +43,23 @@ __kernel void histogram(__global const uchar *data, uint n, __global uint *histo
      * would all hit bank v % 32: a 32-way conflict. */
     __local uint *mine = sub + (lid % COPIES) * STRIDE;
 
-    /* The whole 16-byte chunks, one uchar16 per step. Consecutive work-items
-     * read consecutive chunks (coalesced), striding over the whole NDRange. */
-    const uint chunks = n / 16;
-    for (uint c = get_global_id(0); c < chunks; c += get_global_size(0)) {
-        const uchar16 v = vload16(c, data);
-        atomic_inc(&mine[v.s0]); atomic_inc(&mine[v.s1]);
-        atomic_inc(&mine[v.s2]); atomic_inc(&mine[v.s3]);
-        atomic_inc(&mine[v.s4]); atomic_inc(&mine[v.s5]);
-        atomic_inc(&mine[v.s6]); atomic_inc(&mine[v.s7]);
-        atomic_inc(&mine[v.s8]); atomic_inc(&mine[v.s9]);
-        atomic_inc(&mine[v.sa]); atomic_inc(&mine[v.sb]);
-        atomic_inc(&mine[v.sc]); atomic_inc(&mine[v.sd]);
-        atomic_inc(&mine[v.se]); atomic_inc(&mine[v.sf]);
+    /* The whole 16-byte chunks, read as uint4: consecutive work-items read
+     * consecutive chunks (coalesced), striding over the whole NDRange. Each
+     * step loads CHUNKS_PER_STEP chunks before counting any, so that several
+     * loads are in flight while the counting waits on local memory. (The
+     * buffer starts 16-byte aligned, so a uint4 pointer may read it; vload16
+     * on a uchar pointer promises only byte alignment, and a compiler may
+     * then split it into 16 one-byte loads: on the H200 that made the kernel
+     * 1.8 times slower.) */
+    __global const uint4 *chunk = (__global const uint4 *)data;
+    const uint chunks = n / 16, step = get_global_size(0);
+    for (uint c = get_global_id(0); c < chunks; c += CHUNKS_PER_STEP * step) {
+        uint4 x[CHUNKS_PER_STEP];
+        for (uint u = 0; u < CHUNKS_PER_STEP; u++)
+            x[u] = c + u * step < chunks ? chunk[c + u * step] : (uint4)(0);
+        for (uint u = 0; u < CHUNKS_PER_STEP; u++)
+            if (c + u * step < chunks)
+                count_chunk(mine, x[u]);
     }
     /* The last n % 16 bytes, one per work-item. The buffer is zero-padded to
      * a multiple of 16: those zeros are not data and must not be counted. */
@@ -54,8 +72,8 @@ __kernel void histogram(__global const uchar *data, uint n, __global uint *histo
      * read consecutive words: no conflict), then one global atomic per bin. */
     for (uint b = lid; b < BINS; b += lsize) {
         uint sum = 0;
-        for (uint c = 0; c < COPIES; c++)
-            sum += sub[c * STRIDE + b];
+        for (uint j = 0; j < COPIES; j++)
+            sum += sub[j * STRIDE + b];
         if (sum)
             atomic_add(&histogram[b], sum);
     }

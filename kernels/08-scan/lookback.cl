@@ -25,10 +25,9 @@
 #define LOCAL_SIZE 256
 #endif
 #ifndef ELEMENTS
-#define ELEMENTS 16              /* per work-item, a multiple of 4 */
+#define ELEMENTS 32              /* per work-item, a multiple of 4 */
 #endif
 #define BLOCK (ELEMENTS * LOCAL_SIZE)
-#define QUADS (ELEMENTS / 4)
 #define LOG_BANKS 5
 #define PAD(i) ((i) + ((i) >> LOG_BANKS))
 
@@ -41,6 +40,40 @@
 #define STATUS_LOAD(p) (*(p))
 #endif
 
+/* Moves a block between global and local memory in whole uint4s, work-item
+ * lid taking uint4s lid, lid + LOCAL_SIZE, ... (coalesced: a warp reads 512
+ * contiguous bytes), one element at a time past the end of the data. Local
+ * word i is at PAD(i); then lane t's four words 4t..4t+3 land in banks
+ * 4t + t/8 + 0..3, all different across the 32 lanes. */
+static void load_block(__global const uint *in, uint base, uint n, __local uint *block, uint lid)
+{
+    for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
+        const uint i = 4 * q;
+        uint4 x;
+        if (base + i + 4 <= n)
+            x = ((__global const uint4 *)(in + base))[q];
+        else
+            x = (uint4)(base + i < n ? in[base + i] : 0, base + i + 1 < n ? in[base + i + 1] : 0,
+                        base + i + 2 < n ? in[base + i + 2] : 0, base + i + 3 < n ? in[base + i + 3] : 0);
+        block[PAD(i)] = x.s0; block[PAD(i + 1)] = x.s1; block[PAD(i + 2)] = x.s2; block[PAD(i + 3)] = x.s3;
+    }
+}
+
+static void store_block(__global uint *out, uint base, uint n, __local const uint *block, uint lid)
+{
+    for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
+        const uint i = 4 * q;
+        const uint4 x = (uint4)(block[PAD(i)], block[PAD(i + 1)], block[PAD(i + 2)], block[PAD(i + 3)]);
+        if (base + i + 4 <= n) {
+            ((__global uint4 *)(out + base))[q] = x;
+        } else {
+            if (base + i < n) out[base + i] = x.s0;
+            if (base + i + 1 < n) out[base + i + 1] = x.s1;
+            if (base + i + 2 < n) out[base + i + 2] = x.s2;
+        }
+    }
+}
+
 /* The host asks this kernel for the tile size. */
 __kernel void block_size(__global uint *size)
 {
@@ -51,6 +84,7 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void scan_lookback(__global const uint *in, __global uint *out, volatile __global ulong *status,
                    volatile __global uint *counter, uint n, uint epoch)
 {
+    __local uint block[PAD(BLOCK - 1) + 1];
     __local uint tree[PAD(LOCAL_SIZE - 1) + 1];
     __local uint shared[2];
     const uint lid = get_local_id(0);
@@ -65,20 +99,15 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint tile = shared[0];
-    const uint first = tile * BLOCK + lid * ELEMENTS;
-    const int whole = first + ELEMENTS <= n;
+    const uint base = tile * BLOCK;
 
+    /* as in scan_blocks: coalesced through local memory */
+    load_block(in, base, n, block, lid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint first = lid * ELEMENTS;
     uint v[ELEMENTS];
-    if (whole) {
-        __global const uint4 *in4 = (__global const uint4 *)(in + first);
-        for (uint q = 0; q < QUADS; q++) {
-            const uint4 x = in4[q];
-            v[4 * q] = x.s0; v[4 * q + 1] = x.s1; v[4 * q + 2] = x.s2; v[4 * q + 3] = x.s3;
-        }
-    } else {
-        for (uint k = 0; k < ELEMENTS; k++)
-            v[k] = first + k < n ? in[first + k] : 0;
-    }
+    for (uint k = 0; k < ELEMENTS; k++)
+        v[k] = block[PAD(first + k)];
     uint sum = 0;
     for (uint k = 0; k < ELEMENTS; k++) {
         const uint x = v[k];
@@ -141,13 +170,8 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint prefix = shared[1] + tree[PAD(lid)];
 
-    if (whole) {
-        __global uint4 *out4 = (__global uint4 *)(out + first);
-        for (uint q = 0; q < QUADS; q++)
-            out4[q] = (uint4)(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]) + prefix;
-    } else {
-        for (uint k = 0; k < ELEMENTS; k++)
-            if (first + k < n)
-                out[first + k] = v[k] + prefix;
-    }
+    for (uint k = 0; k < ELEMENTS; k++)
+        block[PAD(first + k)] = v[k] + prefix;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_block(out, base, n, block, lid);
 }

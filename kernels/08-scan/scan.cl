@@ -5,6 +5,8 @@
  *              the block's total to block_sums[group]. Each work-item takes
  *              ELEMENTS consecutive elements: it scans them one after the
  *              other in registers, and the tree scans the work-items' totals.
+ *              The block goes through local memory on the way in and out, so
+ *              that global memory is read and written in coalesced uint4s.
  * add_sums:    adds the scanned block totals back: element i of block g gets
  *              block_offsets[g], the sum of every block before g.
  * block_size:  tells the host how many elements one work-group scans.
@@ -18,7 +20,6 @@
 #define ELEMENTS 16              /* per work-item, a multiple of 4 */
 #endif
 #define BLOCK (ELEMENTS * LOCAL_SIZE)
-#define QUADS (ELEMENTS / 4)     /* uint4 loads per work-item */
 
 /* 32 banks of 4 bytes. One spare word after every 32 puts the addresses the
  * tree touches at the same step (multiples of a power of two) in different
@@ -33,28 +34,58 @@ __kernel void block_size(__global uint *size)
     size[0] = BLOCK;
 }
 
+/* Moves a block between global and local memory in whole uint4s, work-item
+ * lid taking uint4s lid, lid + LOCAL_SIZE, ... (coalesced: a warp reads 512
+ * contiguous bytes), one element at a time past the end of the data. Local
+ * word i is at PAD(i); then lane t's four words 4t..4t+3 land in banks
+ * 4t + t/8 + 0..3, all different across the 32 lanes. */
+static void load_block(__global const uint *in, uint base, uint n, __local uint *block, uint lid)
+{
+    for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
+        const uint i = 4 * q;
+        uint4 x;
+        if (base + i + 4 <= n)
+            x = ((__global const uint4 *)(in + base))[q];
+        else
+            x = (uint4)(base + i < n ? in[base + i] : 0, base + i + 1 < n ? in[base + i + 1] : 0,
+                        base + i + 2 < n ? in[base + i + 2] : 0, base + i + 3 < n ? in[base + i + 3] : 0);
+        block[PAD(i)] = x.s0; block[PAD(i + 1)] = x.s1; block[PAD(i + 2)] = x.s2; block[PAD(i + 3)] = x.s3;
+    }
+}
+
+static void store_block(__global uint *out, uint base, uint n, __local const uint *block, uint lid)
+{
+    for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
+        const uint i = 4 * q;
+        const uint4 x = (uint4)(block[PAD(i)], block[PAD(i + 1)], block[PAD(i + 2)], block[PAD(i + 3)]);
+        if (base + i + 4 <= n) {
+            ((__global uint4 *)(out + base))[q] = x;
+        } else {
+            if (base + i < n) out[base + i] = x.s0;
+            if (base + i + 1 < n) out[base + i + 1] = x.s1;
+            if (base + i + 2 < n) out[base + i + 2] = x.s2;
+        }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void scan_blocks(__global const uint *in, __global uint *out, __global uint *block_sums, uint n)
 {
+    __local uint block[PAD(BLOCK - 1) + 1];
     __local uint tree[PAD(LOCAL_SIZE - 1) + 1];
     const uint lid = get_local_id(0);
-    const uint first = get_group_id(0) * BLOCK + lid * ELEMENTS;
-    const int whole = first + ELEMENTS <= n;   /* all of this work-item's elements exist */
+    const uint base = get_group_id(0) * BLOCK;
 
-    /* Load ELEMENTS consecutive elements: whole uint4s where they all exist
-     * (the buffer starts 16-byte aligned and first is a multiple of 4),
-     * one at a time at the end of the data, zeros past it. */
+    /* Coalesced loads into local memory; then each work-item takes ELEMENTS
+     * consecutive elements from it. Work-item t's element k is word
+     * t * ELEMENTS + k: without the padding, with ELEMENTS = 16, lanes t and
+     * t + 2 would read the same bank; with it, the 32 lanes read 32 banks. */
+    load_block(in, base, n, block, lid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint first = lid * ELEMENTS;
     uint v[ELEMENTS];
-    if (whole) {
-        __global const uint4 *in4 = (__global const uint4 *)(in + first);
-        for (uint q = 0; q < QUADS; q++) {
-            const uint4 x = in4[q];
-            v[4 * q] = x.s0; v[4 * q + 1] = x.s1; v[4 * q + 2] = x.s2; v[4 * q + 3] = x.s3;
-        }
-    } else {
-        for (uint k = 0; k < ELEMENTS; k++)
-            v[k] = first + k < n ? in[first + k] : 0;
-    }
+    for (uint k = 0; k < ELEMENTS; k++)
+        v[k] = block[PAD(first + k)];
 
     /* The serial exclusive scan of this work-item's elements; sum is their total. */
     uint sum = 0;
@@ -102,15 +133,11 @@ void scan_blocks(__global const uint *in, __global uint *out, __global uint *blo
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint prefix = tree[PAD(lid)];   /* the sum of the block before this work-item */
 
-    if (whole) {
-        __global uint4 *out4 = (__global uint4 *)(out + first);
-        for (uint q = 0; q < QUADS; q++)
-            out4[q] = (uint4)(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]) + prefix;
-    } else {
-        for (uint k = 0; k < ELEMENTS; k++)
-            if (first + k < n)
-                out[first + k] = v[k] + prefix;
-    }
+    /* back through local memory, and out in coalesced uint4s */
+    for (uint k = 0; k < ELEMENTS; k++)
+        block[PAD(first + k)] = v[k] + prefix;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    store_block(out, base, n, block, lid);
 }
 
 /* One work-group per block: consecutive work-items add the offset to

@@ -5,10 +5,11 @@
  *   transpose       tiled through local memory, padded against bank conflicts
  *   row_scan        inclusive scan of every row again (the image's columns)
  *   transpose       back to the image's layout
- * The row scans are chapter 8's scan: each work-item scans ROW_ELEMENTS
- * consecutive pixels in registers, a Blelloch tree scans the work-items'
- * totals, and one work-group walks a whole row in chunks of CHUNK pixels,
- * carrying the running total. */
+ * The row scans are chapter 8's scan: a chunk of the row comes into local
+ * memory in coalesced uint4s, each work-item scans ROW_ELEMENTS consecutive
+ * pixels of it in registers, a Blelloch tree scans the work-items' totals,
+ * and the chunk goes back out in uint4s. One work-group walks a whole row in
+ * chunks of CHUNK pixels, carrying the running total. */
 
 #ifndef LOCAL_SIZE
 #define LOCAL_SIZE 256
@@ -65,36 +66,90 @@ static uint scan_tree(__local uint *tree, uint lid)
     return sum;
 }
 
-/* The inclusive scan of v[0 .. ROW_ELEMENTS-1] in place; returns the total. */
-static uint scan_private(uint *v)
+/* Pixels start .. start + CHUNK - 1 of a row go into block[PAD(0 .. CHUNK-1)],
+ * zeros past the end of the row. Work-item lid takes 16-byte pieces lid,
+ * lid + LOCAL_SIZE, ... (coalesced), whole uint4s where the rows start
+ * 16-byte aligned, one pixel at a time otherwise. With the padding, lane t's
+ * words land in banks that differ across the 32 lanes of a warp. */
+static void load_bytes(__global const uchar *src, uint start, uint width, int aligned, __local uint *block,
+                       uint lid)
 {
-    uint sum = 0;
-    for (uint k = 0; k < ROW_ELEMENTS; k++) {
-        sum += v[k];
-        v[k] = sum;
+    for (uint q = lid; q < CHUNK / 16; q += LOCAL_SIZE) {
+        const uint i = 16 * q, x0 = start + i;
+        if (aligned && x0 + 16 <= width) {
+            const uint4 x = ((__global const uint4 *)(src + start))[q];
+            for (uint b = 0; b < 4; b++) {
+                block[PAD(i + b)] = (x.s0 >> (8 * b)) & 255;
+                block[PAD(i + 4 + b)] = (x.s1 >> (8 * b)) & 255;
+                block[PAD(i + 8 + b)] = (x.s2 >> (8 * b)) & 255;
+                block[PAD(i + 12 + b)] = (x.s3 >> (8 * b)) & 255;
+            }
+        } else {
+            for (uint k = 0; k < 16; k++)
+                block[PAD(i + k)] = x0 + k < width ? src[x0 + k] : 0;
+        }
     }
-    return sum;
 }
 
-/* dst[first + k] = v[k] + prefix, whole uint4s when they are all in the row
- * and the row starts 16-byte aligned. */
-static void store_row(__global uint *dst, uint first, uint width, int aligned, const uint *v, uint prefix)
+/* The same for a row of uint: 4 elements per piece. */
+static void load_uints(__global const uint *src, uint start, uint width, int aligned, __local uint *block,
+                       uint lid)
 {
-    if (aligned && first + ROW_ELEMENTS <= width) {
-        __global uint4 *d4 = (__global uint4 *)(dst + first);
-        for (uint q = 0; q < ROW_ELEMENTS / 4; q++)
-            d4[q] = (uint4)(v[4 * q], v[4 * q + 1], v[4 * q + 2], v[4 * q + 3]) + prefix;
-    } else {
-        for (uint k = 0; k < ROW_ELEMENTS; k++)
-            if (first + k < width)
-                dst[first + k] = v[k] + prefix;
+    for (uint q = lid; q < CHUNK / 4; q += LOCAL_SIZE) {
+        const uint i = 4 * q, x0 = start + i;
+        if (aligned && x0 + 4 <= width) {
+            const uint4 x = ((__global const uint4 *)(src + start))[q];
+            block[PAD(i)] = x.s0; block[PAD(i + 1)] = x.s1; block[PAD(i + 2)] = x.s2; block[PAD(i + 3)] = x.s3;
+        } else {
+            for (uint k = 0; k < 4; k++)
+                block[PAD(i + k)] = x0 + k < width ? src[x0 + k] : 0;
+        }
     }
+}
+
+static void store_uints(__global uint *dst, uint start, uint width, int aligned, __local const uint *block,
+                        uint lid)
+{
+    for (uint q = lid; q < CHUNK / 4; q += LOCAL_SIZE) {
+        const uint i = 4 * q, x0 = start + i;
+        if (aligned && x0 + 4 <= width) {
+            ((__global uint4 *)(dst + start))[q] =
+                (uint4)(block[PAD(i)], block[PAD(i + 1)], block[PAD(i + 2)], block[PAD(i + 3)]);
+        } else {
+            for (uint k = 0; k < 4; k++)
+                if (x0 + k < width)
+                    dst[x0 + k] = block[PAD(i + k)];
+        }
+    }
+}
+
+/* The inclusive scan of block[PAD(0 .. CHUNK-1)] in place, plus carry.
+ * Work-item lid scans elements lid * ROW_ELEMENTS ... in registers (with the
+ * padding, the 32 lanes read 32 different banks), the tree scans the
+ * work-items' totals. Returns the chunk's total. */
+static uint scan_block(__local uint *block, __local uint *tree, uint lid, uint carry)
+{
+    const uint first = lid * ROW_ELEMENTS;
+    uint v[ROW_ELEMENTS];
+    uint sum = 0;
+    for (uint k = 0; k < ROW_ELEMENTS; k++) {
+        sum += block[PAD(first + k)];
+        v[k] = sum;
+    }
+    tree[PAD(lid)] = sum;
+    const uint total = scan_tree(tree, lid);
+    /* the pixels before this work-item's in the chunk, and the earlier chunks */
+    const uint prefix = carry + tree[PAD(lid)];
+    for (uint k = 0; k < ROW_ELEMENTS; k++)
+        block[PAD(first + k)] = v[k] + prefix;
+    return total;
 }
 
 /* One work-group per row of the uint8 image: out[y][x] = in[y][0] + ... + in[y][x]. */
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void row_scan_bytes(__global const uchar *in, __global uint *out, uint width, uint height)
 {
+    __local uint block[PAD(CHUNK - 1) + 1];
     __local uint tree[PAD(LOCAL_SIZE - 1) + 1];
     const uint lid = get_local_id(0);
     const size_t row = get_group_id(0);
@@ -105,31 +160,12 @@ void row_scan_bytes(__global const uchar *in, __global uint *out, uint width, ui
 
     uint carry = 0;                        /* sum of the row's earlier chunks */
     for (uint start = 0; start < width; start += CHUNK) {
-        const uint first = start + lid * ROW_ELEMENTS;
-        uint v[ROW_ELEMENTS];
-        if (aligned && first + ROW_ELEMENTS <= width) {
-            /* 16 pixels per uint4 load, unpacked to one uint each */
-            __global const uint4 *s4 = (__global const uint4 *)(src + first);
-            for (uint q = 0; q < ROW_ELEMENTS / 16; q++) {
-                const uint4 x = s4[q];
-                for (uint b = 0; b < 4; b++) {
-                    v[16 * q + b] = (x.s0 >> (8 * b)) & 255;
-                    v[16 * q + 4 + b] = (x.s1 >> (8 * b)) & 255;
-                    v[16 * q + 8 + b] = (x.s2 >> (8 * b)) & 255;
-                    v[16 * q + 12 + b] = (x.s3 >> (8 * b)) & 255;
-                }
-            }
-        } else {
-            for (uint k = 0; k < ROW_ELEMENTS; k++)
-                v[k] = first + k < width ? src[first + k] : 0;
-        }
-        tree[PAD(lid)] = scan_private(v);
-        const uint sum = scan_tree(tree, lid);
-        /* the inclusive prefix of the work-item's own pixels + the pixels
-         * before them in this chunk + the earlier chunks */
-        store_row(dst, first, width, aligned, v, carry + tree[PAD(lid)]);
-        carry += sum;
-        barrier(CLK_LOCAL_MEM_FENCE);      /* tree is refilled by the next chunk */
+        load_bytes(src, start, width, aligned, block, lid);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        carry += scan_block(block, tree, lid, carry);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        store_uints(dst, start, width, aligned, block, lid);
+        barrier(CLK_LOCAL_MEM_FENCE);      /* block is refilled by the next chunk */
     }
 }
 
@@ -137,6 +173,7 @@ void row_scan_bytes(__global const uchar *in, __global uint *out, uint width, ui
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void row_scan(__global const uint *in, __global uint *out, uint width, uint height)
 {
+    __local uint block[PAD(CHUNK - 1) + 1];
     __local uint tree[PAD(LOCAL_SIZE - 1) + 1];
     const uint lid = get_local_id(0);
     const size_t row = get_group_id(0);
@@ -147,22 +184,11 @@ void row_scan(__global const uint *in, __global uint *out, uint width, uint heig
 
     uint carry = 0;
     for (uint start = 0; start < width; start += CHUNK) {
-        const uint first = start + lid * ROW_ELEMENTS;
-        uint v[ROW_ELEMENTS];
-        if (aligned && first + ROW_ELEMENTS <= width) {
-            __global const uint4 *s4 = (__global const uint4 *)(src + first);
-            for (uint q = 0; q < ROW_ELEMENTS / 4; q++) {
-                const uint4 x = s4[q];
-                v[4 * q] = x.s0; v[4 * q + 1] = x.s1; v[4 * q + 2] = x.s2; v[4 * q + 3] = x.s3;
-            }
-        } else {
-            for (uint k = 0; k < ROW_ELEMENTS; k++)
-                v[k] = first + k < width ? src[first + k] : 0;
-        }
-        tree[PAD(lid)] = scan_private(v);
-        const uint sum = scan_tree(tree, lid);
-        store_row(dst, first, width, aligned, v, carry + tree[PAD(lid)]);
-        carry += sum;
+        load_uints(src, start, width, aligned, block, lid);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        carry += scan_block(block, tree, lid, carry);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        store_uints(dst, start, width, aligned, block, lid);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
