@@ -4,30 +4,13 @@
 build=$(cd "${1:-build}" && pwd)
 bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
 root=$(cd "$here/../.." && pwd)
 k="$here/kernels"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CLTUTOR_WORKSPACE="$tmp/ws"
 export NO_COLOR=1
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 15 | sed 's/^/     /'; }
-
-# expect NAME STATUS PATTERN -- COMMAND...: exit status and a line matching PATTERN (grep -E)
-expect() {
-  name=$1 want=$2 pattern=$3
-  shift 4
-  out=$("$@" 2>&1)
-  got=$?
-  if [ "$got" -ne "$want" ]; then bad "$name (exit $got, wanted $want)" "$out"; return; fi
-  if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
-    bad "$name (no line matching: $pattern)" "$out"; return
-  fi
-  ok "$name"
-}
 
 # json_check NAME PYTHON_EXPR -- COMMAND...: the output parses and EXPR (over j) holds
 json_check() {
@@ -126,5 +109,4 @@ else
 fi
 expect "installed binary finds its course" 0 'Atomic' -- env CLTUTOR_DATA="$tmp/inst/usr/share/cltutor" "$tmp/inst/usr/bin/cltutor" list
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,30 +6,13 @@
 build=$(cd "${1:-build}" && pwd)
 bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
 root=$(cd "$here/../.." && pwd)
 k="$here/kernels"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CLTUTOR_WORKSPACE="$tmp/ws"
 export NO_COLOR=1
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/     /'; }
-
-# expect NAME STATUS PATTERN -- COMMAND...: exit status and a line matching PATTERN (grep -E)
-expect() {
-  name=$1 want=$2 pattern=$3
-  shift 4
-  out=$("$@" 2>&1)
-  got=$?
-  if [ "$got" -ne "$want" ]; then bad "$name (exit $got, wanted $want)" "$out"; return; fi
-  if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
-    bad "$name (no line matching: $pattern)" "$out"; return
-  fi
-  ok "$name"
-}
 
 # check NAME FILE PYTHON_EXPR: FILE parses as JSON and EXPR (over j) holds
 check() {
@@ -437,5 +420,4 @@ sys.exit(0 if 'could not run' in j['output'] and j['tests'] == [] else 1)" "$ag/
 else bad "no device in run_autograder" "$(cat "$ag/results/stdout" "$ag/results/results.json" 2>/dev/null)"; fi
 expect "no OpenCL device: grade exits 69" 69 'could not run' -- env OCL_ICD_VENDORS="$tmp/no-icd" "$bin" grade 2 --dir "$tmp/mixed"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

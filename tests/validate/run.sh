@@ -5,29 +5,12 @@
 build=$(cd "${1:-build}" && pwd)
 bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
 root=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CLTUTOR_WORKSPACE="$tmp/ws"
 export NO_COLOR=1
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/     /'; }
-
-# expect NAME STATUS PATTERN -- COMMAND...: exit status and a line matching PATTERN (grep -E)
-expect() {
-  name=$1 want=$2 pattern=$3
-  shift 4
-  out=$("$@" 2>&1)
-  got=$?
-  if [ "$got" -ne "$want" ]; then bad "$name (exit $got, wanted $want)" "$out"; return; fi
-  if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
-    bad "$name (no line matching: $pattern)" "$out"; return
-  fi
-  ok "$name"
-}
 
 # ---- the course: every check of every chapter counts in this suite
 echo "-- cltutor validate (every chapter)"
@@ -117,5 +100,4 @@ fresh
 rm "$tmp/course/exercises/03-coalesced/bug-no-guard.cl"
 expect "a missing bug listing fails" 1 'bug-no-guard.cl is missing' -- v 3 --static
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

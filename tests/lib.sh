@@ -1,0 +1,33 @@
+# tests/lib.sh — what every shell test suite shares: counting, expectations,
+# and the closing line. Source it, then call ok/bad/expect, and finish with
+# `finish`, which prints "N passed, N failed" and sets the exit status.
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+
+# bad NAME [DETAILS]: a failure, with up to 20 lines of details indented below
+bad() {
+  fail=$((fail + 1))
+  echo "FAIL $1"
+  if [ -n "$2" ]; then printf '%s\n' "$2" | head -n 20 | sed 's/^/     /'; fi
+}
+
+# expect NAME STATUS PATTERN -- COMMAND...: the exit status, and a line of
+# output (stdout and stderr) matching PATTERN (grep -E; empty: any output)
+expect() {
+  name=$1 want=$2 pattern=$3
+  shift 4
+  out=$("$@" 2>&1)
+  got=$?
+  if [ "$got" -ne "$want" ]; then bad "$name (exit $got, wanted $want)" "$out"; return; fi
+  if [ -n "$pattern" ] && ! printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
+    bad "$name (no line matching: $pattern)" "$out"; return
+  fi
+  ok "$name"
+}
+
+finish() {
+  echo "$pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+}
