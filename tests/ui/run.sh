@@ -276,6 +276,28 @@ if T capture-pane -e -p -t ui | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then
 keys q
 check "monochrome terminal: quits" "EXITED:0"
 
+# ---- a corrupt progress file is left alone, and said so
+mkdir -p "$tmp/ws2/.cltutor"
+echo "{ not json" > "$tmp/ws2/.cltutor/progress.json"
+start "CLTUTOR_WORKSPACE=$tmp/ws2"
+check "corrupt progress: the warning" "not valid progress JSON"
+keys q
+sleep 0.5
+grep -q "not json" "$tmp/ws2/.cltutor/progress.json" && ok "corrupt progress: the file is kept" || bad "corrupt progress: the file is kept"
+
+# ---- the solution opens after 3 failed runs
+start
+keys 3
+wait_for "Lesson" 10
+keys 7
+check "solution: locked at first" "opens once you pass"
+for i in 1 2 3; do
+  keys r
+  wait_for "   run $i   " 30
+done
+keys 7
+check "solution: open after 3 failed runs" "+++ the reference"
+
 # ---- watch by polling (no inotify)
 start "CLTUTOR_UI_POLL=1"
 keys 1
