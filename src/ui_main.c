@@ -977,11 +977,6 @@ static void handle_jobs(ui_app *a) {
         else if (job->kind == JOB_ANALYZE && a->in_chapter && job->id == a->ch.gm_id) finish_analysis(a, job);
         tui_job_free(job);
     }
-    /* a reference that started measuring */
-    char phase[32];
-    int id;
-    int kind = tui_jobs_status(&a->jobs, &id, phase, sizeof phase, NULL, NULL, NULL);
-    (void)kind;
 }
 
 /* ---- the event loop --------------------------------------------------- */
@@ -1093,6 +1088,11 @@ static void do_action(ui_app *a, tui_action act) {
     case ACT_RESET_EXERCISE: reset_exercise(a); break;
     case ACT_RELOAD_DEVICES:
         if (act.arg == 0 || a->devs_state != 2) request_devices(a);
+        if (act.arg == 1) { /* the dialog opens on the device in use */
+            int cur = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
+            a->st.overlay_list.len = a->n_devs;
+            a->st.overlay_list.cur = cur > 0 ? cur : 0;
+        }
         break;
     case ACT_NONE: break;
     }
