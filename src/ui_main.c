@@ -180,7 +180,7 @@ const char *ui_device_label(const ui_app *a, char *buf, size_t len) {
     int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
     if (i >= 0 && i < a->n_devs) snprintf(buf, len, "%s (%s)", a->devs[i].name, a->devs[i].type);
     else if (a->last_dev_name[0]) snprintf(buf, len, "%s (%s)", a->last_dev_name, a->last_dev_type);
-    else if (a->devs_state == 3) snprintf(buf, len, "%s", T("no OpenCL device"));
+    else if (a->devs_state == 3 || (a->devs_state == 2 && a->n_devs == 0)) snprintf(buf, len, "%s", T("no OpenCL device"));
     else snprintf(buf, len, "%s", T("looking for devices…"));
     return buf;
 }
