@@ -138,12 +138,12 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
             while (*p && shown < 4) {
                 const char *e = strchr(p, '\n');
                 size_t n = e ? (size_t)(e - p) : strlen(p);
-                if (n > 0 && tui_log_line_ref(p, NULL) && (memmem(p, n, "error", 5) || shown == 0)) {
-                    char *msg = strndup(p, n);
-                    if (msg) wrap_text(out, width, ST_ERR, msg, "");
-                    free(msg);
+                char *msg = n > 0 ? strndup(p, n) : NULL;
+                if (msg && tui_log_line_ref(msg, NULL) && (strstr(msg, "error") || shown == 0)) {
+                    wrap_text(out, width, ST_ERR, msg, "");
                     shown++;
                 }
+                free(msg);
                 p = e ? e + 1 : p + n;
             }
         }
