@@ -43,8 +43,10 @@
 /* Moves a block between global and local memory in whole uint4s, work-item
  * lid taking uint4s lid, lid + LOCAL_SIZE, ... (coalesced: a warp reads 512
  * contiguous bytes), one element at a time past the end of the data. Local
- * word i is at PAD(i); then lane t's four words 4t..4t+3 land in banks
- * 4t + t/8 + 0..3, all different across the 32 lanes. */
+ * word i is at PAD(i). The four words of a uint4 stay together (i is a
+ * multiple of 4, and PAD only skips a word after every 32), and lane t's
+ * words 4t..4t+3 land in banks 4t + t/8 + 0..3: all different across the
+ * 32 lanes. */
 static void load_block(__global const uint *in, uint base, uint n, __local uint *block, uint lid)
 {
     for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
@@ -55,7 +57,7 @@ static void load_block(__global const uint *in, uint base, uint n, __local uint 
         else
             x = (uint4)(base + i < n ? in[base + i] : 0, base + i + 1 < n ? in[base + i + 1] : 0,
                         base + i + 2 < n ? in[base + i + 2] : 0, base + i + 3 < n ? in[base + i + 3] : 0);
-        block[PAD(i)] = x.s0; block[PAD(i + 1)] = x.s1; block[PAD(i + 2)] = x.s2; block[PAD(i + 3)] = x.s3;
+        vstore4(x, 0, block + PAD(i));
     }
 }
 
@@ -63,7 +65,7 @@ static void store_block(__global uint *out, uint base, uint n, __local const uin
 {
     for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
         const uint i = 4 * q;
-        const uint4 x = (uint4)(block[PAD(i)], block[PAD(i + 1)], block[PAD(i + 2)], block[PAD(i + 3)]);
+        const uint4 x = vload4(0, block + PAD(i));
         if (base + i + 4 <= n) {
             ((__global uint4 *)(out + base))[q] = x;
         } else {

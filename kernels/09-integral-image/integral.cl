@@ -68,8 +68,9 @@ static uint scan_tree(__local uint *tree, uint lid)
 
 /* Pixels start .. start + CHUNK - 1 of a row go into block[PAD(0 .. CHUNK-1)],
  * zeros past the end of the row. Work-item lid takes 16-byte pieces lid,
- * lid + LOCAL_SIZE, ... (coalesced), whole uint4s where the rows start
- * 16-byte aligned, one pixel at a time otherwise. With the padding, lane t's
+ * lid + LOCAL_SIZE, ... (coalesced), whole uchar16s where the rows start
+ * 16-byte aligned, one pixel at a time otherwise. PAD skips a word only
+ * after every 32, so the 16 words of a piece stay together, and lane t's
  * words land in banks that differ across the 32 lanes of a warp. */
 static void load_bytes(__global const uchar *src, uint start, uint width, int aligned, __local uint *block,
                        uint lid)
@@ -77,13 +78,8 @@ static void load_bytes(__global const uchar *src, uint start, uint width, int al
     for (uint q = lid; q < CHUNK / 16; q += LOCAL_SIZE) {
         const uint i = 16 * q, x0 = start + i;
         if (aligned && x0 + 16 <= width) {
-            const uint4 x = ((__global const uint4 *)(src + start))[q];
-            for (uint b = 0; b < 4; b++) {
-                block[PAD(i + b)] = (x.s0 >> (8 * b)) & 255;
-                block[PAD(i + 4 + b)] = (x.s1 >> (8 * b)) & 255;
-                block[PAD(i + 8 + b)] = (x.s2 >> (8 * b)) & 255;
-                block[PAD(i + 12 + b)] = (x.s3 >> (8 * b)) & 255;
-            }
+            const uchar16 x = ((__global const uchar16 *)(src + start))[q];
+            vstore16(convert_uint16(x), 0, block + PAD(i));
         } else {
             for (uint k = 0; k < 16; k++)
                 block[PAD(i + k)] = x0 + k < width ? src[x0 + k] : 0;
@@ -98,8 +94,7 @@ static void load_uints(__global const uint *src, uint start, uint width, int ali
     for (uint q = lid; q < CHUNK / 4; q += LOCAL_SIZE) {
         const uint i = 4 * q, x0 = start + i;
         if (aligned && x0 + 4 <= width) {
-            const uint4 x = ((__global const uint4 *)(src + start))[q];
-            block[PAD(i)] = x.s0; block[PAD(i + 1)] = x.s1; block[PAD(i + 2)] = x.s2; block[PAD(i + 3)] = x.s3;
+            vstore4(((__global const uint4 *)(src + start))[q], 0, block + PAD(i));
         } else {
             for (uint k = 0; k < 4; k++)
                 block[PAD(i + k)] = x0 + k < width ? src[x0 + k] : 0;
@@ -113,8 +108,7 @@ static void store_uints(__global uint *dst, uint start, uint width, int aligned,
     for (uint q = lid; q < CHUNK / 4; q += LOCAL_SIZE) {
         const uint i = 4 * q, x0 = start + i;
         if (aligned && x0 + 4 <= width) {
-            ((__global uint4 *)(dst + start))[q] =
-                (uint4)(block[PAD(i)], block[PAD(i + 1)], block[PAD(i + 2)], block[PAD(i + 3)]);
+            ((__global uint4 *)(dst + start))[q] = vload4(0, block + PAD(i));
         } else {
             for (uint k = 0; k < 4; k++)
                 if (x0 + k < width)
