@@ -185,7 +185,7 @@ int cli_main(int argc, char **argv) {
 #ifdef CLT_NO_UI
     if (i >= argc) rc = cmd_welcome(&cx);
 #else
-    if (i >= argc) rc = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? ui_main(cx.workspace) : cmd_welcome(&cx);
+    if (i >= argc) rc = ui_available() ? ui_main(cx.workspace) : cmd_welcome(&cx);
 #endif
     else {
         const char *cmd = argv[i];

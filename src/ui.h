@@ -8,4 +8,8 @@
  * on stdin and stdout. */
 int ui_main(const char *workspace);
 
+/* Whether the UI can run here: stdin and stdout are a terminal that can
+ * move the cursor (TERM set, not "dumb"). */
+int ui_available(void);
+
 #endif

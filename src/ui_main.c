@@ -1153,6 +1153,11 @@ static void init_colors_and_locale(ui_app *a) {
     }
 }
 
+int ui_available(void) {
+    const char *term = getenv("TERM");
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") != 0;
+}
+
 int ui_main(const char *workspace) {
     static ui_app app;
     ui_app *a = &app;
