@@ -31,6 +31,7 @@ static const tui_key_help keys[] = {
     {"g G  Home End", "top / bottom", 2},
     {"← →", "previous / next tab (results); scroll sideways (kernel)", 2},
     {"[ ]", "previous / next results tab", 2},
+    {"{ }", "lesson: previous / next section", 2},
     {"1-8", "results tabs: result, check, build, timing, history, changes, solution, GPU model", 2},
     {"Enter", "edit at the line under the cursor (kernel, build log, diffs)", 2},
     {"h", "hints seen so far", 2},

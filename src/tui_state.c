@@ -223,6 +223,7 @@ static tui_action chapter_key(tui_state *s, int key) {
         if (s->confirm_reset) { s->confirm_reset = 0; return act(ACT_RESET_EXERCISE, 0); }
         s->confirm_reset = 1;
         return act(ACT_NONE, 0);
+    case '{': case '}': return act(ACT_SECTION, key == '}' ? 1 : -1);
     case ']': case '[': {
         tui_tab t = tui_tab_step(s, s->tab, key == ']' ? 1 : -1);
         if (tui_set_tab(s, t)) return act(ACT_TAB_CHANGED, t);

@@ -71,6 +71,7 @@ typedef enum {
     ACT_TAB_CHANGED,      /* a tab opened: the controller may compute its content (arg: tab) */
     ACT_RESET_EXERCISE,   /* confirmed: put the starting file back */
     ACT_RELOAD_DEVICES,
+    ACT_SECTION,          /* the lesson's next (arg 1) or previous (-1) heading */
 } tui_action_kind;
 
 typedef struct {

@@ -238,6 +238,7 @@ static const char *const pairs[][2] = {
     {"top / bottom", "顶部/底部"},
     {"previous / next tab (results); scroll sideways (kernel)", "上一个/下一个标签（结果）；左右滚动（内核）"},
     {"previous / next results tab", "上一个/下一个结果标签"},
+    {"lesson: previous / next section", "课文：上一节/下一节"},
     {"results tabs: result, check, build, timing, history, changes, solution, GPU model",
      "结果标签：结果、校验、编译、计时、历史、改动、答案、GPU 模型"},
     {"edit at the line under the cursor (kernel, build log, diffs)", "在光标所在行编辑（内核、编译输出、差异）"},

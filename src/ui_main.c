@@ -1094,6 +1094,28 @@ static void do_action(ui_app *a, tui_action act) {
             a->st.overlay_list.cur = cur > 0 ? cur : 0;
         }
         break;
+    case ACT_SECTION: {
+        if (!a->in_chapter) break;
+        st_doc *d = &a->ch.lesson_doc;
+        tui_list *v = &a->st.pane[PANE_LESSON];
+        int row = -1;
+        if (act.arg > 0) {
+            for (int i = v->top + 1; i < d->n && row < 0; i++)
+                if (d->lines[i].tag > MDR_HEADING_TAG && d->lines[i].tag <= MDR_HEADING_TAG + 3 &&
+                    d->lines[i - 1].tag != d->lines[i].tag) row = i;
+        } else {
+            for (int i = v->top - 1; i >= 0 && row < 0; i--)
+                if (d->lines[i].tag > MDR_HEADING_TAG && d->lines[i].tag <= MDR_HEADING_TAG + 3 &&
+                    (i == 0 || d->lines[i - 1].tag != d->lines[i].tag)) row = i;
+            if (row < 0) row = 0;
+        }
+        if (row >= 0) {
+            v->top = row;
+            tui_list_clamp(v);
+        }
+        a->st.focus = PANE_LESSON;
+        break;
+    }
     case ACT_NONE: break;
     }
 }

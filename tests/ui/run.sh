@@ -289,6 +289,10 @@ grep -q "not json" "$tmp/ws2/.cltutor/progress.json" && ok "corrupt progress: th
 start
 keys 3
 wait_for "Lesson" 10
+T send-keys -t ui -l '}'
+sleep 0.3
+if screen | sed -n 3p | grep -q "^ [A-Z]" && ! screen | sed -n 2p | grep -q " top "; then ok "lesson: } jumps to the next section"
+else bad "lesson: } jumps to the next section"; fi
 keys 7
 check "solution: locked at first" "opens once you pass"
 for i in 1 2 3; do

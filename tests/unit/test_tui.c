@@ -400,6 +400,10 @@ START_TEST(state_chapter_keys) {
     tui_key(&s, 'X');
     tui_key(&s, 'j');
     ck_assert_int_eq(tui_key(&s, 'X').kind, ACT_NONE);
+    a = tui_key(&s, '}');
+    ck_assert_int_eq(a.kind, ACT_SECTION);
+    ck_assert_int_eq(a.arg, 1);
+    ck_assert_int_eq(tui_key(&s, '{').arg, -1);
     /* hints, watch, zoom, back */
     ck_assert_int_eq(tui_key(&s, 'n').kind, ACT_NEXT_HINT);
     ck_assert_int_eq(s.overlay, OV_HINTS);
