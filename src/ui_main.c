@@ -376,6 +376,8 @@ static void open_chapter(ui_app *a, int index) {
     a->in_chapter = 1;
     tui_open_chapter(&a->st);
     a->st.tab_enabled[TAB_ANALYSIS] = 1;
+    progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
+    if (!pc || pc->n_runs == 0) a->st.focus = PANE_LESSON; /* a new chapter: read first */
     snprintf(a->prog.last, sizeof a->prog.last, "%s", c->l->id);
     save_progress(a);
 }
