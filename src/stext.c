@@ -229,7 +229,7 @@ static void emit_line(st_doc *out, const st_line *src, const wchar_info *ch, int
     while (to > from && is_space_cp(ch[to - 1].cp)) to--;
     for (int i = from; i < to; i++) {
         const char *t = src->text + ch[i].off;
-        if (ch[i].cp == '\n' || ch[i].cp == '\t') st_line_add(l, ch[i].style, " ", 1);
+        if (ch[i].cp == '\n' || ch[i].cp == '\t' || ch[i].cp == 0xa0) st_line_add(l, ch[i].style, " ", 1);
         else st_line_add(l, ch[i].style, t, (size_t)ch[i].n);
     }
 }

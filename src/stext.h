@@ -78,7 +78,8 @@ void st_para_add(st_para *p, int style, const char *text, size_t len);
 int st_para_empty(const st_para *p);
 /* Wraps into lines of at most width columns: the first line starts with
  * prefix1, the others with prefix2 (both styled with pstyle). Breaks at
- * spaces and between wide characters; a word longer than a line is cut.
+ * spaces and between wide characters; a word longer than a line is cut;
+ * a no-break space (U+00A0) holds words together and prints as a space.
  * Returns the number of lines added. */
 int st_para_wrap(const st_para *p, int width, const char *prefix1, const char *prefix2, int pstyle, st_doc *out);
 

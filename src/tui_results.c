@@ -62,39 +62,60 @@ static void fmt_when(double when, char *buf, size_t len);
 
 static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
 
-static void timing_line(const tui_results_in *in, st_doc *out) {
-    const engine_report *r = in->rep;
-    char med[32], buf[64];
-    st_fmt_ms(med, sizeof med, r->timing.median);
-    st_line *l = st_doc_add(out);
-    st_line_adds(l, ST_DIM, T("median "));
-    st_line_adds(l, ST_NORMAL | ST_A_BOLD, med);
-    st_line_addf(l, ST_DIM, " · ");
-    st_line_addf(l, ST_NORMAL, "%.2f GB/s", report_gbps(r));
-    if (report_gflops(r) > 0) {
-        st_line_addf(l, ST_DIM, " · ");
-        st_line_addf(l, ST_NORMAL, "%.2f GFLOP/s", report_gflops(r));
+/* Adds text to p with its spaces made unbreakable, so that an item such as
+ * "vs serial C: 1.74x faster" stays on one line. */
+static void add_nb(st_para *p, int style, const char *text) {
+    for (const char *t = text; *t; t++) {
+        if (*t == ' ') st_para_add(p, style, "\xc2\xa0", 2);
+        else st_para_add(p, style, t, 1);
     }
-    l = st_doc_add(out);
+}
+
+static void timing_line(const tui_results_in *in, int width, st_doc *out) {
+    const engine_report *r = in->rep;
+    char med[32], buf[96], label[96];
+    st_fmt_ms(med, sizeof med, r->timing.median);
+    st_para p;
+    st_para_init(&p);
+    add_nb(&p, ST_DIM, T("median "));
+    add_nb(&p, ST_NORMAL | ST_A_BOLD, med);
+    st_para_add(&p, ST_DIM, " · ", strlen(" · "));
+    snprintf(buf, sizeof buf, "%.2f GB/s", report_gbps(r));
+    add_nb(&p, ST_NORMAL, buf);
+    if (report_gflops(r) > 0) {
+        st_para_add(&p, ST_DIM, " · ", strlen(" · "));
+        snprintf(buf, sizeof buf, "%.2f GFLOP/s", report_gflops(r));
+        add_nb(&p, ST_NORMAL, buf);
+    }
+    st_para_wrap(&p, width, "", "", ST_NORMAL, out);
+    st_para_free(&p);
+    st_para_init(&p);
     if (r->serial_ms > 0) {
         tui_speedup_text(r->serial_ms, r->timing.median, buf, sizeof buf);
-        st_line_addf(l, ST_DIM, "%s ", T("vs serial C:"));
-        st_line_adds(l, r->serial_ms >= r->timing.median ? ST_OK : ST_WARN, buf);
+        snprintf(label, sizeof label, "%s ", T("vs serial C:"));
+        add_nb(&p, ST_DIM, label);
+        add_nb(&p, r->serial_ms >= r->timing.median ? ST_OK : ST_WARN, buf);
     }
     if (in->prev_ref.state == REF_DONE) {
         tui_speedup_text(in->prev_ref.ms, r->timing.median, buf, sizeof buf);
-        st_line_addf(l, ST_DIM, "   ");
-        st_line_addf(l, ST_DIM, T("vs chapter %d: "), in->prev_ref.chapter);
-        st_line_adds(l, in->prev_ref.ms >= r->timing.median ? ST_OK : ST_WARN, buf);
+        st_para_add(&p, ST_DIM, "   ", 3);
+        snprintf(label, sizeof label, T("vs chapter %d: "), in->prev_ref.chapter);
+        add_nb(&p, ST_DIM, label);
+        add_nb(&p, in->prev_ref.ms >= r->timing.median ? ST_OK : ST_WARN, buf);
     } else if (in->prev_ref.state == REF_WAITING || in->prev_ref.state == REF_MEASURING) {
-        st_line_addf(l, ST_DIM, "   ");
-        st_line_addf(l, ST_DIM, T("vs chapter %d: measuring…"), in->prev_ref.chapter);
+        st_para_add(&p, ST_DIM, "   ", 3);
+        snprintf(label, sizeof label, T("vs chapter %d: measuring…"), in->prev_ref.chapter);
+        add_nb(&p, ST_DIM, label);
     }
     if (in->prev_run_ms > 0) {
         tui_speedup_text(in->prev_run_ms, r->timing.median, buf, sizeof buf);
-        st_line_addf(l, ST_DIM, "   %s ", T("vs your last run:"));
-        st_line_adds(l, in->prev_run_ms >= r->timing.median * 0.97 ? ST_OK : ST_WARN, buf);
+        st_para_add(&p, ST_DIM, "   ", 3);
+        snprintf(label, sizeof label, "%s ", T("vs your last run:"));
+        add_nb(&p, ST_DIM, label);
+        add_nb(&p, in->prev_run_ms >= r->timing.median * 0.97 ? ST_OK : ST_WARN, buf);
     }
+    if (!st_para_empty(&p)) st_para_wrap(&p, width, "", "", ST_NORMAL, out);
+    st_para_free(&p);
 }
 
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
@@ -126,7 +147,7 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         wrap_text(out, width, ST_DIM, buf, "");
     }
     if (r->status == ENG_PASS && r->n_samples > 0) {
-        timing_line(in, out);
+        timing_line(in, width, out);
         if (is_cpu(r))
             wrap_text(out, width, ST_DIM, T("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
     } else if (r->status == ENG_WRONG) {
