@@ -42,7 +42,10 @@ __kernel void histogram(__global const uchar *data, uint n, __global uint *histo
         sub[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* as in the reference: uint4 chunks, several per step, then the tail */
+    /* as in the reference: uint4 chunks, several per step, then the tail.
+     * (Written as an unrolled loop followed by a loop over the remaining
+     * chunks, this kernel lost the second loop's counts on PoCL 3.1; the
+     * single guarded loop is right everywhere.) */
     __global const uint4 *chunk = (__global const uint4 *)data;
     const uint chunks = n / 16, step = get_global_size(0);
     for (uint c = get_global_id(0); c < chunks; c += CHUNKS_PER_STEP * step) {

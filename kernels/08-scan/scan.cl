@@ -17,7 +17,7 @@
 #define LOCAL_SIZE 256
 #endif
 #ifndef ELEMENTS
-#define ELEMENTS 16              /* per work-item, a multiple of 4 */
+#define ELEMENTS 16              /* per work-item: a power of two, at least 4 */
 #endif
 #define BLOCK (ELEMENTS * LOCAL_SIZE)
 

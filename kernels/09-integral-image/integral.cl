@@ -5,17 +5,18 @@
  *   transpose       tiled through local memory, padded against bank conflicts
  *   row_scan        inclusive scan of every row again (the image's columns)
  *   transpose       back to the image's layout
- * The row scans are chapter 8's scan: a chunk of the row comes into local
- * memory in coalesced uint4s, each work-item scans ROW_ELEMENTS consecutive
- * pixels of it in registers, a Blelloch tree scans the work-items' totals,
- * and the chunk goes back out in uint4s. One work-group walks a whole row in
- * chunks of CHUNK pixels, carrying the running total. */
+ * The row scans are chapter 8's scan: a chunk of the row comes into padded
+ * local memory in coalesced pieces (uchar16 from the image, uint4 from the
+ * row sums), each work-item scans ROW_ELEMENTS consecutive pixels of it in
+ * registers, a Blelloch tree scans the work-items' totals, and the chunk goes
+ * back out in uint4s. One work-group walks a whole row in chunks of CHUNK
+ * pixels, carrying the running total. */
 
 #ifndef LOCAL_SIZE
 #define LOCAL_SIZE 256
 #endif
 #ifndef ROW_ELEMENTS
-#define ROW_ELEMENTS 16          /* pixels per work-item, a multiple of 16 */
+#define ROW_ELEMENTS 16          /* pixels per work-item: a power of two */
 #endif
 #define CHUNK (ROW_ELEMENTS * LOCAL_SIZE)
 #define LOG_BANKS 5
