@@ -1,7 +1,9 @@
 /* Chapter 7 exercise: a 256-bin byte histogram with local sub-histograms.
  *
  * histogram[v] = how many of the n bytes equal v. The host clears histogram
- * before each run and starts about n / 512 work-items in groups of 128.
+ * before each run and starts groups of 128 work-items: about one work-item
+ * per 512 bytes, but at most 4 groups per compute unit, so each work-item
+ * strides over the data until it runs out.
  *
  * As given, each work-group counts into ONE histogram in local memory and
  * never hands its counts on: `cltutor check 7` reports every count lost.
