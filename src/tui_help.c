@@ -22,7 +22,7 @@ static const tui_key_help keys[] = {
     {"1-9", "open chapter N", 1},
     {"q", "quit", 1},
     {"e", "edit the kernel (at the first build error, or the line under the cursor)", 2},
-    {"r", "run: build, check and time the kernel", 2},
+    {"r  F5", "run: build, check and time the kernel", 2},
     {"c", "cancel the run", 2},
     {"w", "watch on/off: saving the file reruns it", 2},
     {"Tab  Shift-Tab", "next / previous pane: lesson, kernel, results", 2},
