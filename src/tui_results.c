@@ -414,7 +414,7 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
     st_line *h = st_doc_add(out);
     st_line_addf(h, ST_TITLE | ST_A_BOLD, T("%d runs, oldest first; shorter is faster"), pc->n_runs);
     if (best > 0) st_line_addf(h, ST_DIM, T("   best %s"), bs);
-    if (n_other) st_line_addf(h, ST_DIM, T("   (dim: another device)"));
+    if (n_other) st_line_addf(h, ST_DIM, "%s", T("   (dim: another device)"));
     int barw = width - 39; /* number, time, result and median take 36 columns, the best mark 2 */
     if (barw < 6) barw = 6;
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
