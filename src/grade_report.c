@@ -46,6 +46,28 @@ static const char *kind_name(grade_kind k) {
 
 static const char *outcome_name(grade_outcome o) { return o == GO_PASS ? "pass" : o == GO_SKIP ? "skip" : "fail"; }
 
+/* The keys that name a chapter, in the report and in the plan alike. */
+static cJSON *chapter_identity_json(const grade_chapter *ch) {
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "lesson", ch->id);
+    cJSON_AddNumberToObject(c, "chapter", ch->number);
+    cJSON_AddStringToObject(c, "title", ch->title);
+    return c;
+}
+
+/* The keys that name a test and its input, in the report and in the plan alike. */
+static cJSON *test_identity_json(const grade_test *t) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "id", t->id);
+    cJSON_AddStringToObject(j, "name", t->name);
+    cJSON_AddStringToObject(j, "kind", kind_name(t->kind));
+    cJSON_AddStringToObject(j, "file", t->file);
+    if (t->size[0]) cJSON_AddStringToObject(j, "size", t->size);
+    if (t->check[0]) cJSON_AddStringToObject(j, "check", t->check);
+    cJSON_AddNumberToObject(j, "seed", (double)t->seed);
+    return j;
+}
+
 static double percent(const grade_result *r) { return r->max_score > 0 ? 100.0 * r->score / r->max_score : 0; }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -84,10 +106,7 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
     cJSON *chs = cJSON_AddArrayToObject(o, "chapters");
     for (int i = 0; i < r->n_chapters; i++) {
         const grade_chapter *ch = &r->chapters[i];
-        cJSON *c = cJSON_CreateObject();
-        cJSON_AddStringToObject(c, "lesson", ch->id);
-        cJSON_AddNumberToObject(c, "chapter", ch->number);
-        cJSON_AddStringToObject(c, "title", ch->title);
+        cJSON *c = chapter_identity_json(ch);
         cJSON_AddStringToObject(c, "file", ch->file);
         cJSON_AddBoolToObject(c, "submitted", ch->submitted);
         cJSON_AddNumberToObject(c, "score", pts(ch->score));
@@ -95,14 +114,7 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
         cJSON *ts = cJSON_AddArrayToObject(c, "tests");
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "id", t->id);
-            cJSON_AddStringToObject(j, "name", t->name);
-            cJSON_AddStringToObject(j, "kind", kind_name(t->kind));
-            cJSON_AddStringToObject(j, "file", t->file);
-            if (t->size[0]) cJSON_AddStringToObject(j, "size", t->size);
-            if (t->check[0]) cJSON_AddStringToObject(j, "check", t->check);
-            cJSON_AddNumberToObject(j, "seed", (double)t->seed);
+            cJSON *j = test_identity_json(t);
             cJSON_AddStringToObject(j, "outcome", outcome_name(t->outcome));
             cJSON_AddStringToObject(j, "status", t->status);
             cJSON_AddNumberToObject(j, "score", pts(t->score));
@@ -125,22 +137,12 @@ cJSON *grade_plan_json(const grade_chapter *chapters, int n, uint64_t seed) {
     cJSON *chs = cJSON_AddArrayToObject(o, "chapters");
     for (int i = 0; i < n; i++) {
         const grade_chapter *ch = &chapters[i];
-        cJSON *c = cJSON_CreateObject();
-        cJSON_AddStringToObject(c, "lesson", ch->id);
-        cJSON_AddNumberToObject(c, "chapter", ch->number);
-        cJSON_AddStringToObject(c, "title", ch->title);
+        cJSON *c = chapter_identity_json(ch);
         cJSON_AddNumberToObject(c, "max_score", pts(ch->max_score));
         cJSON *ts = cJSON_AddArrayToObject(c, "tests");
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "id", t->id);
-            cJSON_AddStringToObject(j, "name", t->name);
-            cJSON_AddStringToObject(j, "kind", kind_name(t->kind));
-            cJSON_AddStringToObject(j, "file", t->file);
-            if (t->size[0]) cJSON_AddStringToObject(j, "size", t->size);
-            if (t->check[0]) cJSON_AddStringToObject(j, "check", t->check);
-            cJSON_AddNumberToObject(j, "seed", (double)t->seed);
+            cJSON *j = test_identity_json(t);
             cJSON_AddNumberToObject(j, "max_score", pts(t->max_score));
             cJSON_AddItemToArray(ts, j);
         }
