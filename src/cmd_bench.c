@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "bench.h"
 #include "cli.h"
+#include "report.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -121,12 +122,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "date", date);
-        cJSON *d = cJSON_AddObjectToObject(o, "device");
-        cJSON_AddStringToObject(d, "name", lim.device.name);
-        cJSON_AddStringToObject(d, "platform", lim.device.platform);
-        cJSON_AddStringToObject(d, "type", lim.device.type);
-        cJSON_AddStringToObject(d, "version", lim.device.version);
-        cJSON_AddStringToObject(d, "driver", lim.device.driver);
+        cJSON_AddItemToObject(o, "device", report_device_json(&lim.device));
         cJSON *lj = cJSON_AddObjectToObject(o, "limits");
         cJSON_AddNumberToObject(lj, "copy_gb_per_s", lim.copy_gbps);
         cJSON_AddNumberToObject(lj, "copy_buffer_bytes", lim.copy_bytes);

@@ -46,13 +46,7 @@ int cmd_devices(cli_ctx *cx, int argc, char **argv) {
     if (json) {
         cJSON *arr = cJSON_CreateArray();
         for (int i = 0; i < n; i++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "index", devs[i].index);
-            cJSON_AddStringToObject(o, "name", devs[i].name);
-            cJSON_AddStringToObject(o, "platform", devs[i].platform);
-            cJSON_AddStringToObject(o, "type", devs[i].type);
-            cJSON_AddStringToObject(o, "version", devs[i].version);
-            cJSON_AddStringToObject(o, "driver", devs[i].driver);
+            cJSON *o = report_device_json(&devs[i]);
             cJSON_AddBoolToObject(o, "default", i == def);
             cJSON_AddItemToArray(arr, o);
         }

@@ -1,6 +1,7 @@
 /* grade_report — a grade as text, JSON, JUnit XML, TAP or Gradescope's results.json. */
 #define _GNU_SOURCE
 #include "grade_report.h"
+#include "report.h"
 #include "util.h"
 
 #include <math.h>
@@ -82,13 +83,7 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
     cJSON_AddNumberToObject(o, "seed", (double)r->seed);
     cJSON_AddStringToObject(o, "started", r->started);
     cJSON_AddNumberToObject(o, "wall_s", round(r->wall_s * 1000) / 1000);
-    cJSON *dev = cJSON_AddObjectToObject(o, "device");
-    cJSON_AddNumberToObject(dev, "index", r->device.index);
-    cJSON_AddStringToObject(dev, "name", r->device.name);
-    cJSON_AddStringToObject(dev, "platform", r->device.platform);
-    cJSON_AddStringToObject(dev, "type", r->device.type);
-    cJSON_AddStringToObject(dev, "version", r->device.version);
-    cJSON_AddStringToObject(dev, "driver", r->device.driver);
+    cJSON_AddItemToObject(o, "device", report_device_json(&r->device));
     cJSON *lim = cJSON_AddObjectToObject(o, "limits");
     cJSON_AddNumberToObject(lim, "wall_s", r->timeout_s);
     cJSON_AddNumberToObject(lim, "cpu_s", (double)r->cpu_s);

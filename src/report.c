@@ -102,6 +102,17 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
     }
 }
 
+cJSON *report_device_json(const engine_device *d) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "index", d->index);
+    cJSON_AddStringToObject(o, "name", d->name);
+    cJSON_AddStringToObject(o, "platform", d->platform);
+    cJSON_AddStringToObject(o, "type", d->type);
+    cJSON_AddStringToObject(o, "version", d->version);
+    cJSON_AddStringToObject(o, "driver", d->driver);
+    return o;
+}
+
 cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report *r) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "lesson", l->id);
@@ -112,13 +123,7 @@ cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report
     cJSON_AddBoolToObject(o, "correct", r->status == ENG_PASS);
     cJSON_AddStringToObject(o, "headline", r->headline);
     cJSON_AddStringToObject(o, "message", r->message);
-    cJSON *dev = cJSON_AddObjectToObject(o, "device");
-    cJSON_AddNumberToObject(dev, "index", r->device.index);
-    cJSON_AddStringToObject(dev, "name", r->device.name);
-    cJSON_AddStringToObject(dev, "platform", r->device.platform);
-    cJSON_AddStringToObject(dev, "type", r->device.type);
-    cJSON_AddStringToObject(dev, "version", r->device.version);
-    cJSON_AddStringToObject(dev, "driver", r->device.driver);
+    cJSON_AddItemToObject(o, "device", report_device_json(&r->device));
     cJSON_AddStringToObject(o, "size", r->size_text);
     cJSON_AddNumberToObject(o, "seed", (double)r->seed);
     if (r->build_log) cJSON_AddStringToObject(o, "build_log", r->build_log);

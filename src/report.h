@@ -23,6 +23,9 @@ void report_print_diff(FILE *out, const report_style *st, const verify_report *v
 double report_gbps(const engine_report *r);
 double report_gflops(const engine_report *r);
 
+/* A device as a JSON object: index, name, platform, type, version, driver. */
+cJSON *report_device_json(const engine_device *d);
+
 /* The run as JSON (see docs/json.md). */
 cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report *r);
 
