@@ -1,6 +1,7 @@
 /* test_bytes — the byte-histogram problem: sizes, inputs, golden reference, verifier. */
 #define _DEFAULT_SOURCE
 #include "suites.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,21 +9,9 @@
 
 #include "prob_bytes.h"
 
-static const lesson *bytes_lesson(void) {
-    static lesson l;
-    memset(&l, 0, sizeof l);
-    snprintf(l.id, sizeof l.id, "07-bank-conflicts");
-    snprintf(l.problem, sizeof l.problem, "bytes");
-    return &l;
-}
-
 static prob_instance *make(const char *spec, uint64_t seed) {
-    prob_size s;
-    char err[256];
-    ck_assert_msg(problem_parse_size(&prob_bytes_ops, spec, &s, err, sizeof err) == 0, "%s", err);
-    prob_instance *pi = prob_bytes_ops.create(bytes_lesson(), &s, seed, err, sizeof err);
-    ck_assert_ptr_nonnull(pi);
-    prob_bytes_ops.golden(pi);
+    static lesson l;
+    prob_instance *pi = test_instance(&prob_bytes_ops, test_lesson(&l, "07-bank-conflicts", "bytes", NULL, NULL, NULL, NULL), spec, seed);
     return pi;
 }
 

@@ -1,6 +1,7 @@
 /* test_integral — the integral-image problem: sizes, inputs, golden reference, verifier and its hints. */
 #define _DEFAULT_SOURCE
 #include "suites.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,24 +9,9 @@
 
 #include "prob_integral.h"
 
-static const lesson *integral_lesson(void) {
-    static lesson l;
-    memset(&l, 0, sizeof l);
-    snprintf(l.id, sizeof l.id, "09-integral-image");
-    snprintf(l.problem, sizeof l.problem, "integral");
-    snprintf(l.params[0].key, sizeof l.params[0].key, "local_size");
-    snprintf(l.params[0].value, sizeof l.params[0].value, "256");
-    l.n_params = 1;
-    return &l;
-}
-
 static prob_instance *make(const char *spec, uint64_t seed) {
-    prob_size s;
-    char err[256];
-    ck_assert_msg(problem_parse_size(&prob_integral_ops, spec, &s, err, sizeof err) == 0, "%s", err);
-    prob_instance *pi = prob_integral_ops.create(integral_lesson(), &s, seed, err, sizeof err);
-    ck_assert_ptr_nonnull(pi);
-    prob_integral_ops.golden(pi);
+    static lesson l;
+    prob_instance *pi = test_instance(&prob_integral_ops, test_lesson(&l, "09-integral-image", "integral", "local_size", "256", NULL, NULL), spec, seed);
     ck_assert_ptr_nonnull(integral_expected(pi));
     return pi;
 }

@@ -1,6 +1,7 @@
 /* test_scan — the scan problem: sizes, inputs, golden reference, verifier and its hints. */
 #define _DEFAULT_SOURCE
 #include "suites.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,26 +9,9 @@
 
 #include "prob_scan.h"
 
-static const lesson *scan_lesson(void) {
-    static lesson l;
-    memset(&l, 0, sizeof l);
-    snprintf(l.id, sizeof l.id, "08-scan");
-    snprintf(l.problem, sizeof l.problem, "scan");
-    snprintf(l.params[0].key, sizeof l.params[0].key, "local_size");
-    snprintf(l.params[0].value, sizeof l.params[0].value, "256");
-    snprintf(l.params[1].key, sizeof l.params[1].key, "elements_per_work_item");
-    snprintf(l.params[1].value, sizeof l.params[1].value, "2");
-    l.n_params = 2;
-    return &l;
-}
-
 static prob_instance *make(const char *spec, uint64_t seed) {
-    prob_size s;
-    char err[256];
-    ck_assert_msg(problem_parse_size(&prob_scan_ops, spec, &s, err, sizeof err) == 0, "%s", err);
-    prob_instance *pi = prob_scan_ops.create(scan_lesson(), &s, seed, err, sizeof err);
-    ck_assert_ptr_nonnull(pi);
-    prob_scan_ops.golden(pi);
+    static lesson l;
+    prob_instance *pi = test_instance(&prob_scan_ops, test_lesson(&l, "08-scan", "scan", "local_size", "256", "elements_per_work_item", "2"), spec, seed);
     ck_assert_ptr_nonnull(scan_expected(pi));
     return pi;
 }
@@ -55,7 +39,9 @@ START_TEST(registered_and_sizes) {
     ck_assert_int_ne(problem_parse_size(&prob_scan_ops, "12x3", &s, err, sizeof err), 0);
     ck_assert_int_ne(problem_parse_size(&prob_scan_ops, "100:sorted", &s, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, "ones"));
-    ck_assert_uint_eq(scan_block_size(scan_lesson()), 512);
+    lesson l;
+    ck_assert_uint_eq(scan_block_size(test_lesson(&l, "08-scan", "scan", "local_size", "256", "elements_per_work_item", "2")),
+                      512);
 }
 END_TEST
 

@@ -1,6 +1,7 @@
 /* test_surf — the SURF problem: sizes, generator, golden reference, verifier. */
 #define _DEFAULT_SOURCE
 #include "suites.h"
+#include "testutil.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -10,21 +11,9 @@
 
 #include "prob_surf.h"
 
-static const lesson *test_lesson(void) {
-    static lesson l;
-    memset(&l, 0, sizeof l);
-    snprintf(l.id, sizeof l.id, "02-atomic");
-    snprintf(l.problem, sizeof l.problem, "surf");
-    return &l;
-}
-
 static prob_instance *make(const char *spec, uint64_t seed) {
-    prob_size s;
-    char err[256];
-    ck_assert_msg(problem_parse_size(&prob_surf_ops, spec, &s, err, sizeof err) == 0, "%s", err);
-    prob_instance *pi = prob_surf_ops.create(test_lesson(), &s, seed, err, sizeof err);
-    ck_assert_ptr_nonnull(pi);
-    prob_surf_ops.golden(pi);
+    static lesson l;
+    prob_instance *pi = test_instance(&prob_surf_ops, test_lesson(&l, "02-atomic", "surf", NULL, NULL, NULL, NULL), spec, seed);
     return pi;
 }
 
