@@ -412,7 +412,9 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
     char bs[32];
     st_fmt_ms(bs, sizeof bs, best);
     st_line *h = st_doc_add(out);
-    st_line_addf(h, ST_TITLE | ST_A_BOLD, T("%d runs, oldest first; shorter is faster"), pc->n_runs);
+    st_line_addf(h, ST_TITLE | ST_A_BOLD,
+                 pc->n_runs == 1 ? T("%d run; shorter is faster") : T("%d runs, oldest first; shorter is faster"),
+                 pc->n_runs);
     if (best > 0) st_line_addf(h, ST_DIM, T("   best %s"), bs);
     if (n_other) st_line_addf(h, ST_DIM, "%s", T("   (dim: another device)"));
     int barw = width - 39; /* number, time, result and median take 36 columns, the best mark 2 */

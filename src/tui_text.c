@@ -172,6 +172,7 @@ static const char *const pairs[][2] = {
      "这是 CPU 设备：合并访问、float4 读取和局部内存不会像在 GPU 上那样改变耗时。如果有 GPU，按 d 选择它。"},
     {"No runs yet: each run's median time appears here as a bar.", "还没有运行记录：每次运行的中位时间会以条形显示在这里。"},
     {"%d runs, oldest first; shorter is faster", "共 %d 次运行，从旧到新；越短越快"},
+    {"%d run; shorter is faster", "共 %d 次运行；越短越快"},
     {"   best %s", "   最佳 %s"},
     {"   (dim: another device)", "   （灰色：其他设备）"},
     {"chapter %d's reference (kernels/%s/%s)", "第 %d 章参考实现（kernels/%s/%s）"},
