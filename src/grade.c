@@ -907,7 +907,7 @@ static char *run_detail(const engine_report *rep) {
                 util_sappend(&d, "\n  %s %ld: expected %lld, got %lld", vr->what, e->index, e->expected, e->actual);
             shown++;
         }
-        if (vr->expected_total != vr->actual_total)
+        if (vr->counts && vr->expected_total != vr->actual_total)
             util_sappend(&d, "\n  total: expected %lld, got %lld", vr->expected_total, vr->actual_total);
     }
     if (rep->status == ENG_BUILD && rep->build_log && *rep->build_log) {

@@ -50,8 +50,9 @@ void report_print_diff(FILE *out, const report_style *st, const verify_report *v
     long listed = vr->n_wrong;
     for (int i = 0; i < vr->n_entries; i++) if (!vr->entries[i].wrong) listed++;
     if (listed > shown) fprintf(out, "  ... and %ld more\n", listed - shown);
-    fprintf(out, "  total %12lld %12lld %+10lld\n", vr->expected_total, vr->actual_total,
-            vr->actual_total - vr->expected_total);
+    if (vr->counts)
+        fprintf(out, "  total %12lld %12lld %+10lld\n", vr->expected_total, vr->actual_total,
+                vr->actual_total - vr->expected_total);
 }
 
 static void fmt_ms(char *buf, size_t len, double ms) {
@@ -141,8 +142,10 @@ cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report
         cJSON_AddNumberToObject(v, "checked", (double)vr->n_checked);
         cJSON_AddNumberToObject(v, "wrong", (double)vr->n_wrong);
         cJSON_AddNumberToObject(v, "first_wrong", (double)vr->first_wrong);
-        cJSON_AddNumberToObject(v, "expected_total", (double)vr->expected_total);
-        cJSON_AddNumberToObject(v, "actual_total", (double)vr->actual_total);
+        if (vr->counts) {
+            cJSON_AddNumberToObject(v, "expected_total", (double)vr->expected_total);
+            cJSON_AddNumberToObject(v, "actual_total", (double)vr->actual_total);
+        }
         cJSON_AddNumberToObject(v, "near_ties", (double)vr->near_ties);
         cJSON_AddStringToObject(v, "summary", vr->summary);
         cJSON *diffs = cJSON_AddArrayToObject(v, "diff");

@@ -231,6 +231,7 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
     for (int i = 0; i < vr->n_entries; i++)
         if (vr->entries[i].wrong) more--;
     if (more > 0) st_doc_addf(out, ST_DIM, T("  … and %ld more wrong"), more);
+    if (!vr->counts) return; /* a scan's or an image's sum means nothing */
     st_line *t = st_doc_add(out);
     st_line_adds(t, ST_NORMAL | ST_A_BOLD, "  ");
     st_line_pad(t, ST_NORMAL | ST_A_BOLD, T("total"), 9, 1);

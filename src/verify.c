@@ -54,6 +54,7 @@ void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const u
 }
 
 void verify_summarise(verify_report *vr, const char *total_name) {
+    vr->counts = total_name != NULL;
     if (vr->ok) {
         snprintf(vr->summary, sizeof vr->summary, "All %ld %ss match the golden reference.",
                  vr->n_checked, vr->what);

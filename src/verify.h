@@ -22,6 +22,7 @@ typedef struct {
     long first_wrong;          /* index of the first, or -1 */
     long long expected_total;  /* sum of expected values */
     long long actual_total;    /* sum of the kernel's values */
+    int counts;                /* the values count inputs (a histogram): the totals are worth showing */
     long near_ties;            /* inputs whose answer may go either way within rounding */
     char summary[512];         /* one or two sentences for the learner */
     vr_entry entries[VR_MAX_ENTRIES];
@@ -39,7 +40,9 @@ void verify_exact_u32(verify_report *vr, const uint32_t *expected, const uint32_
 void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const uint32_t *actual,
                             long n, int context);
 
-/* Writes the standard summary sentence for a finished report. */
+/* Writes the standard summary sentence for a finished report. total_name
+ * names the sum of a histogram's values ("sum of all bins"), which then
+ * marks the values as counts; NULL for values whose sum means nothing. */
 void verify_summarise(verify_report *vr, const char *total_name);
 
 #endif

@@ -79,6 +79,7 @@ START_TEST(verify_exact_lists_differences) {
     ck_assert_int_eq(vr.actual_total, 20);
     ck_assert_ptr_nonnull(strstr(vr.summary, "2 of 6 bins differ"));
     ck_assert_ptr_nonnull(strstr(vr.summary, "20 instead of 21"));
+    ck_assert_int_eq(vr.counts, 1);
     verify_init(&vr, "bin", 6);
     verify_exact_u32(&vr, exp, exp, 6);
     verify_summarise(&vr, NULL);
@@ -102,6 +103,7 @@ START_TEST(verify_first_wrong_shows_neighbours) {
     ck_assert(!vr.entries[0].wrong);
     ck_assert(vr.entries[2].wrong);
     ck_assert(vr.entries[4].wrong);
+    ck_assert_int_eq(vr.counts, 0); /* a scan's sum is no count of anything */
 }
 END_TEST
 

@@ -533,6 +533,15 @@ START_TEST(results_wrong_and_build) {
     st_doc_clear(&d);
     tui_results_check(&in, 80, &d);
     ck_assert_int_ge(doc_has(&d, "expected"), 0);
+    st_doc_clear(&d);
+
+    /* a scan's values are not counts: no total row, no talk of lost updates */
+    verify_init(&r.verify, "element", 8);
+    verify_first_wrong_u32(&r.verify, expect, got, 8, 2);
+    tui_results_summary(&in, 80, &d);
+    ck_assert_int_ge(doc_has(&d, "▶         2"), 0);
+    ck_assert_int_lt(doc_has(&d, "total"), 0);
+    ck_assert_int_lt(doc_has(&d, "updates were lost"), 0);
     st_doc_free(&d);
 
     memset(&r, 0, sizeof r);
