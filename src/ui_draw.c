@@ -570,7 +570,8 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
     int beside = any_note && b.w - gutter - code_w - 3 >= 30;
     int note_bar = any_note && !beside && b.h >= 8;
     const char *cur_note = note_bar ? ui_gm_note(a, v->cur + 1) : NULL;
-    if (cur_note && b.h >= 12 && st_widths(cur_note) + 8 > b.w - 1) note_bar = 2;
+    const char *bar_text = cur_note ? cur_note : T("GPU model notes on the marked lines: move the cursor there (8: the report)");
+    if (note_bar && b.h >= 12 && st_widths(bar_text) + 8 > b.w - 1) note_bar = 2;
     int rows = b.h - 1 - note_bar;
     v->rows = rows;
     tui_list_clamp(v);
@@ -599,7 +600,7 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
     if (note_bar) {
         char buf[700];
         if (cur_note) snprintf(buf, sizeof buf, "%s %d: %s", a->utf8 ? "◆" : "#", v->cur + 1, cur_note);
-        else snprintf(buf, sizeof buf, "%s %s", a->utf8 ? "◆" : "#", T("GPU model notes on the marked lines: move the cursor there (8: the report)"));
+        else snprintf(buf, sizeof buf, "%s %s", a->utf8 ? "◆" : "#", bar_text);
         st_para p;
         st_para_init(&p);
         st_para_add(&p, ST_HUNK, buf, strlen(buf));
