@@ -2,6 +2,10 @@
  * chapter's reference measured against them. */
 #ifndef CLT_BENCH_H
 #define CLT_BENCH_H
+
+/* characters of a row's name in the table: lesson.ini short_title and
+ * bench_beyond_title must fit (cltutor validate checks) */
+#define BENCH_TITLE_WIDTH 24
 #include <stddef.h>
 #include "catalog.h"
 #include "engine.h"

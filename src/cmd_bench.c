@@ -37,7 +37,27 @@ static void fmt_time(char *buf, size_t len, double ms) {
 
 static void fmt_ratio(char *buf, size_t len, double r) {
     if (r <= 0) snprintf(buf, len, "-");
-    else snprintf(buf, len, "%.2fx", r);
+    else snprintf(buf, len, r >= 100 ? "%.0fx" : r >= 10 ? "%.1fx" : "%.2fx", r);
+}
+
+/* "268435456:uniform" -> "256M:uniform": a one-number size in K or M when it
+ * divides evenly; sizes with an x are left as they are. */
+static void fmt_size(char *buf, size_t len, const char *size_text) {
+    char *end;
+    long n = strtol(size_text, &end, 10);
+    if (end == size_text || *end == 'x' || n <= 0) snprintf(buf, len, "%s", size_text);
+    else if (n % 1048576 == 0) snprintf(buf, len, "%ldM%s", n / 1048576, end);
+    else if (n % 1024 == 0) snprintf(buf, len, "%ldK%s", n / 1024, end);
+    else snprintf(buf, len, "%s", size_text);
+}
+
+/* The row's name in the table: the beyond kernel's title, else the chapter's
+ * short title (lesson.ini short_title; validate keeps both within the column). */
+static void row_title(char *buf, size_t len, const bench_row *r) {
+    const lesson *l = r->lesson;
+    const char *t = r->variant[0] ? lesson_param_get(l, "bench_beyond_title", r->variant)
+                                  : lesson_param_get(l, "short_title", l->title);
+    snprintf(buf, len, "%.*s", BENCH_TITLE_WIDTH, t);
 }
 
 int cmd_bench(cli_ctx *cx, int argc, char **argv) {
@@ -164,17 +184,16 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
                lim.device.driver, date);
         printf("Limits:  copy %.1f GB/s (%.0f MiB buffers, read + write), FP32 peak %.1f GFLOP/s\n\n", lim.copy_gbps,
                lim.copy_bytes / 1048576, lim.fp32_gflops);
-        printf("%-3s %-26s %-16s %10s %7s %9s %6s %9s %6s %8s %8s %8s\n", "#", "chapter", "size", "median", "spread",
+        printf("%-3s %-24s %-16s %10s %6s %8s %6s %8s %6s %7s %7s %7s\n", "#", "kernel", "size", "median", "spread",
                "GB/s", "%copy", "GFLOP/s", "%peak", "vs GPU1", "vs C", "vs OMP");
         for (int i = 0; i < n; i++) {
             const bench_row *r = &rows[i];
             const engine_report *e = &r->report;
-            char title[27], med[16], g1[16], vs_c[16], vs_omp[16], num[8];
-            snprintf(title, sizeof title, "%s", r->variant[0] ? lesson_param_get(r->lesson, "bench_beyond_title", r->variant)
-                                                               : r->lesson->title);
+            char title[BENCH_TITLE_WIDTH + 1], size[48], med[16], g1[16], vs_c[16], vs_omp[16], num[8];
+            row_title(title, sizeof title, r);
             snprintf(num, sizeof num, "%d%s", r->lesson->number, r->variant[0] ? "+" : "");
             if (e->status != ENG_PASS) {
-                printf("%-3s %-26s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
+                printf("%-3s %-24s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
                 failures++;
                 continue;
             }
@@ -190,8 +209,9 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
                 snprintf(gfl, sizeof gfl, "%.1f", r->gflops);
                 snprintf(pk, sizeof pk, "%.1f%%", lim.fp32_gflops > 0 ? 100 * r->gflops / lim.fp32_gflops : 0);
             }
-            printf("%-3s %-26s %-16s %10s %6.1f%% %9.1f %5.1f%% %9s %6s %8s %8s %8s\n", num, title,
-                   e->size_text, med, spread, r->gbps, lim.copy_gbps > 0 ? 100 * r->gbps / lim.copy_gbps : 0, gfl,
+            fmt_size(size, sizeof size, e->size_text);
+            printf("%-3s %-24s %-16s %10s %5.1f%% %8.1f %5.1f%% %8s %6s %7s %7s %7s\n", num, title,
+                   size, med, spread, r->gbps, lim.copy_gbps > 0 ? 100 * r->gbps / lim.copy_gbps : 0, gfl,
                    pk, g1, vs_c, vs_omp);
         }
         printf("\nmedian: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"

@@ -1,5 +1,6 @@
 /* validate: checks that chapters are complete and consistent (metadata, texts, hints, kernels, bug listings) */
 #define _DEFAULT_SOURCE
+#include "bench.h"
 #include "cli.h"
 #include "catalog.h"
 #include "engine.h"
@@ -158,6 +159,12 @@ static int check_metadata(validate_run *vr, const lesson *l) {
         if (!l->bugs[b].title[0] || !l->bugs[b].title_zh[0])
             note(&notes, "[bug.%s]: give both title and title_zh", l->bugs[b].name);
     }
+    const char *names[][2] = {{"short_title", lesson_param_get(l, "short_title", l->title)},
+                              {"bench_beyond_title", lesson_param_get(l, "bench_beyond_title", "")}};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(names); i++)
+        if (strlen(names[i][1]) > BENCH_TITLE_WIDTH)
+            note(&notes, "%s: '%s' has %zu characters; `cltutor bench` shows %d: give a shorter %s", names[i][0],
+                 names[i][1], strlen(names[i][1]), BENCH_TITLE_WIDTH, names[i][0]);
     int ok = notes == NULL;
     result(vr, ok, "metadata", notes, "%s", ok ? "lesson.ini is complete" : "lesson.ini has problems:");
     free(notes);

@@ -81,6 +81,16 @@ sed -i 's/^previous = .*/previous = 7/' "$tmp/course/lessons/03-coalesced/lesson
 expect "a later previous chapter fails" 1 'previous = 7' -- v 3 --static
 
 fresh
+sed -i 's/^short_title = .*/short_title = Coalesced reads of descriptors (GPU2)/' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "a short title too wide for the bench table fails" 1 "short_title: .* has 37 characters; .cltutor bench. shows 24" -- v 3 --static
+
+fresh
+sed -i '/^short_title = /d' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "without short_title the title must fit" 0 '^  ok   metadata' -- v 3 --static
+sed -i 's/^title = .*/title = Coalesced reads of the descriptors (GPU2)/' "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "... and fails when it does not" 1 "short_title: 'Coalesced reads of the descriptors" -- v 3 --static
+
+fresh
 printf 'this is not OpenCL C\n' > "$tmp/course/kernels/03-coalesced/histogram.cl"
 expect "a reference that does not build fails" 1 'FAIL reference' -- v 3
 
