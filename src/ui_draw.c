@@ -99,14 +99,40 @@ static attr_t style_attr(int style) {
 }
 
 /* Prints text at (y, x) in at most w columns; returns the columns used. */
+/* Writes s in at most w columns; a cut text ends in an ellipsis. Returns the
+ * columns written. */
 static int put_text(int y, int x, int w, const char *s, attr_t at) {
     if (w <= 0 || !s) return 0;
     int cols;
-    size_t n = st_fit(s, strlen(s), w, &cols);
+    size_t len = strlen(s), n = st_fit(s, len, w, &cols);
     attrset(at);
-    mvaddnstr(y, x, s, (int)n);
+    if (n < len && w >= 4) {
+        n = st_fit(s, len, w - 1, &cols);
+        while (n > 0 && s[n - 1] == ' ') n--, cols--;
+        mvaddnstr(y, x, s, (int)n);
+        addstr(utf8_lines ? "…" : "~");
+        cols++;
+    } else {
+        mvaddnstr(y, x, s, (int)n);
+    }
     attrset(A_NORMAL);
     return cols;
+}
+
+/* Writes s over at most two lines of w columns, breaking at a space; returns
+ * the lines used. */
+static int put_text2(int y, int x, int w, const char *s, attr_t at) {
+    int cols;
+    size_t len = strlen(s), n = st_fit(s, len, w, &cols);
+    if (n == len) return put_text(y, x, w, s, at), 1;
+    size_t cut = n;
+    while (cut > 0 && s[cut] != ' ') cut--;
+    if (cut == 0) return put_text(y, x, w, s, at), 1;
+    attrset(at);
+    mvaddnstr(y, x, s, (int)cut);
+    attrset(A_NORMAL);
+    put_text(y + 1, x, w, s + cut + 1, at);
+    return 2;
 }
 
 static void draw_hline(int y, int x, int w, attr_t at) {
@@ -340,7 +366,7 @@ static void draw_home(ui_app *a) {
     else
         snprintf(welcome, sizeof welcome, "%s", T("Welcome. Each chapter is a kernel to write: read, edit, run, and see why it is fast or slow."));
     y++;
-    put_text(y++, 2, COLS - 4, welcome, A_BOLD);
+    y += put_text2(y, 2, COLS - 4, welcome, A_BOLD);
     int passed = 0;
     for (int i = 0; i < a->cat.count; i++) {
         progress_chapter *pc = progress_get(&a->prog, a->cat.items[i].id, 0);
