@@ -182,10 +182,10 @@ int catalog_load(catalog *c, const char *root, char *err, size_t errlen) {
         util_errf(err, errlen, "%s: cannot open the lessons folder", root);
         return -1;
     }
-    char *names[128];
+    char *names[CATALOG_MAX];
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && n < 128)
+    while ((e = readdir(d)) && n < CATALOG_MAX)
         if (is_lesson_dir_name(e->d_name)) names[n++] = util_strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)n, sizeof names[0], cmp_names);

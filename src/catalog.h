@@ -3,6 +3,7 @@
 #define CLT_CATALOG_H
 #include <stddef.h>
 
+#define CATALOG_MAX 128 /* chapters read from one lessons/ folder */
 #define LESSON_MAX_KERNELS 8
 #define LESSON_MAX_SIZES 12
 #define LESSON_MAX_HINTS 8

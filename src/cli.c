@@ -96,6 +96,19 @@ const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec) {
     return l;
 }
 
+int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected) {
+    int all = nargs == 0 || (nargs == 1 && !strcmp(args[0], "all")), n = 0;
+    for (int i = 0; i < cx->cat.count; i++) selected[i] = all;
+    if (all) return cx->cat.count;
+    for (int a = 0; a < nargs; a++) {
+        const lesson *l = cli_find_lesson(cx, cmd, args[a]);
+        if (!l) return -1;
+        selected[l - cx->cat.items] = 1;
+    }
+    for (int i = 0; i < cx->cat.count; i++) n += selected[i];
+    return n;
+}
+
 /* Live status on a terminal while the worker runs. */
 void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed) {
     cli_live_status *ls = user;

@@ -40,6 +40,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_load_course(cli_ctx *cx);
 void cli_save_progress(cli_ctx *cx);
 /* Finds a chapter or prints the list of chapters (returns NULL). */
+/* Marks the chapters named in args (numbers or folder names; none or "all":
+ * every chapter) in selected[0 .. cat.count-1]. Returns how many are
+ * selected, or -1 after printing the usage error for an unknown one. */
+int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected);
 const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec);
 /* An engine_progress_cb for a cli_live_status. */
 void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed);

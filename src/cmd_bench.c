@@ -83,17 +83,11 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     int rc = cli_load_course(cx);
     if (rc) return rc;
     /* which chapters */
-    const lesson *chosen[64];
-    int n = 0;
-    if (optind >= argc || (optind + 1 == argc && !strcmp(argv[optind], "all"))) {
-        for (int i = 0; i < cx->cat.count && n < 64; i++) chosen[n++] = &cx->cat.items[i];
-    } else {
-        for (int i = optind; i < argc && n < 64; i++) {
-            const lesson *l = cli_find_lesson(cx, "bench", argv[i]);
-            if (!l) return EXIT_USAGE;
-            chosen[n++] = l;
-        }
-    }
+    const lesson *chosen[CATALOG_MAX];
+    int selected[CATALOG_MAX], n = 0;
+    if (cli_select_lessons(cx, "bench", argc - optind, argv + optind, selected) < 0) return EXIT_USAGE;
+    for (int i = 0; i < cx->cat.count; i++)
+        if (selected[i]) chosen[n++] = &cx->cat.items[i];
     cli_live_status live = {.enabled = isatty(2)};
     bench_limits lim;
     char err[512];

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 static const char *const check_usage =
-    "Usage: cltutor check [LESSON|all] [--device SPEC] [--kernel FILE] [--json]\n"
+    "Usage: cltutor check [LESSON...|all] [--device SPEC] [--kernel FILE] [--json]\n"
     "\n"
-    "Runs your exercises for a chapter (default: every chapter) against the\n"
-    "chapter's visible tests: several sizes and inputs, correctness only.\n"
+    "Runs your exercises for the chapters named (default: every chapter) against\n"
+    "each chapter's visible tests: several sizes and inputs, correctness only.\n"
     "A chapter's find-the-bug listings are checked too, first on the input\n"
     "that exposes their bug.\n"
     "\n"
@@ -110,20 +110,20 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         default: return cli_usage_error("check", "unknown option %s", argv[optind - 1]);
         }
     }
-    const char *which = optind < argc ? argv[optind] : "all";
-    if (optind + 1 < argc) return cli_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
     if (kernel && solution) return cli_usage_error("check", "--kernel and --solution cannot be used together");
     int rc = cli_load_course(cx);
     if (rc) return rc;
-    const lesson *only = NULL;
-    if (strcmp(which, "all") != 0 && !(only = cli_find_lesson(cx, "check", which))) return EXIT_USAGE;
-    if (kernel && !only) return cli_usage_error("check", "--kernel needs one chapter, not all");
+    int selected[CATALOG_MAX];
+    int n_selected = cli_select_lessons(cx, "check", argc - optind, argv + optind, selected);
+    if (n_selected < 0) return EXIT_USAGE;
+    if (kernel && (n_selected != 1 || optind >= argc))
+        return cli_usage_error("check", "--kernel needs exactly one chapter, as in `cltutor check 3 --kernel FILE`");
     cr.style = report_style_for(stdout);
     cr.live.enabled = !cr.json && isatty(2);
     cr.results = cJSON_CreateArray();
     for (int i = 0; i < cx->cat.count && !cr.fatal; i++) {
         const lesson *l = &cx->cat.items[i];
-        if (only && l != only) continue;
+        if (!selected[i]) continue;
         char path[1400], err[1400];
         if (kernel) snprintf(path, sizeof path, "%s", kernel);
         else if (solution) paths_solution(&cx->paths, l, path, sizeof path);

@@ -21,10 +21,10 @@
 #define MIN_HINTS 3
 
 static const char *const validate_usage =
-    "Usage: cltutor validate [LESSON|all] [--device SPEC] [--timeout SEC] [--static]\n"
+    "Usage: cltutor validate [LESSON...|all] [--device SPEC] [--timeout SEC] [--static]\n"
     "\n"
     "Checks that chapters are complete and consistent; for lesson authors.\n"
-    "For each chapter (default: every chapter):\n"
+    "For each chapter named (default: every chapter):\n"
     "  metadata        required lesson.ini keys, a known problem, sizes that parse,\n"
     "                  files that exist, a previous chapter that exists\n"
     "  text            lesson.en.md and lesson.zh.md exist and are not empty\n"
@@ -400,20 +400,18 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
         default: return cli_usage_error("validate", "unknown option %s", argv[optind - 1]);
         }
     }
-    const char *which = optind < argc ? argv[optind] : "all";
-    if (optind + 1 < argc) return cli_usage_error("validate", "unexpected argument '%s'", argv[optind + 1]);
     int rc = cli_load_course(cx);
     if (rc) return rc;
-    const lesson *only = NULL;
-    if (strcmp(which, "all") != 0 && !(only = cli_find_lesson(cx, "validate", which))) return EXIT_USAGE;
+    int selected[CATALOG_MAX];
+    int n_selected = cli_select_lessons(cx, "validate", argc - optind, argv + optind, selected);
+    if (n_selected < 0) return EXIT_USAGE;
     vr.style = report_style_for(stdout);
     vr.live.enabled = isatty(2);
     for (int i = 0; i < cx->cat.count && !vr.fatal; i++) {
         const lesson *l = &cx->cat.items[i];
-        if (only && l != only) continue;
-        validate_lesson(&vr, l);
+        if (selected[i]) validate_lesson(&vr, l);
     }
-    if (!only) report_skipped(&vr, NULL);
+    if (n_selected == cx->cat.count) report_skipped(&vr, NULL);
     if (vr.fatal == EXIT_NO_DEVICE)
         fprintf(stderr, "cltutor validate: no usable OpenCL device; use --static to check the texts alone\n");
     else if (vr.fatal)

@@ -83,6 +83,8 @@ expect "bad seed" 64 "--seed 'x1'" -- "$bin" run 2 --seed x1
 
 # ---- check and the workspace
 expect "check --solution passes chapters 1-2" 0 '[0-9]+ passed, 0 failed' -- "$bin" check 2 --solution
+json_check "check takes several chapters" "sorted({r['chapter'] for r in j})==[1,2]" -- "$bin" check 2 1 --solution --json
+expect "check --kernel needs exactly one chapter" 64 'needs exactly one chapter' -- "$bin" check 1 2 --kernel "$k/wrong_bin.cl"
 expect "check of a starting file fails with a message" 1 'Wrong result' -- "$bin" check 1
 [ -f "$tmp/ws/exercises/01-serial/histogram.cl" ] && ok "the workspace got a copy of the starting file" || bad "no copy of the starting file in the workspace"
 json_check "list shows the failing chapter" "j[0]['state']=='failing'" -- "$bin" list --json
