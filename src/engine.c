@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void engine_request_defaults(engine_request *rq) {
     memset(rq, 0, sizeof *rq);
@@ -203,8 +204,10 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     }
     ops->format_size(&size, r->size_text, sizeof r->size_text);
     if (!util_is_file(rq.kernel_path)) {
-        set_msg(r, ENG_USAGE, "No kernel file", "%s: no such file. Give an existing .cl file with --kernel.",
-                rq.display_path);
+        struct stat st;
+        int exists = stat(rq.kernel_path, &st) == 0;
+        set_msg(r, ENG_USAGE, "No kernel file", "%s: %s. Give an existing .cl file with --kernel.", rq.display_path,
+                !exists ? "no such file" : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file");
         return -1;
     }
 

@@ -76,6 +76,7 @@ expect "out-of-bounds write: exit 3, crashed" 3 'Crashed' -- "$bin" run 2 --kern
 expect "crash message says what to try" 3 'Try:' -- "$bin" run 2 --kernel "$k/out_of_bounds.cl" --size 16384x16x4
 expect "barrier in divergent code: exit 3" 3 'Crashed|Timed out' -- "$bin" run 2 --kernel "$k/divergent_barrier.cl" --size 1000x16x4 --timeout 3
 expect "missing kernel file: exit 64" 64 'no such file' -- "$bin" run 2 --kernel "$tmp/nope.cl"
+expect "a folder given as the kernel: exit 64" 64 "a folder, not a file" -- "$bin" run 2 --kernel "$tmp"
 expect "bad size names the value" 64 "size '12xq'" -- "$bin" run 2 --solution --size 12xq
 expect "bad input kind lists the kinds" 64 'random, onebin, ties' -- "$bin" run 2 --solution --size 100:lumpy
 expect "bad timeout" 64 "--timeout 'abc'" -- "$bin" run 2 --timeout abc
