@@ -48,7 +48,32 @@ typedef struct {
     int n_rows, cap_rows;
     int aligns[MAX_COLS];
     int in_cell;
+    /* a line break inside a paragraph after a wide (CJK) character: a space
+     * unless the next character is wide too (Chinese joins lines without one) */
+    st_para *soft_para;
+    int soft_style;
 } mdr;
+
+/* Whether the text's last (last = 1) or first character is East Asian wide. */
+static int wide_end(const char *t, size_t len, int last) {
+    if (!len) return 0;
+    size_t i = 0;
+    if (last) {
+        i = len - 1;
+        while (i > 0 && ((unsigned char)t[i] & 0xc0) == 0x80) i--;
+    }
+    unsigned cp;
+    int cols;
+    st_char(t + i, len - i, &cp, &cols);
+    return cols == 2;
+}
+
+/* Settles a pending line break before text is added. */
+static void settle_soft_break(mdr *r, const char *next, size_t len) {
+    if (!r->soft_para) return;
+    if (!wide_end(next, len, 0)) st_para_add(r->soft_para, r->soft_style, " ", 1);
+    r->soft_para = NULL;
+}
 
 static int cur_style(const mdr *r) {
     int s = r->para_style;
@@ -231,6 +256,7 @@ static void flush_table(mdr *r) {
 
 static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
     mdr *r = user;
+    r->soft_para = NULL; /* a line break at the end of a block is no space */
     if (!r->in_cell) flush_para(r);
     switch (type) {
     case MD_BLOCK_QUOTE:
@@ -334,6 +360,7 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
 static int leave_block(MD_BLOCKTYPE type, void *detail, void *user) {
     (void)detail;
     mdr *r = user;
+    r->soft_para = NULL;
     switch (type) {
     case MD_BLOCK_QUOTE:
         flush_para(r);
@@ -463,9 +490,19 @@ static int text_cb(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
     if (r->in_cell && r->n_rows > 0 && r->rows[r->n_rows - 1].n > 0)
         p = &r->rows[r->n_rows - 1].cells[r->rows[r->n_rows - 1].n - 1];
     int style = cur_style(r);
+    if (type == MD_TEXT_SOFTBR) {
+        settle_soft_break(r, " ", 1);
+        if (wide_end(p->run.text, (size_t)p->run.len, 1)) {
+            r->soft_para = p;
+            r->soft_style = style;
+        } else {
+            st_para_add(p, style, " ", 1);
+        }
+        return 0;
+    }
+    settle_soft_break(r, text, size);
     switch (type) {
     case MD_TEXT_BR: st_para_add(p, style, "\n", 1); break;
-    case MD_TEXT_SOFTBR: st_para_add(p, style, " ", 1); break;
     case MD_TEXT_ENTITY: {
         char buf[16];
         entity(text, size, buf, sizeof buf);

@@ -248,6 +248,20 @@ START_TEST(md_fits_every_width) {
 }
 END_TEST
 
+START_TEST(md_joins_chinese_lines) {
+    utf8_locale();
+    /* a line break between two Chinese characters is no space; next to
+     * Latin text or after a Latin word it is one */
+    const char *md = "每个工作项\n处理一个描述符，\n再用 atomic_add\n加到格子里。用\nuint4 读取，and\nthen more.\n";
+    st_doc d;
+    st_doc_init(&d);
+    mdr_render(md, strlen(md), 200, &d);
+    ck_assert_int_eq(d.n, 1);
+    ck_assert_str_eq(st_line_text(&d.lines[0]), "每个工作项处理一个描述符，再用 atomic_add 加到格子里。用 uint4 读取，and then more.");
+    st_doc_free(&d);
+}
+END_TEST
+
 /* ---- srcdiff ---- */
 
 START_TEST(diff_lines) {
@@ -802,6 +816,7 @@ Suite *tui_suite(void) {
     tcase_add_test(t, clhl_styles);
     tcase_add_test(t, md_renders_blocks);
     tcase_add_test(t, md_fits_every_width);
+    tcase_add_test(t, md_joins_chinese_lines);
     tcase_add_test(t, diff_lines);
     suite_add_tcase(s, t);
     t = tcase_create("state");
