@@ -56,7 +56,10 @@ int cmd_list(cli_ctx *cx, int argc, char **argv) {
         return 0;
     }
     report_style st = report_style_for(stdout);
-    printf("   %-3s %-34s %-12s %s\n", "#", "chapter", "state", "best time");
+    int tw = 7; /* the widest title */
+    for (int i = 0; i < cx->cat.count; i++)
+        if ((int)strlen(cx->cat.items[i].title) > tw) tw = (int)strlen(cx->cat.items[i].title);
+    printf("   %-3s %-*s  %-12s %s\n", "#", tw, "chapter", "state", "best time");
     for (int i = 0; i < cx->cat.count; i++) {
         const lesson *l = &cx->cat.items[i];
         progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
@@ -64,13 +67,17 @@ int cmd_list(cli_ctx *cx, int argc, char **argv) {
         char best[48] = "-";
         if (pc && pc->best_ms > 0) snprintf(best, sizeof best, "%.3f ms", pc->best_ms);
         const char *col = !st.color ? "" : s == PROG_PASSED ? "\033[32m" : s == PROG_FAILING ? "\033[31m" : "";
-        printf(" %c %-3d %-34s %s%-12s%s %s\n", next && !strcmp(next, l->id) ? '>' : ' ', l->number, l->title, col,
+        printf(" %c %-3d %-*s  %s%-12s%s %s\n", next && !strcmp(next, l->id) ? '>' : ' ', l->number, tw, l->title, col,
                progress_state_name(s), st.color ? "\033[0m" : "", best);
     }
     if (next) {
         const lesson *l = catalog_find(&cx->cat, next);
-        printf("\nNext: chapter %d. Read lessons/%s/lesson.en.md, edit exercises/%s/%s,\nthen run `cltutor run %d`.\n",
-               l->number, l->id, l->id, l->exercise, l->number);
+        char text[1200], exercise[1400], err[1400];
+        lesson_text_path(l, "en", text, sizeof text);
+        if (paths_exercise(&cx->paths, l, exercise, sizeof exercise, err, sizeof err) != 0)
+            snprintf(exercise, sizeof exercise, "exercises/%s/%s", l->id, l->exercise);
+        printf("\nNext: chapter %d, %s. Read it in `cltutor` (or %s),\nedit %s, then run `cltutor run %d`.\n",
+               l->number, l->title, text, exercise, l->number);
     }
     return 0;
 }
