@@ -24,24 +24,24 @@ static const char *const main_usage =
     "An interactive course in OpenCL GPU optimisation.\n"
     "\n"
     "Commands:\n"
-    "  list                 the chapters and how far you are in each\n"
-    "  devices              every OpenCL platform and device, with its index\n"
-    "  run LESSON           build, run, check and time a chapter's kernel\n"
-    "  analyze LESSON       what a GPU would see of its memory accesses (simulated)\n"
-    "  check [LESSON|all]   run your exercises against the visible tests\n"
-    "  reset LESSON         put a chapter's starting file back (yours is kept as .bak)\n"
-    "  grade [LESSON...]    grade exercises with hidden tests (instructors; --batch for a class)\n"
-    "  bench [LESSON...]    reference kernels against the device's own limits\n"
-    "  validate [LESSON|all] check chapters: metadata, texts, hints, kernels (authors)\n"
+    "  list                  the chapters and how far you are in each\n"
+    "  devices               every OpenCL platform and device, with its index\n"
+    "  run LESSON            build, run, check and time a chapter's kernel\n"
+    "  analyze LESSON        what a GPU would see of its memory accesses (simulated)\n"
+    "  check [LESSON...]     run your exercises against the visible tests\n"
+    "  reset LESSON          put a chapter's starting file back (yours is kept as .bak)\n"
+    "  grade [LESSON...]     grade exercises with hidden tests (instructors; --batch for a class)\n"
+    "  bench [LESSON...]     reference kernels against the device's own limits\n"
+    "  validate [LESSON...]  check chapters: metadata, texts, hints, kernels (authors)\n"
     "\n"
     "LESSON is a chapter number (2) or folder name (02-atomic).\n"
     "Run `cltutor COMMAND --help` for a command's options.\n"
     "\n"
     "Options:\n"
-    "  --workspace DIR      where your exercises and progress live\n"
-    "                       (default: $CLTUTOR_WORKSPACE, the source tree, or ~/.local/share/cltutor)\n"
-    "  -h, --help           this help\n"
-    "  -V, --version        the version\n"
+    "  --workspace DIR       where your exercises and progress live\n"
+    "                        (default: $CLTUTOR_WORKSPACE, the source tree, or ~/.local/share/cltutor)\n"
+    "  -h, --help            this help\n"
+    "  -V, --version         the version\n"
     "\n"
     "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
     "64 usage error, 69 no usable OpenCL device.\n";
@@ -155,7 +155,7 @@ static int cmd_welcome(cli_ctx *cx) {
     optind = 1;
     int rc = cmd_list(cx, 1, args);
     if (rc) return rc;
-    printf("\nCommands: cltutor list | devices | run LESSON | check [LESSON|all] | --help\n");
+    printf("\nCommands: cltutor list | devices | run LESSON | check [LESSON...] | --help\n");
     return 0;
 }
 
