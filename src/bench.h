@@ -29,11 +29,14 @@ typedef struct {
     char size[64];
     engine_report report;   /* the reference's run; free with bench_row_free */
     double gbps, gflops;
-    double openmp_ms;       /* the same work as an OpenMP C loop on this CPU, 0 if none */
+    double serial_ms;       /* the serial C reference on this CPU: median of 3 runs after a warm-up */
+    double openmp_ms;       /* the same work as an OpenMP C loop on this CPU (median of 4 after a
+                             * warm-up), 0 if the problem has none */
 } bench_row;
 
-/* Runs a chapter's reference (kernel_path) at `size`, timed, plus the OpenMP
- * loop when the problem has one. */
+/* Runs a chapter's reference (kernel_path) at `size`, timed, then times the
+ * CPU baselines: the serial C reference and the OpenMP loop. Both depend only
+ * on the problem, size and seed, so chapters that share them reuse them. */
 int bench_chapter(const lesson *l, const char *kernel_path, const char *device_spec, const char *size,
                   double budget_s, engine_progress_cb cb, void *user, bench_row *row);
 void bench_row_free(bench_row *row);

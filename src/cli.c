@@ -117,7 +117,9 @@ void cli_on_progress(void *user, const char *phase, int done, int total, double 
                       : !strcmp(phase, "device") ? "opening the device"
                       : !strcmp(phase, "build") ? "building the kernel"
                       : !strcmp(phase, "setup") ? "preparing buffers"
-                      : !strcmp(phase, "run") ? "running" : phase;
+                      : !strcmp(phase, "run") ? "running"
+                      : !strcmp(phase, "serial") ? "timing the serial C reference"
+                      : !strcmp(phase, "openmp") ? "timing the OpenMP loop" : phase;
     if (done > 0)
         fprintf(stderr, "\r\033[K%s: run %d (%.1f s)", label, done, elapsed);
     else

@@ -161,9 +161,9 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
             cJSON_AddNumberToObject(c, "fraction_of_copy", lim.copy_gbps > 0 ? r->gbps / lim.copy_gbps : 0);
             cJSON_AddNumberToObject(c, "gflop_per_s", r->gflops);
             cJSON_AddNumberToObject(c, "fraction_of_fp32_peak", lim.fp32_gflops > 0 ? r->gflops / lim.fp32_gflops : 0);
-            cJSON_AddNumberToObject(c, "serial_ms", e->serial_ms);
+            cJSON_AddNumberToObject(c, "serial_ms", r->serial_ms);
             cJSON_AddNumberToObject(c, "openmp_ms", r->openmp_ms);
-            cJSON_AddNumberToObject(c, "speedup_over_serial", e->timing.median > 0 ? e->serial_ms / e->timing.median : 0);
+            cJSON_AddNumberToObject(c, "speedup_over_serial", e->timing.median > 0 ? r->serial_ms / e->timing.median : 0);
             cJSON_AddNumberToObject(c, "speedup_over_openmp", e->timing.median > 0 && r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
             if (gpu1 && !strcmp(r->lesson->problem, "surf") && !strcmp(gpu1->report.size_text, e->size_text))
                 cJSON_AddNumberToObject(c, "speedup_over_gpu1", gpu1->report.timing.median / e->timing.median);
@@ -196,7 +196,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
             fmt_ratio(g1, sizeof g1, gpu1 && !strcmp(r->lesson->problem, "surf") &&
                                              !strcmp(gpu1->report.size_text, e->size_text)
                                          ? gpu1->report.timing.median / e->timing.median : 0);
-            fmt_ratio(vs_c, sizeof vs_c, e->serial_ms / e->timing.median);
+            fmt_ratio(vs_c, sizeof vs_c, r->serial_ms / e->timing.median);
             fmt_ratio(vs_omp, sizeof vs_omp, r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
             char gfl[16] = "-", pk[16] = "-";
             if (r->gflops > 0) {

@@ -131,10 +131,13 @@ static size_t surf_output_bytes(const prob_instance *pi) { return sizeof(uint32_
 static void surf_golden(prob_instance *pi) {
     surf_instance *si = (surf_instance *)pi;
     long n = pi->size.n, c = pi->size.m, f = pi->size.k;
-    si->expected = calloc((size_t)c, sizeof(uint32_t));
-    si->lo = calloc((size_t)c, sizeof(uint32_t));
-    si->hi = calloc((size_t)c, sizeof(uint32_t));
+    if (!si->expected) si->expected = calloc((size_t)c, sizeof(uint32_t)); /* kept by a second call (bench) */
+    if (!si->lo) si->lo = calloc((size_t)c, sizeof(uint32_t));
+    if (!si->hi) si->hi = calloc((size_t)c, sizeof(uint32_t));
     if (!si->expected || !si->lo || !si->hi) return;
+    memset(si->expected, 0, sizeof(uint32_t) * (size_t)c);
+    memset(si->lo, 0, sizeof(uint32_t) * (size_t)c);
+    memset(si->hi, 0, sizeof(uint32_t) * (size_t)c);
     si->near_ties = 0;
     for (long i = 0; i < n; i++) {
         const float *d = &si->descriptors[i * f];

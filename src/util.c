@@ -177,3 +177,9 @@ void util_rstrip(char *s) {
     size_t n = strlen(s);
     while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
 }
+
+void util_touch_pages(void *p, size_t len) {
+    volatile unsigned char *b = p;
+    for (size_t i = 0; i < len; i += 4096) b[i] = 0;
+    if (len) b[len - 1] = 0;
+}
