@@ -345,6 +345,39 @@ void st_doc_add_cut(st_doc *out, const st_line *l, int width) {
     for (int i = start; i < out->n; i++) out->lines[i].tag = l->tag;
 }
 
+void st_doc_add_row(st_doc *out, const char *text, int style, int width, int tag) {
+    st_line l;
+    memset(&l, 0, sizeof l);
+    st_line_adds(&l, style, text);
+    l.tag = tag;
+    int hang = -1; /* byte offset where the row's free text starts */
+    if (st_line_width(&l) > width) {
+        for (const char *g = strstr(text, "  "); g; g = strstr(g + 1, "  ")) {
+            const char *t = g + strspn(g, " ");
+            if (!*t) break;
+            if (st_width(text, (size_t)(t - text)) > width - 16) break;
+            if (t > text + strspn(text, " ")) hang = (int)(t - text);
+        }
+    }
+    if (hang < 0) {
+        st_doc_add_cut(out, &l, width);
+    } else {
+        char *head = strndup(text, (size_t)hang);
+        char pre[256];
+        int hw = st_widths(head);
+        snprintf(pre, sizeof pre, "%*s", hw < 255 ? hw : 255, "");
+        st_para p;
+        st_para_init(&p);
+        st_para_add(&p, style, text + hang, strlen(text + hang));
+        int start = out->n;
+        st_para_wrap(&p, width, head, pre, style, out);
+        for (int i = start; i < out->n; i++) out->lines[i].tag = tag;
+        st_para_free(&p);
+        free(head);
+    }
+    st_line_free(&l);
+}
+
 void st_line_pad(st_line *l, int style, const char *text, int cols, int right) {
     int w = st_widths(text);
     char spaces[128];

@@ -92,6 +92,13 @@ void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const c
  * two columns; every piece keeps l's tag. */
 void st_doc_add_cut(st_doc *out, const st_line *l, int width);
 
+/* Adds a one-style table row that may end in free text: when it is wider
+ * than width, the text after its last gap of two spaces wraps at word
+ * breaks under that column (a hanging indent); rows without such a gap, or
+ * with the gap too far right, are cut as st_doc_add_cut does. Every line
+ * gets tag. */
+void st_doc_add_row(st_doc *out, const char *text, int style, int width, int tag);
+
 /* Appends text padded with spaces to cols display columns (right-aligned
  * when right is set); wide characters count two. */
 void st_line_pad(st_line *l, int style, const char *text, int cols, int right);

@@ -573,14 +573,19 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
         if (t[0] && t[0] != ' ') style = ST_TITLE | ST_A_BOLD;
         if (strstr(t, "data race") || strstr(t, "Invalid") || strstr(t, "uninitialised")) style = ST_ERR | ST_A_BOLD;
         if (strstr(t, "found no memory errors")) style = ST_OK;
-        st_line l;
-        memset(&l, 0, sizeof l);
-        st_line_adds(&l, style, t);
-        /* "  20:26  global ..." rows point at their source line */
+        /* "  20:26  global ..." rows point at their source line; their
+         * details wrap under themselves, source lines are cut */
         int ln = 0, col = 0, n = 0;
-        if (sscanf(t, " %d:%d %n", &ln, &col, &n) == 2 && n > 0) l.tag = ln;
-        st_doc_add_cut(d, &l, width);
-        st_line_free(&l);
+        int row = sscanf(t, " %d:%d %n", &ln, &col, &n) == 2 && n > 0;
+        if (row) {
+            st_doc_add_row(d, t, style, width, ln);
+        } else {
+            st_line l;
+            memset(&l, 0, sizeof l);
+            st_line_adds(&l, style, t);
+            st_doc_add_cut(d, &l, width);
+            st_line_free(&l);
+        }
     }
 }
 

@@ -118,6 +118,33 @@ START_TEST(stext_wrap_english_and_chinese) {
 }
 END_TEST
 
+START_TEST(stext_row_hangs_its_details) {
+    utf8_locale();
+    const char *row = "   23:63     global   load        4      1024           1       100%  every work-item of a warp reads the same address (broadcast)";
+    st_doc d;
+    st_doc_init(&d);
+    int col = (int)(strstr(row, "every") - row), width = col + 41;
+    st_doc_add_row(&d, row, ST_NORMAL, width, 23); /* "every ... the same" fits in 41 */
+    ck_assert_int_eq(d.n, 2);
+    const char *second = st_line_text(&d.lines[1]);
+    ck_assert_int_eq((int)strspn(second, " "), col);            /* under the details */
+    ck_assert_str_eq(second + col, "address (broadcast)");        /* broken between words */
+    for (int i = 0; i < d.n; i++) {
+        ck_assert_int_le(st_line_width(&d.lines[i]), width);
+        ck_assert_int_eq(d.lines[i].tag, 23);
+    }
+    st_doc_clear(&d);
+    /* a row that fits is left alone; one without room for its details is cut */
+    st_doc_add_row(&d, "  1:2  short", ST_NORMAL, 100, 1);
+    ck_assert_int_eq(d.n, 1);
+    st_doc_clear(&d);
+    st_doc_add_row(&d, row, ST_NORMAL, 40, 23);
+    ck_assert_int_gt(d.n, 1);
+    for (int i = 0; i < d.n; i++) ck_assert_int_le(st_line_width(&d.lines[i]), 40);
+    st_doc_free(&d);
+}
+END_TEST
+
 START_TEST(stext_hard_breaks_and_styles) {
     st_para p;
     st_para_init(&p);
@@ -817,6 +844,7 @@ Suite *tui_suite(void) {
     tcase_add_test(t, md_renders_blocks);
     tcase_add_test(t, md_fits_every_width);
     tcase_add_test(t, md_joins_chinese_lines);
+    tcase_add_test(t, stext_row_hangs_its_details);
     tcase_add_test(t, diff_lines);
     suite_add_tcase(s, t);
     t = tcase_create("state");
