@@ -903,6 +903,20 @@ void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const c
 
 /* ---- running the analysis ---- */
 
+/* Leaves out the problem's helper kernel (one work-item answering the host a
+ * question): it is not the learner's work and its one store would show as an
+ * uncoalesced access. */
+static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
+    if (!ops || !ops->helper_kernel) return;
+    for (int i = 0; i < rep->n_kernels; i++) {
+        if (strcmp(rep->kernels[i].name, ops->helper_kernel) != 0) continue;
+        free(rep->kernels[i].acc);
+        memmove(&rep->kernels[i], &rep->kernels[i + 1], sizeof rep->kernels[0] * (size_t)(rep->n_kernels - i - 1));
+        rep->n_kernels--;
+        i--;
+    }
+}
+
 /* races: look for data races too (a third slower); the comparison's run, whose
  * findings are not shown, goes without. */
 static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb, void *user, volatile int *cancel,
@@ -992,6 +1006,7 @@ static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb
         return -1;
     }
     free(text);
+    drop_helper_kernel(rep, problem_find(rq.lesson->problem));
     rep->status = GM_OK;
     gpumodel_format(rep);
     return 0;

@@ -430,4 +430,5 @@ const problem_ops prob_scan_ops = {
     .dev_read = scan_dev_read,
     .dev_release = scan_dev_release,
     .host_parallel = scan_host_parallel,
+    .helper_kernel = "block_size",
 };

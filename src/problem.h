@@ -48,6 +48,9 @@ typedef struct problem_ops {
     /* Optional: the same work as a straightforward OpenMP C loop on this
      * machine's CPU, for benchmarks; returns milliseconds. */
     double (*host_parallel)(prob_instance *pi);
+    /* Optional: a kernel the host runs only to ask the file a question (the
+     * scan's block_size); the GPU memory model leaves it out. */
+    const char *helper_kernel;
 } problem_ops;
 
 const problem_ops *problem_find(const char *name);
