@@ -80,11 +80,16 @@ $(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(wildcard src/*.h tests/unit/*.h)
 unit: $(BUILD)/unit-tests
 	ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0 CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
 
+# Analyses a chapter three times in one process (tests/gpumodel): it lives
+# next to cltutor, where the GPU model looks for its Oclgrind plugin.
+$(BUILD)/gm-cache-probe: tests/gpumodel/cache_probe.c $(MODEL_OBJ)
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
 cli-test: $(BUILD)/cltutor
 	@sh tests/cli/run.sh $(BUILD)/cltutor
 
 test: deps test-deps
-	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests plugin
+	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin
 	@sh tests/run_all.sh $(BUILD)
 
 # Reference kernels against the device's own limits (see docs/results/).

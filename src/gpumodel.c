@@ -1077,8 +1077,10 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     } kept;
     struct stat st;
     if (stat(other, &st) != 0) memset(&st, 0, sizeof st);
-    if (!(kept.set && !strcmp(kept.path, other) && !strcmp(kept.size, prq.size_spec) && kept.seed == prq.seed &&
-          kept.st.st_mtime == st.st_mtime && kept.st.st_size == st.st_size && kept.st.st_ino == st.st_ino)) {
+    int kept_before = kept.set && !strcmp(kept.path, other) && !strcmp(kept.size, prq.size_spec) &&
+                      kept.seed == prq.seed && kept.st.st_mtim.tv_sec == st.st_mtim.tv_sec && kept.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec && kept.st.st_size == st.st_size &&
+                      kept.st.st_ino == st.st_ino;
+    if (!kept_before) {
         if (kept.set) gpumodel_report_free(&kept.rep);
         kept.set = 0;
         prefix_ctx pc = {cb, user};
@@ -1095,6 +1097,7 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
             return 0;
         }
     }
+    rep->prev_kept = kept_before;
     gpumodel_compare(rep, &kept.rep, label);
     return 0;
 }

@@ -97,6 +97,7 @@ typedef struct {
     char **lines;                        /* the whole report as text lines, no newlines */
     int n_lines;
     char prev_label[200];                /* what the comparison is with, or "" */
+    int prev_kept;                       /* the comparison reused the kept analysis of that file */
     char **compare;                      /* the comparison as sentences */
     int n_compare;
     double wall_s;

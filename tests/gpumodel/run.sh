@@ -99,6 +99,17 @@ then ok "comparison: strided 15.2% → coalesced 100%, 32 → 4 sectors"; else b
 expect "text report names the analysed size" 0 'Simulated by Oclgrind at size 512x8x64 \(the chapter.s analysis size\)' -- \
   course analyze 2 --solution --no-compare
 
+# ---- the file compared with is analysed once while it does not change
+mkdir -p "$tmp/cc"
+cp -R "$root/lessons" "$root/kernels" "$root/exercises" "$tmp/cc/"
+if [ ! -x "$build/gm-cache-probe" ]; then bad "comparison kept between analyses: $build/gm-cache-probe is not built (make $build/gm-cache-probe)"
+else
+  out=$(CLTUTOR_DATA="$tmp/cc" CLTUTOR_WORKSPACE="$tmp/ws-cc" "$build/gm-cache-probe" 7 "$tmp/cc/exercises/07-bank-conflicts/histogram.cl" 2>&1)
+  if printf '%s\n' "$out" | awk '{ k = k $2 } $4 < 1 { none = 1 } END { exit !(k == "010" && NR == 3 && !none) }'; then
+    ok "comparison kept between analyses, made again when its file changes"
+  else bad "comparison kept between analyses, made again when its file changes" "$out"; fi
+fi
+
 # ---- the course's own chapters: each reference shows the improvement its chapter teaches
 chapter() { # chapter NUMBER PYTHON-CHECK: analyse the chapter's reference (with comparison) and check
   n=$1 expr=$2
