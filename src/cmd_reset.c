@@ -19,7 +19,8 @@
 int cmd_reset(cli_ctx *cx, int argc, char **argv) {
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("Usage: cltutor reset LESSON\n\nPuts the chapter's starting file back in your workspace. Your\n"
-               "current file is kept beside it as FILE.bak.\n");
+               "current file is kept beside it as FILE.bak (FILE.bak.2, .3, ... when\n"
+               "earlier backups exist: none is overwritten).\n");
         return 0;
     }
     if (argc != 2) return cli_usage_error("reset", "give exactly one chapter, e.g. `cltutor reset 2`");
@@ -27,17 +28,17 @@ int cmd_reset(cli_ctx *cx, int argc, char **argv) {
     if (rc) return rc;
     const lesson *l = cli_find_lesson(cx, "reset", argv[1]);
     if (!l) return EXIT_USAGE;
-    char path[1400], start[1400], bak[1500], err[1400];
+    char path[1400], bak[1500], err[1400];
     if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
         fprintf(stderr, "cltutor reset: %s\n", err);
         return EXIT_USAGE;
     }
-    paths_starting(&cx->paths, l, start, sizeof start);
-    snprintf(bak, sizeof bak, "%s.bak", path);
-    if (util_copy_file(path, bak) != 0 || util_copy_file(start, path) != 0) {
-        fprintf(stderr, "cltutor reset: cannot write %s\n", path);
+    int r = paths_reset_exercise(&cx->paths, l, path, bak, sizeof bak, err, sizeof err);
+    if (r < 0) {
+        fprintf(stderr, "cltutor reset: %s\n", err);
         return EXIT_USAGE;
     }
-    printf("Reset %s (your version is in %s).\n", path, bak);
+    if (r == 1) printf("%s already is the starting file: nothing to reset.\n", path);
+    else printf("Reset %s (your version is in %s).\n", path, bak);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "paths.h"
 #include "util.h"
 
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -77,6 +78,32 @@ void paths_lessons(const paths *p, char *buf, size_t len) { snprintf(buf, len, "
 
 void paths_starting(const paths *p, const lesson *l, char *buf, size_t len) {
     snprintf(buf, len, "%s/exercises/%s/%s", p->data, l->id, l->exercise);
+}
+
+int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char *bak, size_t baklen, char *err,
+                         size_t errlen) {
+    char start[1400];
+    paths_starting(p, l, start, sizeof start);
+    size_t n_mine = 0, n_start = 0;
+    char *mine = util_read_file(path, &n_mine), *orig = util_read_file(start, &n_start);
+    int same = mine && orig && n_mine == n_start && !memcmp(mine, orig, n_mine);
+    free(mine);
+    free(orig);
+    if (!orig) {
+        util_errf(err, errlen, "%s: cannot read the starting file", start);
+        return -1;
+    }
+    if (same) {
+        if (baklen) bak[0] = '\0';
+        return 1;
+    }
+    snprintf(bak, baklen, "%s.bak", path);
+    for (int k = 2; access(bak, F_OK) == 0 && k < 1000; k++) snprintf(bak, baklen, "%s.bak.%d", path, k);
+    if ((access(path, F_OK) == 0 && util_copy_file(path, bak) != 0) || util_copy_file(start, path) != 0) {
+        util_errf(err, errlen, "cannot write %s or %s: %s", path, bak, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 void paths_solution(const paths *p, const lesson *l, char *buf, size_t len) {

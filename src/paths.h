@@ -24,6 +24,13 @@ int paths_exercise_file(const paths *p, const lesson *l, const char *file, char 
                         size_t errlen);
 /* The pristine starting file. */
 void paths_starting(const paths *p, const lesson *l, char *buf, size_t len);
+/* Puts the starting file back over the learner's file at path, keeping the
+ * learner's version beside it as path.bak (path.bak.2, .3, ... when earlier
+ * backups exist: none is overwritten). Returns 0 when reset (the backup's
+ * path in bak), 1 when the file already is the starting file (nothing is
+ * done), -1 with a message in err. */
+int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char *bak, size_t baklen, char *err,
+                         size_t errlen);
 /* The reference solution. */
 void paths_solution(const paths *p, const lesson *l, char *buf, size_t len);
 /* The workspace's state folder (.cltutor), created if missing. */

@@ -924,17 +924,21 @@ static void edit_kernel(ui_app *a, int line) {
 static void reset_exercise(ui_app *a) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter || c->kernel_ro) return;
-    char start[1400], bak[1500];
-    paths_starting(&a->paths, c->l, start, sizeof start);
-    snprintf(bak, sizeof bak, "%s.bak", c->kernel_path);
-    if (util_copy_file(c->kernel_path, bak) != 0 || util_copy_file(start, c->kernel_path) != 0) {
-        set_note(a, 1, "%s %s", T("Could not reset:"), strerror(errno));
+    char bak[1500], err[1600];
+    int r = paths_reset_exercise(&a->paths, c->l, c->kernel_path, bak, sizeof bak, err, sizeof err);
+    if (r < 0) {
+        set_note(a, 1, "%s %s", T("Could not reset:"), err);
+        return;
+    }
+    if (r == 1) {
+        set_note(a, 0, "%s", T("This already is the starting file: nothing to reset."));
         return;
     }
     load_kernel(a);
     tui_watch_mark_seen(&c->watch);
     c->run_hash = c->kernel_hash; /* the starting file is not an attempt: no run until you edit it */
-    set_note(a, 0, T("The starting file is back; yours is in %s.bak"), c->display);
+    const char *slash = strrchr(bak, '/');
+    set_note(a, 0, T("The starting file is back; yours is in %s"), slash ? slash + 1 : bak);
 }
 
 /* ---- jobs ------------------------------------------------------------- */

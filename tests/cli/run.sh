@@ -100,6 +100,12 @@ json_check "progress remembers it" "j[0]['state']=='passed' and j[1]['next']" --
 expect "reset puts the starting file back" 0 'Reset' -- "$bin" reset 1
 if grep -q TODO "$tmp/ws/exercises/01-serial/histogram.cl" && [ -f "$tmp/ws/exercises/01-serial/histogram.cl.bak" ]; then
   ok "reset kept the old file as .bak"; else bad "reset did not keep a .bak"; fi
+expect "reset of the starting file does nothing" 0 'already is the starting file' -- "$bin" reset 1
+ex="$tmp/ws/exercises/01-serial/histogram.cl"
+echo "/* second try */" >> "$ex"
+expect "a second reset keeps the first backup" 0 'histogram.cl.bak.2' -- "$bin" reset 1
+if [ "$(tail -n 1 "$ex.bak.2")" = "/* second try */" ] && ! grep -q "second try" "$ex.bak" && ! grep -q "second try" "$ex"; then
+  ok "both earlier versions kept, each in its own backup"; else bad "both earlier versions kept, each in its own backup"; fi
 expect "--workspace overrides the environment" 0 'Atomic' -- "$bin" --workspace "$tmp/ws2" list
 
 # ---- bench
