@@ -273,12 +273,21 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         char *csv = grade_batch_csv(&o, rows, n);
         rc = write_out(output, csv) == 0 ? 0 : EXIT_USAGE;
         free(csv);
-        int errors = 0;
+        int errors = 0, empty = 0;
         for (int i = 0; i < n; i++)
             if (!rows[i].graded) {
                 errors++;
                 fprintf(stderr, "cltutor grade: %s: %s\n", rows[i].student, rows[i].error);
+            } else if (!rows[i].submitted) {
+                if (!empty++) fprintf(stderr, "cltutor grade: none of the exercise files was found for:");
+                fprintf(stderr, " %s", rows[i].student);
             }
+        if (empty) {
+            char ex[1200];
+            snprintf(ex, sizeof ex, "exercises/%s/%s", lessons[0]->id, lessons[0]->exercise);
+            fprintf(stderr, "\n  (status \"no files\"). Each student's folder should hold the files as in the "
+                            "workspace, e.g. STUDENT/%s.\n", ex);
+        }
         fprintf(stderr, "cltutor grade: %d student%s graded in %.0f s%s%s; reports in %s/\n", n - errors,
                 n - errors == 1 ? "" : "s", util_now() - t0, output && strcmp(output, "-") ? "; grades in " : "",
                 output && strcmp(output, "-") ? output : "", rdir);

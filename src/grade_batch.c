@@ -112,6 +112,7 @@ static void read_back(const grade_options *o, grade_batch_row *row) {
         for (int i = 0; i < o->n_lessons; i++)
             if (!strcmp(o->lessons[i]->id, id->valuestring))
                 row->chapter_score[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "score"));
+        row->submitted += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "submitted"));
     }
     row->graded = !row->fatal;
     cJSON_Delete(j);
@@ -314,8 +315,8 @@ char *grade_batch_csv(const grade_options *o, const grade_batch_row *rows, int n
                 grade_format_points(row->chapter_score[i], a, sizeof a);
                 util_sappend(&out, ",%s", a);
             }
-            util_sappend(&out, ",%d,%d,%d,%d,%llu,ok,", row->tests, row->passed, row->failed, row->skipped,
-                         (unsigned long long)o->seed);
+            util_sappend(&out, ",%d,%d,%d,%d,%llu,%s,", row->tests, row->passed, row->failed, row->skipped,
+                         (unsigned long long)o->seed, row->submitted ? "ok" : "no files");
         } else {
             util_sappend(&out, ",,,");
             for (int i = 0; i < o->n_lessons; i++) util_sappend(&out, ",");

@@ -15,6 +15,7 @@ typedef struct {
     double score, max_score;
     double *chapter_score;      /* one per graded chapter, in the options' order; -1 when absent */
     int tests, passed, failed, skipped;
+    int submitted;              /* graded chapters whose exercise file was found */
     double wall_s;
 } grade_batch_row;
 

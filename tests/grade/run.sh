@@ -370,11 +370,13 @@ start=$(date +%s)
 nomodel "$bin" grade 1 2 3 --batch "$b" -j 2 --timeout 1 -o "$tmp/grades.csv" --seed 77 2> "$tmp/batch.err"
 rc=$?
 took=$(( $(date +%s) - start ))
-if [ $rc -eq 0 ] && python3 - "$tmp/grades.csv" "$tmp/grades-reports" <<'EOF'
+if [ $rc -eq 0 ] && grep -q 'none of the exercise files was found for: =fay' "$tmp/batch.err" &&
+   python3 - "$tmp/grades.csv" "$tmp/grades-reports" <<'EOF'
 import csv, json, os, sys
 rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
 assert set(rows) == {"'=fay", "ada", "bob", "cy", "dee", "eve"}, rows.keys()
-assert all(r["status"] == "ok" and r["seed"] == "77" for r in rows.values())
+assert all(r["seed"] == "77" for r in rows.values())
+assert [s for s, r in rows.items() if r["status"] != "ok"] == ["'=fay"] and rows["'=fay"]["status"] == "no files", rows
 f = lambda s, c: float(rows[s][c])
 assert f("ada", "score") == f("ada", "max_score") > 0
 assert len({r["max_score"] for r in rows.values()}) == 1, "every student has the same total"
@@ -387,7 +389,7 @@ for r in rows.values():
     assert j["seed"] == 77 and abs(j["score"] - float(r["score"])) < 0.01
 assert len(os.listdir(sys.argv[2])) == 6
 EOF
-then ok "batch -j 2: one CSV row and one JSON report per student, each loses only its own tests (${took}s)"
+then ok "batch -j 2: one CSV row and one JSON report per student, each loses only its own tests, an empty folder is named (${took}s)"
 else bad "batch (exit $rc)" "$(cat "$tmp/batch.err" "$tmp/grades.csv")"; fi
 
 # ---- Gradescope: run_autograder in a folder laid out like the autograder's
