@@ -784,7 +784,7 @@ static void draw_too_small(void) {
     if (y < 0) y = 0;
     put_text(y, 0, COLS, buf, A_BOLD);
     snprintf(buf, sizeof buf, T("cltutor needs at least %dx%d; enlarge the window (q quits)."), MIN_COLS, MIN_ROWS);
-    if (y + 1 < LINES) put_text(y + 1, 0, COLS, buf, A_NORMAL);
+    if (y + 1 < LINES) put_text2(y + 1, 0, COLS, buf, A_NORMAL);
 }
 
 void ui_draw(ui_app *a) {
