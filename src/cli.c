@@ -96,6 +96,19 @@ const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec) {
     return l;
 }
 
+int cli_json_only_options(const char *cmd, int argc, char **argv, const char *usage, int *json) {
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    *json = 0;
+    while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        if (ch == 'j') *json = 1;
+        else if (ch == 'h') return fputs(usage, stdout), 0;
+        else return cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
+    }
+    if (optind < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
 int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected) {
     int all = nargs == 0 || (nargs == 1 && !strcmp(args[0], "all")), n = 0;
     for (int i = 0; i < cx->cat.count; i++) selected[i] = all;

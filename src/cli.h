@@ -40,6 +40,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_load_course(cli_ctx *cx);
 void cli_save_progress(cli_ctx *cx);
 /* Finds a chapter or prints the list of chapters (returns NULL). */
+/* Options of a command that takes only --json and --help, and no argument.
+ * Returns -1 to go on, else the exit status to return (0 after the usage,
+ * printed on --help). */
+int cli_json_only_options(const char *cmd, int argc, char **argv, const char *usage, int *json);
+
 /* Marks the chapters named in args (numbers or folder names; none or "all":
  * every chapter) in selected[0 .. cat.count-1]. Returns how many are
  * selected, or -1 after printing the usage error for an unknown one. */

@@ -18,18 +18,12 @@
 
 int cmd_devices(cli_ctx *cx, int argc, char **argv) {
     (void)cx;
-    int json = 0;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int ch;
-    while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-        if (ch == 'j') json = 1;
-        else if (ch == 'h') {
-            printf("Usage: cltutor devices [--json]\n\nLists every OpenCL platform and device with the index that\n"
-                   "--device takes. The default device (first GPU, else PoCL's CPU device) is marked '*'.\n");
-            return 0;
-        } else return cli_usage_error("devices", "unknown option %s", argv[optind - 1]);
-    }
-    if (optind < argc) return cli_usage_error("devices", "unexpected argument '%s'", argv[optind]);
+    int json;
+    int done = cli_json_only_options("devices", argc, argv,
+                                     "Usage: cltutor devices [--json]\n\nLists every OpenCL platform and device with "
+                                     "the index that\n--device takes. The default device (first GPU, else PoCL's CPU "
+                                     "device) is marked '*'.\n", &json);
+    if (done >= 0) return done;
     engine_device *devs = NULL;
     char err[1024] = "";
     int n = engine_list_devices(&devs, err, sizeof err);

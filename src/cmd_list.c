@@ -17,18 +17,12 @@
 #include <unistd.h>
 
 int cmd_list(cli_ctx *cx, int argc, char **argv) {
-    int json = 0;
-    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int ch;
-    while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-        if (ch == 'j') json = 1;
-        else if (ch == 'h') {
-            printf("Usage: cltutor list [--json]\n\nLists the chapters with their state (not started, failing,\n"
-                   "passed) and your best time. The next chapter to do is marked with '>'.\n");
-            return 0;
-        } else return cli_usage_error("list", "unknown option %s", argv[optind - 1]);
-    }
-    if (optind < argc) return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
+    int json;
+    int done = cli_json_only_options("list", argc, argv,
+                                     "Usage: cltutor list [--json]\n\nLists the chapters with their state (not "
+                                     "started, failing,\npassed) and your best time. The next chapter to do is marked "
+                                     "with '>'.\n", &json);
+    if (done >= 0) return done;
     int rc = cli_load_course(cx);
     if (rc) return rc;
     const char *next = NULL;
