@@ -86,10 +86,10 @@ int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char
     paths_starting(p, l, start, sizeof start);
     size_t n_mine = 0, n_start = 0;
     char *mine = util_read_file(path, &n_mine), *orig = util_read_file(start, &n_start);
-    int same = mine && orig && n_mine == n_start && !memcmp(mine, orig, n_mine);
+    int same = mine && orig && n_mine == n_start && !memcmp(mine, orig, n_mine), readable = orig != NULL;
     free(mine);
     free(orig);
-    if (!orig) {
+    if (!readable) {
         util_errf(err, errlen, "%s: cannot read the starting file", start);
         return -1;
     }
