@@ -1043,6 +1043,12 @@ static void prefixed_progress(void *user, const char *phase, int done, int total
     pc->cb(pc->user, p, done, total, elapsed);
 }
 
+/* Whether two stats of a path are of the same version of the file. */
+static int same_version(const struct stat *a, const struct stat *b) {
+    return a->st_ino == b->st_ino && a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
                              engine_progress_cb cb, void *user, volatile int *cancel, gpumodel_report *rep) {
     const lesson *l = rq->lesson;
@@ -1077,28 +1083,21 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     } kept;
     struct stat st;
     if (stat(other, &st) != 0) memset(&st, 0, sizeof st);
-    int kept_before = kept.set && !strcmp(kept.path, other) && !strcmp(kept.size, prq.size_spec) &&
-                      kept.seed == prq.seed && kept.st.st_mtim.tv_sec == st.st_mtim.tv_sec && kept.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec && kept.st.st_size == st.st_size &&
-                      kept.st.st_ino == st.st_ino;
-    if (!kept_before) {
+    int reuse = kept.set && !strcmp(kept.path, other) && !strcmp(kept.size, prq.size_spec) && kept.seed == prq.seed &&
+                same_version(&kept.st, &st);
+    if (!reuse) {
         if (kept.set) gpumodel_report_free(&kept.rep);
-        kept.set = 0;
         prefix_ctx pc = {cb, user};
         analyze(&prq, 0, cb ? prefixed_progress : NULL, &pc, cancel, &kept.rep);
-        if (kept.rep.status == GM_OK && !(cancel && *cancel)) {
-            kept.set = 1;
-            snprintf(kept.path, sizeof kept.path, "%s", other);
-            snprintf(kept.size, sizeof kept.size, "%s", prq.size_spec);
-            kept.seed = prq.seed;
-            kept.st = st;
-        } else {
-            gpumodel_compare(rep, &kept.rep, label);
-            gpumodel_report_free(&kept.rep);
-            return 0;
-        }
+        kept.set = kept.rep.status == GM_OK && !(cancel && *cancel); /* a failed analysis is not kept */
+        snprintf(kept.path, sizeof kept.path, "%s", other);
+        snprintf(kept.size, sizeof kept.size, "%s", prq.size_spec);
+        kept.seed = prq.seed;
+        kept.st = st;
     }
-    rep->prev_kept = kept_before;
+    rep->prev_kept = reuse;
     gpumodel_compare(rep, &kept.rep, label);
+    if (!kept.set) gpumodel_report_free(&kept.rep);
     return 0;
 }
 
