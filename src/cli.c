@@ -131,6 +131,8 @@ void cli_on_progress(void *user, const char *phase, int done, int total, double 
                       : !strcmp(phase, "build") ? "building the kernel"
                       : !strcmp(phase, "setup") ? "preparing buffers"
                       : !strcmp(phase, "run") ? "running"
+                      : !strcmp(phase, "copy") ? "measuring the device's copy bandwidth"
+                      : !strcmp(phase, "peak") ? "measuring the device's FP32 peak"
                       : !strcmp(phase, "serial") ? "timing the serial C reference"
                       : !strcmp(phase, "openmp") ? "timing the OpenMP loop" : phase;
     if (done > 0)
