@@ -81,6 +81,9 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
     }
     if (r->worker_output && (r->status == ENG_CRASH || r->status == ENG_RUNTIME))
         fprintf(out, "\n%sThe runtime printed:%s\n%s\n", c(st, C_DIM), c(st, C_RESET), r->worker_output);
+    else if (r->worker_output && *r->worker_output && (r->status == ENG_PASS || r->status == ENG_WRONG))
+        fprintf(out, "\n%sPrinted while the kernel ran (the last lines):%s\n%s\n", c(st, C_DIM), c(st, C_RESET),
+                r->worker_output);
     if (r->n_samples > 0 && (r->status == ENG_PASS || r->status == ENG_WRONG)) {
         char med[32], mn[32], mx[32], ser[32];
         fmt_ms(med, sizeof med, r->timing.median);

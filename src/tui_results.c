@@ -58,6 +58,7 @@ static void wrap_text(st_doc *out, int width, int style, const char *text, const
 }
 
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);
+static void printed_lines(st_doc *out, const char *title, const char *text);
 static void fmt_when(double when, char *buf, size_t len);
 
 static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
@@ -174,20 +175,26 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
             st_doc_addf(out, ST_DIM, "%s", buf);
         }
     } else if ((r->status == ENG_CRASH || r->status == ENG_RUNTIME || r->status == ENG_TIMEOUT) && r->worker_output) {
-        st_doc_addf(out, ST_DIM, "%s", T("The runtime printed:"));
-        const char *p = r->worker_output;
-        while (*p) {
-            const char *e = strchr(p, '\n');
-            size_t n = e ? (size_t)(e - p) : strlen(p);
-            st_line *wl = st_doc_add(out);
-            st_line_adds(wl, ST_DIM, "  ");
-            st_line_add(wl, ST_DIM, p, n);
-            p = e ? e + 1 : p + n;
-        }
+        printed_lines(out, T("The runtime printed:"), r->worker_output);
     }
+    /* a learner's printf, for debugging: its last lines */
+    if ((r->status == ENG_PASS || r->status == ENG_WRONG) && r->worker_output && *r->worker_output)
+        printed_lines(out, T("Printed while the kernel ran (the last lines):"), r->worker_output);
 }
 
 void tui_results_check(const tui_results_in *in, int width, st_doc *out) { check_doc(in, width, out, 1); }
+
+static void printed_lines(st_doc *out, const char *title, const char *text) {
+    st_doc_addf(out, ST_DIM, "%s", title);
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        st_line *wl = st_doc_add(out);
+        st_line_adds(wl, ST_DIM, "  ");
+        st_line_add(wl, ST_DIM, p, n);
+        p = e ? e + 1 : p + n;
+    }
+}
 
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary) {
     const engine_report *r = in->rep;

@@ -70,6 +70,7 @@ static const char *const pairs[][2] = {
     {"Press X again to put the starting file back (yours is kept as .bak).",
      "再按一次 X 恢复初始文件（你的文件保存为 .bak）。"},
     {"The starting file is back; yours is in %s", "已恢复初始文件；你的文件在 %s"},
+    {"Printed while the kernel ran (the last lines):", "内核运行时打印的内容（最后几行）："},
     {"This already is the starting file: nothing to reset.", "这已经是初始文件：无需恢复。"},
     {"Could not reset:", "无法重置："},
     {"Device: %s", "设备：%s"},

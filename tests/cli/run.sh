@@ -80,6 +80,7 @@ if [ "$took" -le 20 ]; then ok "endless loop stopped in ${took}s (limit 2s + bui
 expect "out-of-bounds write: exit 3, crashed" 3 'Crashed' -- "$bin" run 2 --kernel "$k/out_of_bounds.cl" --size 16384x16x4
 expect "crash message says what to try" 3 'Try:' -- "$bin" run 2 --kernel "$k/out_of_bounds.cl" --size 16384x16x4
 expect "barrier in divergent code: exit 3" 3 'Crashed|Timed out' -- "$bin" run 2 --kernel "$k/divergent_barrier.cl" --size 1000x16x4 --timeout 3
+expect "a kernel's printf shows under a wrong result" 1 'debug: n_descriptors = 64, n_centroids = 16' -- "$bin" run 2 --kernel "$k/prints.cl" --size 64x16 --no-timing
 expect "missing kernel file: exit 64" 64 'no such file' -- "$bin" run 2 --kernel "$tmp/nope.cl"
 expect "a folder given as the kernel: exit 64" 64 "a folder, not a file" -- "$bin" run 2 --kernel "$tmp"
 expect "bad size names the value" 64 "size '12xq'" -- "$bin" run 2 --solution --size 12xq

@@ -583,6 +583,16 @@ START_TEST(results_wrong_and_build) {
     ck_assert_int_ge(doc_has(&d, "▶         2"), 0);
     ck_assert_int_lt(doc_has(&d, "total"), 0);
     ck_assert_int_lt(doc_has(&d, "updates were lost"), 0);
+    ck_assert_int_lt(doc_has(&d, "Printed while"), 0);
+    st_doc_clear(&d);
+
+    /* what the kernel printed (printf debugging) shows under the result */
+    r.worker_output = "debug: n = 64";
+    tui_results_summary(&in, 80, &d);
+    int pr = doc_has(&d, "Printed while the kernel ran");
+    ck_assert_int_ge(pr, 0);
+    ck_assert_int_gt(doc_has(&d, "  debug: n = 64"), pr);
+    r.worker_output = NULL;
     st_doc_free(&d);
 
     memset(&r, 0, sizeof r);
