@@ -577,9 +577,19 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
          * details wrap under themselves, source lines are cut */
         int ln = 0, col = 0, n = 0;
         int row = sscanf(t, " %d:%d %n", &ln, &col, &n) == 2 && n > 0;
+        int lead = (int)strspn(t, " ");
         if (row) {
             st_doc_add_row(d, t, style, width, ln);
-        } else {
+        } else if (lead < 8 && t[lead]) { /* a sentence: wrapped between words */
+            char pre1[16], pre2[16];
+            snprintf(pre1, sizeof pre1, "%*s", lead, "");
+            snprintf(pre2, sizeof pre2, "%*s", lead + 2, "");
+            st_para p;
+            st_para_init(&p);
+            st_para_add(&p, style, t + lead, strlen(t + lead));
+            st_para_wrap(&p, width, pre1, pre2, style, d);
+            st_para_free(&p);
+        } else { /* source lines and their carets keep their columns: cut */
             st_line l;
             memset(&l, 0, sizeof l);
             st_line_adds(&l, style, t);
