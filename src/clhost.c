@@ -113,7 +113,7 @@ int clh_list(clh_device **out, char *err, size_t errlen) {
 int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char *err, size_t errlen) {
     if (n <= 0) {
         util_errf(err, errlen,
-                  "no OpenCL device found. Install PoCL for the CPU (apt-get install pocl-opencl-icd) "
+                  "No OpenCL device found. Install PoCL for the CPU (apt-get install pocl-opencl-icd) "
                   "or your GPU's OpenCL driver, then run `cltutor devices`.");
         return CLH_NO_DEVICE;
     }
