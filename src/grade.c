@@ -649,9 +649,11 @@ int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size
     }
     struct dirent *e;
     int chapters = 0, found = 0;
-    char one[256] = "";
+    char one[256] = "", loose[256] = "";
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
+        size_t nl = strlen(e->d_name);
+        if (!loose[0] && nl > 3 && !strcmp(e->d_name + nl - 3, ".cl")) snprintf(loose, sizeof loose, "%s", e->d_name);
         int sub = open_dir_at(dirfd(d), e->d_name);
         if (sub < 0) continue;
         if (is_chapter_name(e->d_name)) chapters++;
@@ -672,8 +674,15 @@ int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size
         snprintf(buf, len, "%s/%s/exercises", dir, one);
         return 0;
     }
-    util_errf(err, errlen, "%s holds no exercises/ folder%s", dir,
-              found > 1 ? " (several subfolders have one: give one of them)" : "");
+    if (found > 1)
+        util_errf(err, errlen, "%s holds no exercises/ folder (several subfolders have one: give one of them)", dir);
+    else if (loose[0])
+        util_errf(err, errlen,
+                  "%s holds %s loose, with no exercises/ folder: hand in the exercises/ folder itself, each file "
+                  "in its chapter's folder (exercises/02-atomic/histogram.cl), or, when one chapter is graded, "
+                  "that chapter's file under its own name (histogram.cl)", dir, loose);
+    else
+        util_errf(err, errlen, "%s holds no exercises/ folder", dir);
     return -1;
 }
 
