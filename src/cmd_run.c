@@ -57,7 +57,9 @@ static double time_reference(cli_ctx *cx, const lesson *l, const engine_request 
 
 static void print_comparison(int chapter, double ref_ms, double mine_ms) {
     double ratio = ref_ms >= mine_ms ? ref_ms / mine_ms : mine_ms / ref_ms;
-    printf("  chapter %d reference      %10.3f ms   ", chapter, ref_ms);
+    char label[32];
+    snprintf(label, sizeof label, "chapter %d reference", chapter);
+    printf("  %-24s %10.3f ms   ", label, ref_ms);
     if (ratio < 1.03) printf("yours is about as fast\n");
     else printf("yours is %.2fx %s\n", ratio, ref_ms >= mine_ms ? "faster" : "slower");
 }
@@ -76,7 +78,7 @@ static void compare_with_references(cli_ctx *cx, const lesson *l, const engine_r
     double ref = time_reference(cx, l, &like, mine->size_text);
     double before = prev ? time_reference(cx, prev, &like, mine->size_text) : 0;
     printf("\nCompared on the same device at %s:\n", mine->size_text);
-    printf("  yours                     %10.3f ms\n", mine->timing.median);
+    printf("  %-24s %10.3f ms\n", "yours", mine->timing.median);
     if (ref > 0) print_comparison(l->number, ref, mine->timing.median);
     if (before > 0) print_comparison(prev->number, before, mine->timing.median);
 }
