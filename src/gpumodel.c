@@ -440,12 +440,10 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
 /* ---- text ---- */
 
 static void add_line(char ***lines, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_line(char ***lines, int *n, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
+static void add_line_v(char ***lines, int *n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+static void add_line_v(char ***lines, int *n, const char *fmt, va_list ap) {
     char *s = NULL;
     if (vasprintf(&s, fmt, ap) < 0) s = NULL;
-    va_end(ap);
     if (!s) return;
     char **nl = realloc(*lines, sizeof *nl * (size_t)(*n + 1));
     if (!nl) {
@@ -454,6 +452,13 @@ static void add_line(char ***lines, int *n, const char *fmt, ...) {
     }
     *lines = nl;
     (*lines)[(*n)++] = s;
+}
+
+static void add_line(char ***lines, int *n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    add_line_v(lines, n, fmt, ap);
+    va_end(ap);
 }
 
 static void free_lines(char ***lines, int *n) {
@@ -752,12 +757,8 @@ static void add_sentence(gpumodel_report *rep, const char *fmt, ...) __attribute
 static void add_sentence(gpumodel_report *rep, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0) s = NULL;
+    add_line_v(&rep->compare, &rep->n_compare, fmt, ap);
     va_end(ap);
-    if (!s) return;
-    add_line(&rep->compare, &rep->n_compare, "%s", s);
-    free(s);
 }
 
 static int differs(double a, double b, double rel) {

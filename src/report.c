@@ -7,12 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define C_RESET "\033[0m"
-#define C_BOLD "\033[1m"
-#define C_GREEN "\033[32m"
-#define C_RED "\033[31m"
-#define C_YELLOW "\033[33m"
-#define C_DIM "\033[2m"
 
 report_style report_style_for(FILE *out) {
     report_style st = {0, 12};

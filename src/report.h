@@ -10,6 +10,14 @@ typedef struct {
     int max_diff_rows;    /* rows of the correctness diff (default 12) */
 } report_style;
 
+/* ANSI escapes the text reports use when report_style.color is set. */
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_GREEN "\033[32m"
+#define C_RED "\033[31m"
+#define C_YELLOW "\033[33m"
+#define C_DIM "\033[2m"
+
 /* Colours when out is a terminal and NO_COLOR is unset. */
 report_style report_style_for(FILE *out);
 

@@ -330,6 +330,16 @@ void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const c
     (void)first;
 }
 
+int st_doc_wrap(st_doc *out, int width, int style, const char *text, const char *prefix1, const char *prefix2,
+                int pstyle) {
+    st_para p;
+    st_para_init(&p);
+    st_para_add(&p, style, text, strlen(text));
+    int n = st_para_wrap(&p, width, prefix1, prefix2, pstyle, out);
+    st_para_free(&p);
+    return n;
+}
+
 void st_doc_add_cut(st_doc *out, const st_line *l, int width) {
     int start = out->n;
     if (st_line_width(l) <= width || width < 8) {
@@ -366,13 +376,9 @@ void st_doc_add_row(st_doc *out, const char *text, int style, int width, int tag
         char pre[256];
         int hw = st_widths(head);
         snprintf(pre, sizeof pre, "%*s", hw < 255 ? hw : 255, "");
-        st_para p;
-        st_para_init(&p);
-        st_para_add(&p, style, text + hang, strlen(text + hang));
         int start = out->n;
-        st_para_wrap(&p, width, head, pre, style, out);
+        st_doc_wrap(out, width, style, text + hang, head, pre, style);
         for (int i = start; i < out->n; i++) out->lines[i].tag = tag;
-        st_para_free(&p);
         free(head);
     }
     st_line_free(&l);

@@ -83,6 +83,12 @@ int st_para_empty(const st_para *p);
  * Returns the number of lines added. */
 int st_para_wrap(const st_para *p, int width, const char *prefix1, const char *prefix2, int pstyle, st_doc *out);
 
+/* Wraps text, all in one style, into out as st_para_wrap does (prefix1 on
+ * the first line, prefix2 on the others, both styled pstyle). Returns the
+ * number of lines added. */
+int st_doc_wrap(st_doc *out, int width, int style, const char *text, const char *prefix1, const char *prefix2,
+                int pstyle);
+
 /* Cuts a line into pieces of at most width columns (anywhere, keeping
  * styles): the first piece after prefix1, the others after prefix2. */
 void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const char *prefix2, int pstyle,

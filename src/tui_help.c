@@ -72,12 +72,9 @@ void tui_help_doc(st_doc *out, int width) {
         }
     }
     st_doc_add(out);
-    st_para p;
-    st_para_init(&p);
-    const char *tail = T("Saving the kernel from any editor reruns it while watch is on. Your progress is saved in the workspace after every run.");
-    st_para_add(&p, ST_DIM, tail, strlen(tail));
-    st_para_wrap(&p, width, "", "", ST_DIM, out);
-    st_para_free(&p);
+    st_doc_wrap(out, width, ST_DIM,
+                T("Saving the kernel from any editor reruns it while watch is on. Your progress is saved in the workspace after every run."),
+                "", "", ST_DIM);
 }
 
 static const char quickref_en[] =

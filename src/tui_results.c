@@ -50,11 +50,7 @@ static const char *status_mark(engine_status s, int utf8) {
 }
 
 static void wrap_text(st_doc *out, int width, int style, const char *text, const char *indent) {
-    st_para p;
-    st_para_init(&p);
-    st_para_add(&p, style, text, strlen(text));
-    st_para_wrap(&p, width, indent, indent, ST_NORMAL, out);
-    st_para_free(&p);
+    st_doc_wrap(out, width, style, text, indent, indent, ST_NORMAL);
 }
 
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);

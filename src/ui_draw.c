@@ -451,13 +451,8 @@ static void draw_home(ui_app *a) {
         put_text(dy++, 2, COLS - 4, head, style_attr(ST_TITLE | ST_A_BOLD));
         st_doc d;
         st_doc_init(&d);
-        st_para p;
-        st_para_init(&p);
         char sum[1024];
-        const char *summary = chapter_summary(l, sum, sizeof sum);
-        st_para_add(&p, ST_NORMAL, summary, strlen(summary));
-        st_para_wrap(&p, COLS - 4, "", "", ST_NORMAL, &d);
-        st_para_free(&p);
+        st_doc_wrap(&d, COLS - 4, ST_NORMAL, chapter_summary(l, sum, sizeof sum), "", "", ST_NORMAL);
         progress_chapter *pc = progress_get(&a->prog, l->id, 0);
         if (pc && pc->n_runs > 0) {
             const progress_run *lr = &pc->runs[pc->n_runs - 1];
@@ -627,19 +622,15 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
         char buf[700];
         if (cur_note) snprintf(buf, sizeof buf, "%s %d: %s", a->utf8 ? "◆" : "#", v->cur + 1, cur_note);
         else snprintf(buf, sizeof buf, "%s %s", a->utf8 ? "◆" : "#", bar_text);
-        st_para p;
-        st_para_init(&p);
-        st_para_add(&p, ST_HUNK, buf, strlen(buf));
         st_doc nd;
         st_doc_init(&nd);
-        st_para_wrap(&p, b.w - 1, "", "    ", ST_HUNK, &nd);
+        st_doc_wrap(&nd, b.w - 1, ST_HUNK, buf, "", "    ", ST_HUNK);
         for (int k = 0; k < note_bar; k++) {
             int y = b.y + b.h - note_bar + k;
             fill(y, b.x, b.w, A_NORMAL);
             if (k < nd.n) draw_sline(y, b.x + 1, b.w - 1, &nd.lines[k], 0, 0, A_NORMAL);
         }
         st_doc_free(&nd);
-        st_para_free(&p);
     }
 }
 

@@ -545,11 +545,7 @@ static void diff_files(const char *old_path, const char *old_name, const char *n
 }
 
 static void wrap_into(st_doc *d, int width, int style, const char *text) {
-    st_para p;
-    st_para_init(&p);
-    st_para_add(&p, style, text, strlen(text));
-    st_para_wrap(&p, width, "", "", style, d);
-    st_para_free(&p);
+    st_doc_wrap(d, width, style, text, "", "", style);
 }
 
 static void analysis_doc(ui_app *a, int width, st_doc *d) {
@@ -584,11 +580,7 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
             char pre1[16], pre2[16];
             snprintf(pre1, sizeof pre1, "%*s", lead, "");
             snprintf(pre2, sizeof pre2, "%*s", lead + 2, "");
-            st_para p;
-            st_para_init(&p);
-            st_para_add(&p, style, t + lead, strlen(t + lead));
-            st_para_wrap(&p, width, pre1, pre2, style, d);
-            st_para_free(&p);
+            st_doc_wrap(d, width, style, t + lead, pre1, pre2, style);
         } else { /* source lines and their carets keep their columns: cut */
             st_line l;
             memset(&l, 0, sizeof l);
@@ -638,11 +630,7 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
             snprintf(buf, sizeof buf,
                      T("The reference solution opens once you pass this chapter, or after %d runs that fail (so far: %d). Try the hints first: press n."),
                      UI_SOLUTION_AFTER, c->failed_runs);
-            st_para p;
-            st_para_init(&p);
-            st_para_add(&p, ST_DIM, buf, strlen(buf));
-            st_para_wrap(&p, width, "", "", ST_DIM, d);
-            st_para_free(&p);
+            wrap_into(d, width, ST_DIM, buf);
             break;
         }
         char path[1400], name[300], mine[400];
@@ -708,11 +696,7 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
             char pre[32], pre2[32];
             snprintf(pre, sizeof pre, "%d. ", i + 1);
             snprintf(pre2, sizeof pre2, "   ");
-            st_para p;
-            st_para_init(&p);
-            st_para_add(&p, ST_NORMAL, h, strlen(h));
-            st_para_wrap(&p, width, pre, pre2, ST_KEY | ST_A_BOLD, out);
-            st_para_free(&p);
+            st_doc_wrap(out, width, ST_NORMAL, h, pre, pre2, ST_KEY | ST_A_BOLD);
             st_doc_add(out);
         }
         if (seen < l->n_hints)
@@ -729,12 +713,7 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
         }
         if (a->devs_state == 3 || (a->devs_state == 2 && a->n_devs == 0)) {
             st_doc_addf(out, ST_ERR, "%s", a->devs_err[0] ? a->devs_err : T("No OpenCL device found."));
-            st_para p;
-            st_para_init(&p);
-            const char *t = T("Install PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's OpenCL driver, then press r.");
-            st_para_add(&p, ST_DIM, t, strlen(t));
-            st_para_wrap(&p, width, "", "", ST_DIM, out);
-            st_para_free(&p);
+            wrap_into(out, width, ST_DIM, T("Install PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's OpenCL driver, then press r."));
             break;
         }
         int def = ui_default_device(a), cur = a->dev_sel >= 0 ? a->dev_sel : def;
@@ -752,23 +731,14 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
         for (int i = 0; i < a->n_devs; i++)
             if (!strcmp(a->devs[i].type, "CPU")) any_cpu = 1;
         if (any_cpu) {
-            st_para p;
-            st_para_init(&p);
-            const char *t = T("CPU devices run the kernels correctly, but their timings do not show GPU effects (coalescing, local memory, bank conflicts).");
-            st_para_add(&p, ST_DIM, t, strlen(t));
-            st_para_wrap(&p, width, "", "", ST_DIM, out);
-            st_para_free(&p);
+            wrap_into(out, width, ST_DIM, T("CPU devices run the kernels correctly, but their timings do not show GPU effects (coalescing, local memory, bank conflicts)."));
         }
         st_doc_addf(out, ST_DIM, "%s", T("Enter: use it   r: look again   Esc: close"));
         break;
     }
     case OV_MESSAGE: {
         snprintf(title, tlen, "%s", T("cltutor"));
-        st_para p;
-        st_para_init(&p);
-        st_para_add(&p, ST_NORMAL, a->st.message, strlen(a->st.message));
-        st_para_wrap(&p, width, "", "", ST_NORMAL, out);
-        st_para_free(&p);
+        wrap_into(out, width, ST_NORMAL, a->st.message);
         break;
     }
     case OV_CONFIRM_QUIT:
