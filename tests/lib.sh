@@ -4,6 +4,17 @@
 pass=0
 fail=0
 
+# What every suite starts from: the build folder (its first argument,
+# default build) and the binary in it, the source tree, a scratch folder
+# removed on exit, and no colours. The suite sets `here` (its own folder)
+# before sourcing this file.
+build=$(cd "${1:-build}" && pwd)
+bin="$build/cltutor"
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1
+
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 
 # bad NAME [DETAILS]: a failure, with up to 20 lines of details indented below

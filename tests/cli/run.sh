@@ -1,16 +1,10 @@
 #!/bin/sh
 # Command-line tests: exit statuses, messages, JSON, lookup, devices,
 # workspaces and installation. Usage: tests/cli/run.sh BUILD_DIR
-build=$(cd "${1:-build}" && pwd)
-bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-root=$(cd "$here/../.." && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 k="$here/kernels"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export CLTUTOR_WORKSPACE="$tmp/ws"
-export NO_COLOR=1
 
 # json_check NAME PYTHON_EXPR -- COMMAND...: the output parses and EXPR (over j) holds
 json_check() {

@@ -2,15 +2,9 @@
 # GPU memory model tests: small kernels whose figures theory fixes, analysed by
 # `cltutor analyze` on Oclgrind, and the chapters' references compared.
 #   tests/gpumodel/run.sh BUILD_DIR     (ends with "N passed, N failed")
-build=$(cd "${1:-build}" && pwd)
-bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-root=$(cd "$here/../.." && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 k="$here/kernels"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export NO_COLOR=1
 
 # The test course (tests/gpumodel/course): chapter 1 strided, chapter 2 coalesced.
 course() { CLTUTOR_DATA="$here/course" "$bin" --workspace "$tmp/ws" "$@"; }

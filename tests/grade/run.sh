@@ -3,16 +3,10 @@
 # kernels, integrity of submissions, limits, batch mode and every report
 # format (Gradescope fields, JUnit against a schema, TAP through prove).
 # Usage: tests/grade/run.sh BUILD_DIR
-build=$(cd "${1:-build}" && pwd)
-bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-root=$(cd "$here/../.." && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 k="$here/kernels"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export CLTUTOR_WORKSPACE="$tmp/ws"
-export NO_COLOR=1
 
 # check NAME FILE PYTHON_EXPR: FILE parses as JSON and EXPR (over j) holds
 check() {

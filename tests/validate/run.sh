@@ -2,15 +2,9 @@
 # The course itself (`cltutor validate` on every chapter) and the validate
 # command's own behaviour on a broken copy of a chapter.
 # Usage: tests/validate/run.sh BUILD_DIR; ends with "N passed, N failed".
-build=$(cd "${1:-build}" && pwd)
-bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../lib.sh"
-root=$(cd "$here/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 export CLTUTOR_WORKSPACE="$tmp/ws"
-export NO_COLOR=1
 
 # ---- the course: every check of every chapter counts in this suite
 echo "-- cltutor validate (every chapter)"
