@@ -188,6 +188,7 @@ static void host_baselines(const lesson *l, const problem_ops *ops, const char *
     prob_instance *pi = ops->create(l, &ps, seed, err, sizeof err);
     if (!pi) return;
     if (cb) cb(user, "serial", 0, 0, 0);
+    if (ops->prepare_golden) ops->prepare_golden(pi);
     double t[5];
     for (int i = 0; i < 4; i++) {
         double t0 = util_now();

@@ -226,6 +226,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
             set_msg(r, ENG_USAGE, "Size too large", "%s", err);
             return -1;
         }
+        if (ops->prepare_golden) ops->prepare_golden(pi);
         double t0 = util_now();
         ops->golden(pi);
         r->serial_ms = (util_now() - t0) * 1e3;

@@ -131,7 +131,7 @@ static size_t surf_output_bytes(const prob_instance *pi) { return sizeof(uint32_
 static void surf_golden(prob_instance *pi) {
     surf_instance *si = (surf_instance *)pi;
     long n = pi->size.n, c = pi->size.m, f = pi->size.k;
-    if (!si->expected) si->expected = calloc((size_t)c, sizeof(uint32_t)); /* kept by a second call (bench) */
+    if (!si->expected) si->expected = calloc((size_t)c, sizeof(uint32_t)); /* from prepare_golden or an earlier call */
     if (!si->lo) si->lo = calloc((size_t)c, sizeof(uint32_t));
     if (!si->hi) si->hi = calloc((size_t)c, sizeof(uint32_t));
     if (!si->expected || !si->lo || !si->hi) return;

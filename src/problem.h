@@ -38,6 +38,10 @@ typedef struct problem_ops {
     void (*destroy)(prob_instance *pi);
     size_t (*output_bytes)(const prob_instance *pi);
     void (*golden)(prob_instance *pi);                 /* computes the expected answer */
+    /* Optional: allocates and pages in what golden writes, so that timing
+     * golden counts no page faults. The parent calls it; the worker, which
+     * never computes the answer, does not. */
+    void (*prepare_golden)(prob_instance *pi);
     void (*verify)(const prob_instance *pi, const void *out, size_t len, verify_report *vr);
     prob_work (*work)(const prob_instance *pi);
     /* worker side: buffers and kernels, one timed launch, the result. */
