@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "report.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -15,10 +16,16 @@
 static const char *const check_usage =
     "Usage: cltutor check [LESSON...|all] [--device SPEC] [--kernel FILE] [--json]\n"
     "\n"
-    "Runs your exercises for the chapters named (default: every chapter) against\n"
-    "each chapter's visible tests: several sizes and inputs, correctness only.\n"
-    "A chapter's find-the-bug listings are checked too, first on the input\n"
-    "that exposes their bug.\n"
+    "Runs your exercises for the chapters named (default: every chapter) through\n"
+    "the chapter's whole verdict, as the course and the grader decide it:\n"
+    "  tests      correct at every visible size and input (ragged sizes, length 1,\n"
+    "             the chapter's own size, the inputs that expose each listing's bug)\n"
+    "  safety     no data race, memory error, uninitialised __local read or\n"
+    "             divergent barrier when Oclgrind simulates it (a CPU hides races)\n"
+    "  technique  what the chapter teaches, measured on your kernel by the GPU\n"
+    "             memory model (coalesced loads, float4 loads, __local reuse, ...)\n"
+    "A chapter passes only when all three hold. Its find-the-bug listings are\n"
+    "checked too, first on the input that exposes their bug.\n"
     "\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
     "  --kernel FILE    check this file instead of your exercise (one chapter only)\n"
@@ -88,6 +95,75 @@ static int check_file(check_run *cr, const lesson *l, const char *path, const ch
     return all_ok;
 }
 
+typedef struct {
+    check_run *cr;
+    const lesson *l;
+    const char *path;
+    const char *label;
+} verdict_print;
+
+static void on_verdict_item(void *user, const verdict *v, int index, const engine_report *rep) {
+    verdict_print *vp = user;
+    check_run *cr = vp->cr;
+    const verdict_item *it = &v->items[index];
+    cli_clear_status(&cr->live);
+    int ok = it->outcome == VO_PASS, skip = it->outcome == VO_SKIP;
+    cr->total += !skip;
+    cr->passed += ok;
+    if (rep) {
+        int code = engine_exit_code(rep->status);
+        if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) cr->fatal = code;
+    }
+    if (cr->json) {
+        cJSON *o = rep ? report_json(vp->l, vp->path, rep) : cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kind", verdict_kind_name(it->kind));
+        cJSON_AddStringToObject(o, "id", it->id);
+        cJSON_AddStringToObject(o, "test", it->size[0] ? it->size : it->id);
+        cJSON_AddStringToObject(o, "label", vp->label);
+        cJSON_AddStringToObject(o, "outcome", verdict_outcome_name(it->outcome));
+        if (!rep) {
+            cJSON_AddStringToObject(o, "headline", it->headline);
+            cJSON_AddStringToObject(o, "message", it->detail);
+            if (it->line) cJSON_AddNumberToObject(o, "line", it->line);
+        }
+        cJSON_AddItemToArray(cr->results, o);
+        return;
+    }
+    const report_style *st = &cr->style;
+    const char *mark = ok ? "ok" : skip ? "skip" : "FAIL";
+    const char *colour = !st->color ? "" : ok ? "\033[32m" : skip ? "\033[33m" : "\033[31m";
+    const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? "race check" : "technique";
+    printf("    %s%-4s%s %-22s %s", colour, mark, st->color ? "\033[0m" : "", what,
+           it->kind == VK_TEST ? it->headline : it->name);
+    if (it->kind != VK_TEST) printf(": %s", it->headline);
+    else if (!ok) printf(": %s", it->detail);
+    printf("\n");
+    if (it->kind != VK_TEST && !ok) printf("         %s\n", it->detail);
+    if (rep && rep->status == ENG_WRONG) report_print_diff(stdout, st, &rep->verify, 6);
+    if (rep && rep->status == ENG_BUILD && rep->build_log) printf("%s\n", rep->build_log);
+}
+
+/* The exercise through the whole verdict; returns 1 when the chapter passes. */
+static int check_verdict(check_run *cr, const lesson *l, const char *path, const char *label) {
+    verdict v;
+    char err[1024];
+    if (verdict_plan(l, &v, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor check: %s\n", err);
+        cr->fatal = EXIT_USAGE;
+        return 0;
+    }
+    if (!cr->json) printf("  %s\n", label);
+    verdict_request vq = {.lesson = l, .kernel_path = path, .display_path = path, .device_spec = cr->device,
+                          .timeout_s = cr->timeout};
+    verdict_print vp = {.cr = cr, .l = l, .path = path, .label = label};
+    verdict_run(&vq, &v, cli_on_progress, &cr->live, on_verdict_item, &vp, NULL);
+    cli_clear_status(&cr->live);
+    if (!cr->json)
+        printf("    %s\n", v.passed ? "Chapter passed: every test, the race check and the technique."
+                                    : "Chapter not passed yet: every line above must say ok.");
+    return v.passed;
+}
+
 int cmd_check(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"device", required_argument, 0, 'd'}, {"kernel", required_argument, 0, 'k'},
@@ -134,11 +210,9 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         if (!cr.json)
             printf("%sChapter %d: %s%s\n", cr.style.color ? "\033[1m" : "", l->number, l->title,
                    cr.style.color ? "\033[0m" : "");
-        const char *sizes[LESSON_MAX_SIZES + 1];
-        for (int t = 0; t < l->n_check_sizes; t++) sizes[t] = l->check_sizes[t];
         char label[256];
         snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? "reference solution" : l->exercise);
-        int chapter_ok = check_file(&cr, l, path, label, sizes, l->n_check_sizes);
+        int chapter_ok = check_verdict(&cr, l, path, label);
         /* find-the-bug listings: the exposing input first, then the usual tests */
         for (int b = 0; b < l->n_bugs && !kernel && !cr.fatal; b++) {
             const lesson_bug *bug = &l->bugs[b];

@@ -208,6 +208,7 @@ static void parse_message(gpumodel_report *rep, const char *kernel, int type, un
     else if (!strncmp(head, "Invalid ", 8) || strstr(head, "out of bounds") || strstr(head, "Out-of-bounds"))
         is->kind = GM_ISSUE_MEMORY;
     else if (strstr(head, "ninitiali")) is->kind = GM_ISSUE_UNINIT;
+    else if (strstr(head, "divergence")) is->kind = GM_ISSUE_DIVERGENCE;
     else is->kind = GM_ISSUE_OTHER;
     (void)type;
     /* entities and locations, in order */
@@ -594,6 +595,7 @@ static const char *issue_kind_name(gm_issue_kind k) {
     case GM_ISSUE_MEMORY: return "memory error";
     case GM_ISSUE_RACE: return "data race";
     case GM_ISSUE_UNINIT: return "uninitialised read";
+    case GM_ISSUE_DIVERGENCE: return "divergent barrier";
     default: return "warning";
     }
 }

@@ -61,7 +61,7 @@ typedef struct {
     unsigned long long moved;            /* global-memory bytes moved (sectors x 32) */
 } gm_kernel;
 
-typedef enum { GM_ISSUE_MEMORY = 0, GM_ISSUE_RACE, GM_ISSUE_UNINIT, GM_ISSUE_OTHER } gm_issue_kind;
+typedef enum { GM_ISSUE_MEMORY = 0, GM_ISSUE_RACE, GM_ISSUE_UNINIT, GM_ISSUE_DIVERGENCE, GM_ISSUE_OTHER } gm_issue_kind;
 
 /* A problem the simulator found, once per kind and source location. */
 typedef struct {

@@ -1,0 +1,73 @@
+/* technique — what each chapter teaches, measured by its effect on the
+ * learner's own kernel in the GPU memory model, never by a declaration. */
+#ifndef CLT_TECHNIQUE_H
+#define CLT_TECHNIQUE_H
+#include <stddef.h>
+
+#include "gpumodel.h"
+
+/* The metrics a chapter's `technique` key may name: X(enum, name, default
+ * operator, default threshold, what it measures). Shares are of bytes (loads)
+ * or executions (atomics); "significant" instructions carry at least
+ * TECHNIQUE_SIGNIFICANT of their kind's traffic, so that cheap extra accesses
+ * cannot dilute a slow one. */
+#define TECHNIQUE_METRICS(X)                                                                                     \
+    X(TQ_LOCAL_MEMORY, "local_memory", ">=", 1, "bytes of __local memory the kernel uses")                      \
+    X(TQ_CONSTANT_ARGS, "constant_args", ">=", 1, "kernel arguments in __constant memory")                      \
+    X(TQ_COALESCING, "coalescing", ">=", 0.8, "least efficient significant global load or store")               \
+    X(TQ_COALESCED_LOADS, "coalesced_loads", ">=", 0.8, "least efficient significant global load")              \
+    X(TQ_COALESCED_STORES, "coalesced_stores", ">=", 0.8, "least efficient significant global store")           \
+    X(TQ_WIDE_LOADS, "wide_loads", ">=", 0.25, "share of global and constant load bytes read 16 bytes at a time")\
+    X(TQ_LOCAL_LOADS, "local_loads", ">=", 0.3, "share of all load bytes read from __local memory")             \
+    X(TQ_CONSTANT_BROADCASTS, "constant_broadcasts", ">=", 0.3,                                                  \
+      "share of all load bytes read from __constant memory as broadcasts")                                      \
+    X(TQ_LOCAL_ATOMICS, "local_atomics", ">=", 0.9, "share of atomic updates made on __local memory")          \
+    X(TQ_BANK_CONFLICTS, "bank_conflicts", "<=", 1.5, "worst bank-conflict degree of a significant __local access")\
+    X(TQ_ACTIVE_LANES, "active_lanes", ">=", 8, "work-items of a warp taking part in a memory request, on average")\
+    X(TQ_LOCAL_OPS, "local_ops_per_element", "<=", 12, "__local loads and stores per element read from global memory")
+
+typedef enum {
+#define TQ_ENUM(e, name, op, thr, what) e,
+    TECHNIQUE_METRICS(TQ_ENUM)
+#undef TQ_ENUM
+    TQ_N_METRICS
+} technique_metric;
+
+typedef enum { TQ_GE = 0, TQ_LE, TQ_GT, TQ_LT } technique_op;
+
+/* A share of traffic at or above which one instruction must meet the check by itself. */
+#define TECHNIQUE_SIGNIFICANT 0.05
+
+/* One check as a chapter writes it: "coalesced_loads>=0.9". */
+typedef struct {
+    technique_metric metric;
+    technique_op op;
+    double threshold;
+    char text[64];        /* as written */
+} technique_check;
+
+#define TECHNIQUE_MAX 8
+
+/* Parses the chapter's `technique` key (checks separated by spaces or
+ * commas). Returns the count, or -1 with the reason in err. */
+int technique_parse(const char *spec, technique_check *out, int max, char *err, size_t errlen);
+
+const char *technique_metric_name(technique_metric m);
+const char *technique_op_text(technique_op op);
+
+/* A short name for people: "coalesced global loads (GPU memory model)". */
+void technique_title(const technique_check *c, char *buf, size_t len);
+
+typedef struct {
+    int measured;         /* 0: nothing to measure (the detail says why); the check is not met */
+    int met;
+    double value;
+    int line;             /* the source line that decides it, 0 when none */
+    char kernel[64];      /* the kernel that decides it */
+    char detail[768];     /* what was measured, what the chapter asks, what to change */
+} technique_result;
+
+/* Measures one check on an analysed run (rep->status GM_OK). */
+void technique_measure(const technique_check *c, const gpumodel_report *rep, technique_result *out);
+
+#endif

@@ -1,0 +1,285 @@
+/* verdict — what it takes to pass a chapter, defined once: correct on every
+ * visible test, free of races and memory errors under the simulator, and the
+ * chapter's technique measured on the learner's own kernel. */
+#define _DEFAULT_SOURCE
+#include "verdict.h"
+#include "problem.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *verdict_kind_name(verdict_kind k) {
+    switch (k) {
+#define VD_NAME(e, name) case e: return name;
+        VERDICT_KINDS(VD_NAME)
+#undef VD_NAME
+    }
+    return "?";
+}
+
+const char *verdict_outcome_name(verdict_outcome o) {
+    switch (o) {
+#define VD_NAME(e, name) case e: return name;
+        VERDICT_OUTCOMES(VD_NAME)
+#undef VD_NAME
+    }
+    return "?";
+}
+
+static verdict_item *add_item(verdict *v, verdict_kind kind, const char *id, const char *name) {
+    if (v->n == VERDICT_MAX_ITEMS) return NULL;
+    verdict_item *it = &v->items[v->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->outcome = VO_PENDING;
+    snprintf(it->id, sizeof it->id, "%s", id);
+    snprintf(it->name, sizeof it->name, "%s", name);
+    return it;
+}
+
+/* Adds a test of spec unless one of the same size (as the problem writes it) is there. */
+static int add_test(verdict *v, const problem_ops *ops, const char *spec, const char *what, char *err, size_t errlen) {
+    prob_size s;
+    char perr[256], text[64], full[96];
+    if (problem_parse_size(ops, spec, &s, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s '%s': %s", what, spec, perr);
+        return -1;
+    }
+    ops->format_size(&s, text, sizeof text);
+    snprintf(full, sizeof full, "%s", text);
+    for (int i = 0; i < v->n; i++)
+        if (v->items[i].kind == VK_TEST && !strcmp(v->items[i].size, full)) return 0;
+    char id[80];
+    snprintf(id, sizeof id, "size.%s", full);
+    verdict_item *it = add_item(v, VK_TEST, id, full);
+    if (!it) return 0;
+    snprintf(it->size, sizeof it->size, "%s", full);
+    return 0;
+}
+
+int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen) {
+    memset(v, 0, sizeof *v);
+    const problem_ops *ops = problem_find(l->problem);
+    if (!ops) {
+        util_errf(err, errlen, "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
+        return -1;
+    }
+    char perr[512];
+    for (int i = 0; i < l->n_check_sizes; i++)
+        if (add_test(v, ops, l->check_sizes[i], "check_sizes", perr, sizeof perr) != 0) goto bad;
+    if (add_test(v, ops, l->default_size, "default_size", perr, sizeof perr) != 0) goto bad;
+    for (int b = 0; b < l->n_bugs; b++)
+        if (add_test(v, ops, l->bugs[b].exposes, "exposes", perr, sizeof perr) != 0) goto bad;
+    if (l->number > 1 || l->n_kernels > 1 || lesson_param_get(l, "technique", NULL)) {
+        /* the first chapter runs one work-item: nothing can race */
+        add_item(v, VK_SAFETY, "safety", "no data race, memory error or divergent barrier (Oclgrind)");
+    }
+    technique_check tq[TECHNIQUE_MAX];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, perr, sizeof perr);
+    if (nq < 0) goto bad;
+    for (int i = 0; i < nq; i++) {
+        char id[96], name[192];
+        snprintf(id, sizeof id, "technique.%s", technique_metric_name(tq[i].metric));
+        technique_title(&tq[i], name, sizeof name);
+        add_item(v, VK_TECHNIQUE, id, name);
+    }
+    return 0;
+bad:
+    util_errf(err, errlen, "%s/lesson.ini: %s", l->dir, perr);
+    return -1;
+}
+
+static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...) {
+    it->outcome = o;
+    snprintf(it->headline, sizeof it->headline, "%s", headline);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->detail, sizeof it->detail, fmt, ap);
+    va_end(ap);
+}
+
+/* What to do about one kind of problem the simulator found. */
+static const char *issue_advice(const gm_issue *is) {
+    switch (is->kind) {
+    case GM_ISSUE_RACE:
+        if (strstr(is->what, "global"))
+            return "Two work-items touch the same global address without an atomic or a barrier between them: on a "
+                   "GPU they run at the same time and one update is lost. If they add to the same counter (a "
+                   "histogram bin), use atomic_inc or atomic_add; if one writes what another reads, separate them.";
+        return "Two work-items touch the same __local address with no barrier between the write and the other "
+               "access: on a GPU they run at the same time. Put barrier(CLK_LOCAL_MEM_FENCE) between the step that "
+               "writes and the step that reads, or make the update atomic.";
+    case GM_ISSUE_MEMORY:
+        return "A work-item reads or writes outside a buffer: check the index against the buffer's length (often a "
+               "missing `if (id >= n) return;` where the global size is rounded up).";
+    case GM_ISSUE_UNINIT:
+        return "A work-item reads __local memory that no work-item wrote: write every element first, then put a "
+               "barrier before reading.";
+    case GM_ISSUE_DIVERGENCE:
+        return "Not every work-item of the group reaches this barrier: keep barriers out of branches and loops whose "
+               "condition differs between work-items.";
+    default:
+        return "Fix what the simulator reports at that line.";
+    }
+}
+
+int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
+    if (gm->status == GM_UNAVAILABLE) {
+        set_item(it, VO_SKIP, "Not checked", "The race check needs Oclgrind, which is not installed here: %s",
+                 gm->message);
+        return 1;
+    }
+    if (gm->status != GM_OK) {
+        set_item(it, VO_FAIL, "Not checked", "The simulator could not run the kernel, so it cannot be shown free of "
+                 "races: %s", gm->message);
+        return 0;
+    }
+    const gm_issue *first = NULL;
+    int n = 0;
+    for (int i = 0; i < gm->n_issues; i++) {
+        n++;
+        if (!first) first = &gm->issues[i];
+    }
+    if (!first) {
+        set_item(it, VO_PASS, "Race-free", "Oclgrind ran the kernel at %s and found no data race, memory error, "
+                 "uninitialised __local read or divergent barrier.", gm->size_text);
+        return 1;
+    }
+    it->line = first->line;
+    char where[256] = "";
+    if (first->line2 && (first->line2 != first->line || first->col2 != first->col))
+        snprintf(where, sizeof where, " and line %d", first->line2);
+    char who[300] = "";
+    if (first->work_item[0])
+        snprintf(who, sizeof who, " (work-item %s%s%s)", first->work_item, first->work_item2[0] ? " against " : "",
+                 first->work_item2);
+    const char *kind = first->kind == GM_ISSUE_RACE ? "Data race" : first->kind == GM_ISSUE_MEMORY ? "Memory error"
+                     : first->kind == GM_ISSUE_UNINIT ? "Uninitialised read"
+                     : first->kind == GM_ISSUE_DIVERGENCE ? "Divergent barrier" : "Simulator error";
+    set_item(it, VO_FAIL, kind, "%s at line %d%s of kernel '%s': %s%s, %llu time%s at %s. %s%s", kind, first->line,
+             where, first->kernel, first->what, who, first->count, first->count == 1 ? "" : "s", gm->size_text,
+             issue_advice(first), n > 1 ? " The simulator found other problems too: `cltutor analyze` lists them." : "");
+    return 0;
+}
+
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, verdict_item *it) {
+    if (gm->status == GM_UNAVAILABLE) {
+        set_item(it, VO_SKIP, "Not measured", "The GPU memory model needs Oclgrind, which is not installed here: %s",
+                 gm->message);
+        return;
+    }
+    if (gm->status != GM_OK) {
+        set_item(it, VO_FAIL, "Not measured", "The GPU memory model could not analyse the kernel: %s", gm->message);
+        return;
+    }
+    if (gm->run.status != ENG_PASS) {
+        set_item(it, VO_FAIL, "Not credited", "The run the GPU memory model measured (%s) was not correct (%s), so "
+                 "the technique is not credited. Make the kernel correct at every size first.", gm->size_text,
+                 gm->run.headline);
+        return;
+    }
+    technique_result r;
+    technique_measure(c, gm, &r);
+    it->line = r.line;
+    if (!r.measured) {
+        set_item(it, VO_FAIL, "Not met", "%s", r.detail);
+        return;
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%s: %s = %.3g", r.met ? "Met" : "Not met", technique_metric_name(c->metric), r.value);
+    set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
+}
+
+void verdict_settle(verdict *v) {
+    v->passed = v->n > 0 && !v->cancelled;
+    v->failed = 0;
+    v->done = 0;
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->outcome != VO_PENDING) v->done++;
+        if (it->outcome == VO_FAIL) v->failed = 1;
+        if (it->outcome == VO_FAIL || it->outcome == VO_PENDING) v->passed = 0;
+        if (it->outcome == VO_SKIP && it->kind == VK_TECHNIQUE) v->passed = 0;
+    }
+}
+
+static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed, engine_progress_cb progress,
+                     void *user, volatile int *cancel, engine_report *rep) {
+    engine_request erq;
+    engine_request_defaults(&erq);
+    erq.lesson = rq->lesson;
+    erq.kernel_path = rq->kernel_path;
+    erq.display_path = rq->display_path;
+    erq.device_spec = rq->device_spec;
+    erq.size_spec = it->size;
+    erq.seed = seed;
+    erq.timeout_s = rq->timeout_s > 0 ? rq->timeout_s : 10;
+    erq.budget_s = 0;
+    engine_run(&erq, progress, user, cancel, rep);
+    it->status = rep->status;
+    it->wall_s = rep->wall_s;
+    set_item(it, rep->status == ENG_PASS ? VO_PASS : VO_FAIL, rep->headline, "%s", rep->message);
+    if (rep->status == ENG_BUILD) it->line = rep->error_line;
+}
+
+void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
+                 verdict_item_cb item_cb, void *user, volatile int *cancel) {
+    int stop = 0;
+    for (int i = 0; i < v->n; i++) {
+        verdict_item *it = &v->items[i];
+        if (it->kind != VK_TEST) continue;
+        if (cancel && *cancel) { v->cancelled = 1; break; }
+        if (stop) {
+            set_item(it, VO_FAIL, "Not run", "the kernel did not build or start (see the test above).");
+            if (item_cb) item_cb(user, v, i, NULL);
+            continue;
+        }
+        engine_report rep;
+        run_test(rq, it, (uint64_t)(i + 1), progress, progress_user, cancel, &rep);
+        if (rep.status == ENG_CANCELLED) v->cancelled = 1;
+        int code = engine_exit_code(rep.status);
+        if (code == 2 || rep.status == ENG_USAGE || rep.status == ENG_NO_DEVICE || rep.status == ENG_CANCELLED)
+            stop = 1;
+        if (item_cb) item_cb(user, v, i, &rep);
+        engine_report_free(&rep);
+        if (v->cancelled) break;
+    }
+    int need_model = 0;
+    for (int i = 0; i < v->n; i++) need_model |= v->items[i].kind != VK_TEST;
+    if (need_model && !v->cancelled) {
+        gpumodel_report gm;
+        engine_request erq;
+        engine_request_defaults(&erq);
+        erq.lesson = rq->lesson;
+        erq.kernel_path = rq->kernel_path;
+        erq.display_path = rq->display_path;
+        erq.size_spec = rq->analysis_size;
+        erq.timeout_s = 120;
+        if (stop) {
+            memset(&gm, 0, sizeof gm);
+            gm.status = GM_FAILED;
+            snprintf(gm.message, sizeof gm.message, "the kernel did not build or start");
+        } else {
+            gpumodel_analyze(&erq, progress, progress_user, cancel, &gm);
+            if (cancel && *cancel) v->cancelled = 1;
+        }
+        technique_check tq[TECHNIQUE_MAX];
+        char err[256];
+        int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
+        int t = 0;
+        for (int i = 0; i < v->n && !v->cancelled; i++) {
+            verdict_item *it = &v->items[i];
+            if (it->kind == VK_SAFETY) verdict_safety(&gm, it);
+            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, it);
+            else continue;
+            if (item_cb) item_cb(user, v, i, NULL);
+        }
+        if (!stop) gpumodel_report_free(&gm);
+    }
+    verdict_settle(v);
+}
