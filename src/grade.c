@@ -2,9 +2,12 @@
  * learner code runs only in engine workers, and only kernel files are read from a submission. */
 #define _GNU_SOURCE
 #include "grade.h"
+#include "gpumodel.h"
 #include "problem.h"
 #include "rng.h"
+#include "technique.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -60,181 +63,7 @@ static uint64_t test_seed(uint64_t seed, int chapter, int index) {
     return (mix64(seed ^ mix64((uint64_t)chapter * 1000003ull + (uint64_t)index)) >> 12) | 1;
 }
 
-/* ---- technique checks ---------------------------------------------------- */
-
-static const char *const known_metrics[] = {"local_memory", "constant_args", "coalescing", "bank_conflicts"};
-
-int grade_parse_techniques(const char *spec, grade_technique *out, int max, char *err, size_t errlen) {
-    int n = 0;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
-    for (char *save = NULL, *tok = strtok_r(buf, " \t,|", &save); tok; tok = strtok_r(NULL, " \t,|", &save)) {
-        if (n == max) {
-            util_errf(err, errlen, "technique: more than %d checks", max);
-            return -1;
-        }
-        grade_technique *t = &out[n];
-        memset(t, 0, sizeof *t);
-        snprintf(t->text, sizeof t->text, "%s", tok);
-        size_t w = strcspn(tok, "<>=");
-        snprintf(t->metric, sizeof t->metric, "%.*s", (int)(w < sizeof t->metric - 1 ? w : sizeof t->metric - 1), tok);
-        int known = 0;
-        for (size_t i = 0; i < CLT_ARRAY_LEN(known_metrics); i++)
-            if (!strcmp(t->metric, known_metrics[i])) known = 1;
-        if (!known) {
-            util_errf(err, errlen, "technique '%s': unknown check (use local_memory, constant_args, "
-                      "coalescing>=X or bank_conflicts<=X)", tok);
-            return -1;
-        }
-        const char *rest = tok + w;
-        if (!*rest) {
-            if (!strcmp(t->metric, "coalescing") || !strcmp(t->metric, "bank_conflicts")) {
-                util_errf(err, errlen, "technique '%s' needs a threshold, for example %s", tok,
-                          !strcmp(t->metric, "coalescing") ? "coalescing>=0.9" : "bank_conflicts<=1.5");
-                return -1;
-            }
-            snprintf(t->op, sizeof t->op, ">=");
-            t->threshold = 1;
-        } else {
-            if (rest[0] != '<' && rest[0] != '>') {
-                util_errf(err, errlen, "technique '%s': write the threshold as >=, <=, > or <", tok);
-                return -1;
-            }
-            size_t ow = rest[1] == '=' ? 2 : 1;
-            snprintf(t->op, sizeof t->op, "%.*s", (int)ow, rest);
-            char *end;
-            t->threshold = strtod(rest + ow, &end);
-            if (end == rest + ow || *end) {
-                util_errf(err, errlen, "technique '%s': '%s' is not a number", tok, rest + ow);
-                return -1;
-            }
-        }
-        n++;
-    }
-    return n;
-}
-
-static int compare(double v, const char *op, double thr) {
-    if (!strcmp(op, ">=")) return v >= thr;
-    if (!strcmp(op, "<=")) return v <= thr;
-    if (!strcmp(op, ">")) return v > thr;
-    if (!strcmp(op, "<")) return v < thr;
-    return 0;
-}
-
-static void technique_name(const grade_technique *t, char *buf, size_t len) {
-    if (!strcmp(t->metric, "local_memory"))
-        snprintf(buf, len, "technique: uses __local memory");
-    else if (!strcmp(t->metric, "constant_args"))
-        snprintf(buf, len, "technique: takes %s__constant argument%s", t->threshold > 1 ? "several " : "a ",
-                 t->threshold > 1 ? "s" : "");
-    else if (!strcmp(t->metric, "coalescing"))
-        snprintf(buf, len, "technique: coalescing efficiency %s %g (GPU memory model)", t->op, t->threshold);
-    else if (!strcmp(t->metric, "bank_conflicts"))
-        snprintf(buf, len, "technique: bank-conflict degree %s %g (GPU memory model)", t->op, t->threshold);
-    else
-        snprintf(buf, len, "technique: %s", t->text);
-}
-
-/* The GPU memory model's figures, where the model is part of the build. */
-#if defined(__has_include)
-#if __has_include("gpumodel.h")
-#include "gpumodel.h"
-#define GRADE_HAVE_GPUMODEL 1
-#endif
-#endif
-
-/* The GPU memory model's figure for a metric of the kernel at kernel_path, run
- * at the chapter's technique or analysis size. Returns 1 with *value and a
- * sentence in why; 0 with the reason when the model is not there (the check
- * is then skipped, for everyone alike); -1 with the reason when the model
- * could not analyse this kernel (not credited: a kernel must not be able to
- * dodge its check by defeating the simulator). */
-static int model_metric(const engine_request *base, const char *metric, double *value, char *why, size_t len) {
-#ifdef GRADE_HAVE_GPUMODEL
-    engine_request rq = *base;
-    /* technique_size, else the chapter's analysis size */
-    rq.size_spec = lesson_param_get(rq.lesson, "technique_size", NULL);
-    gpumodel_report rep;
-    gpumodel_analyze(&rq, NULL, NULL, NULL, &rep);
-    int ok = 0;
-    if (rep.status != GM_OK) {
-        /* its first sentence or line: the full message is `cltutor analyze`'s to give */
-        char first[400];
-        snprintf(first, sizeof first, "%s", rep.message);
-        first[strcspn(first, "\n")] = '\0';
-        char *stop = strstr(first, ". ");
-        if (stop) stop[1] = '\0';
-        util_errf(why, len, "%s: %s", rep.status == GM_UNAVAILABLE ? "GPU memory model unavailable"
-                  : "the GPU memory model could not analyse this kernel", first);
-        ok = rep.status == GM_UNAVAILABLE ? 0 : -1;
-    } else if (!strcmp(metric, "coalescing")) {
-        /* every kernel must meet it: the figure is the least efficient kernel's */
-        int worst = -1;
-        unsigned long long wu = 0, ws = 0;
-        for (int k = 0; k < rep.n_kernels; k++) {
-            unsigned long long useful = 0, sectors = 0;
-            for (int kd = GM_LOAD; kd <= GM_STORE; kd++) {
-                const gm_summary *s = &rep.kernels[k].sum[GM_GLOBAL][kd];
-                if (!s->present) continue;
-                useful += s->useful;
-                sectors += s->sectors;
-            }
-            if (!sectors) continue;
-            double e = (double)useful / ((double)sectors * GM_SECTOR);
-            if (worst < 0 || e < *value) { *value = e; worst = k; wu = useful; ws = sectors; }
-        }
-        if (worst < 0) {
-            util_errf(why, len, "the kernel makes no global loads or stores that the model saw");
-            ok = -1;
-        } else {
-            util_errf(why, len, "kernel '%s'%s uses %.0f%% of the bytes its global loads and stores move (%llu of "
-                      "%llu bytes in 32-byte sectors, warps of 32) at %s", rep.kernels[worst].name,
-                      rep.n_kernels > 1 ? ", the least efficient," : "", *value * 100, wu, ws * GM_SECTOR,
-                      rep.size_text);
-            ok = 1;
-        }
-    } else if (!strcmp(metric, "bank_conflicts")) {
-        /* every kernel must meet it: the figure is the most conflicted kernel's average */
-        int worst = -1, any = 0;
-        unsigned long long wmax = 0;
-        for (int k = 0; k < rep.n_kernels; k++) {
-            double sum = 0;
-            unsigned long long requests = 0, kmax = 0;
-            for (int kd = 0; kd < GM_N_KINDS; kd++) {
-                const gm_summary *s = &rep.kernels[k].sum[GM_LOCAL][kd];
-                if (!s->present) continue;
-                sum += s->bank_avg * (double)s->requests;
-                requests += s->requests;
-                if (s->bank_max > kmax) kmax = s->bank_max;
-            }
-            if (!requests) continue;
-            any = 1;
-            double avg = sum / (double)requests;
-            if (worst < 0 || avg > *value) { *value = avg; worst = k; wmax = kmax; }
-        }
-        if (!any) {
-            *value = 1e9;
-            util_errf(why, len, "the kernel makes no __local memory accesses, so the chapter's local-memory layout "
-                      "is not used");
-            ok = 1;
-        } else {
-            util_errf(why, len, "__local accesses of kernel '%s'%s have a bank-conflict degree of %.2f on average "
-                      "(worst %llu; 32 banks of 4 bytes, warps of 32) at %s", rep.kernels[worst].name,
-                      rep.n_kernels > 1 ? ", the most conflicted," : "", *value, wmax, rep.size_text);
-            ok = 1;
-        }
-    } else {
-        util_errf(why, len, "the GPU memory model has no figure '%s'", metric);
-    }
-    gpumodel_report_free(&rep);
-    return ok;
-#else
-    (void)base; (void)metric; (void)value;
-    util_errf(why, len, "GPU memory model unavailable");
-    return 0;
-#endif
-}
+/* ---- technique checks: see technique.h and verdict.h ----------------------- */
 
 /* ---- the plan ------------------------------------------------------------- */
 
@@ -362,19 +191,21 @@ static int parse_weights(const char *spec, weight_entry *out, int max, char *err
     return n;
 }
 
-static const char *kind_group(grade_kind k) {
-    return k == GT_HIDDEN ? "tests" : k == GT_TECHNIQUE ? "technique" : k == GT_FIX ? "fixes" : "speed";
+/* The points group of a kind of test: 0 tests (the race check is one of them), 1 technique, 2 fixes, 3 speed. */
+static int kind_group(grade_kind k) {
+    return k == GT_HIDDEN || k == GT_SAFETY ? 0 : k == GT_TECHNIQUE ? 1 : k == GT_FIX ? 2 : 3;
 }
+
+static const char *const group_names[] = {"tests", "technique", "fixes", "speed"};
 
 static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
     weight_entry w[32];
     int nw = parse_weights(lesson_param_get(l, "weights", ""), w, 32, err, errlen);
     if (nw < 0) return -1;
-    static const grade_kind kinds[] = {GT_HIDDEN, GT_TECHNIQUE, GT_FIX, GT_SPEED};
     double group_points[4] = {-1, -1, -1, -1};
     for (int i = 0; i < nw; i++) {
         for (int g = 0; g < 4; g++)
-            if (!strcmp(w[i].name, kind_group(kinds[g]))) { group_points[g] = w[i].points; w[i].used = 1; }
+            if (!strcmp(w[i].name, group_names[g])) { group_points[g] = w[i].points; w[i].used = 1; }
         for (int t = 0; t < ch->n_tests && !w[i].used; t++)
             if (!strcmp(w[i].name, ch->tests[t].id)) w[i].used = 1;
         if (!w[i].used) {
@@ -388,7 +219,7 @@ static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t 
         ch->tests[t].max_score = -1;
         for (int i = 0; i < nw; i++)
             if (!strcmp(w[i].name, ch->tests[t].id)) ch->tests[t].max_score = w[i].points;
-        if (ch->tests[t].max_score < 0) count[ch->tests[t].kind]++;
+        if (ch->tests[t].max_score < 0) count[kind_group(ch->tests[t].kind)]++;
     }
     /* defaults: a chapter is worth 100, of which technique 30 and fixes 10 when it has them */
     if (group_points[1] < 0) group_points[1] = count[1] ? DEFAULT_TECHNIQUE_POINTS : 0;
@@ -401,9 +232,32 @@ static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t 
     for (int t = 0; t < ch->n_tests; t++) {
         grade_test *gt = &ch->tests[t];
         if (gt->max_score >= 0) continue;
-        int k = gt->kind;
+        int k = kind_group(gt->kind);
         gt->max_score = count[k] ? group_points[k] / count[k] : 0;
     }
+    return 0;
+}
+
+/* The size the race check and the technique checks are measured at: drawn
+ * from the chapter's technique_sizes ranges, else from its analysis size
+ * with the first dimension made ragged (between half and all of it). */
+static int technique_size(const problem_ops *ops, const lesson *l, rng_state *r, long group, char *out, size_t len,
+                          char *err, size_t errlen) {
+    const char *ranges = lesson_param_get(l, "technique_sizes", NULL);
+    char spec[128];
+    if (ranges && *ranges) {
+        if (draw_ranges(ranges, spec, sizeof spec, r, group, err, errlen) != 0) return -1;
+    } else {
+        prob_size base;
+        if (problem_parse_size(ops, gpumodel_analysis_size(l, NULL), &base, err, errlen) != 0) return -1;
+        long lo = base.n / 2 > 1 ? base.n / 2 : 1;
+        long n = base.n > 2 ? lo + (long)rng_below(r, (uint32_t)(base.n - lo)) : base.n;
+        if (make_spec(ops, &base, n, base.m, base.input, spec, sizeof spec) != 0)
+            snprintf(spec, sizeof spec, "%s", gpumodel_analysis_size(l, NULL));
+    }
+    prob_size chk;
+    if (problem_parse_size(ops, spec, &chk, err, errlen) != 0) return -1;
+    ops->format_size(&chk, out, len);
     return 0;
 }
 
@@ -561,20 +415,35 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
         snprintf(t->name, sizeof t->name, "speed-up of at least %gx over chapter %d's reference at %s",
                  o->require_speedup, l->previous, spec);
     }
-    /* technique checks last: they are measured on a correct run */
-    grade_technique tq[GRADE_MAX_TECHNIQUES];
-    int nq = grade_parse_techniques(lesson_param_get(l, "technique", ""), tq, GRADE_MAX_TECHNIQUES, perr, sizeof perr);
+    /* the race check and the technique checks last: they are measured on one
+     * analysis at a size drawn from the seed, which the kernel cannot know */
+    technique_check tq[TECHNIQUE_MAX];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, perr, sizeof perr);
     if (nq < 0) {
         util_errf(err, errlen, "%s: %s", ini, perr);
         goto fail;
     }
+    char tsize[128] = "";
+    if (nq > 0 || verdict_has_safety(l)) {
+        if (technique_size(ops, l, &r, group, tsize, sizeof tsize, perr, sizeof perr) != 0) {
+            util_errf(err, errlen, "%s: %s", ini, perr);
+            goto fail;
+        }
+    }
+    if (verdict_has_safety(l)) {
+        grade_test *t = add_test(ch, &cap, GT_SAFETY, "safety", l->exercise);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", tsize);
+        snprintf(t->name, sizeof t->name, "no data race, memory error or divergent barrier (Oclgrind, %s)", tsize);
+    }
     for (int i = 0; i < nq; i++) {
         char id[64];
-        snprintf(id, sizeof id, "technique.%s", tq[i].metric);
+        snprintf(id, sizeof id, "technique.%s", technique_metric_name(tq[i].metric));
         grade_test *t = add_test(ch, &cap, GT_TECHNIQUE, id, l->exercise);
         if (!t) goto oom;
         snprintf(t->check, sizeof t->check, "%s", tq[i].text);
-        technique_name(&tq[i], name, sizeof name);
+        snprintf(t->size, sizeof t->size, "%s", tsize);
+        technique_title(&tq[i], name, sizeof name);
         snprintf(t->name, sizeof t->name, "%s", name);
     }
     for (int i = 0; i < ch->n_tests; i++) ch->tests[i].seed = test_seed(o->seed, l->number, i);
@@ -983,146 +852,79 @@ static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) 
 
 static void mark_missing(grade_test *t, const char *status, const char *msg);
 
-static void evaluate_technique(grade_test *t, const engine_report *measured, const char *measured_name,
-                               const engine_request *model_rq, const char *missing_status, const char *missing) {
-    grade_technique q;
-    char err[256];
-    if (grade_parse_techniques(t->check, &q, 1, err, sizeof err) != 1) return;
-    char *d = NULL;
-    int model = !strcmp(q.metric, "coalescing") || !strcmp(q.metric, "bank_conflicts");
-#ifdef GRADE_HAVE_GPUMODEL
+/* The chapter's one analysis on the GPU memory model, at the technique size,
+ * shared by the race check and every technique check. */
+typedef struct {
+    int done;
+    gpumodel_report gm;
+} chapter_analysis;
+
+static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, const char *path, const char *display,
+                         chapter_analysis *an) {
+    if (an->done) return;
+    an->done = 1;
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = l;
+    rq.kernel_path = path;
+    rq.display_path = display;
+    rq.size_spec = t->size;
+    rq.seed = t->seed;
+    rq.timeout_s = rc->o->timeout_s > 120 ? rc->o->timeout_s : 120; /* the simulator is slow */
+    rq.budget_s = 0;
+    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->gm);
+}
+
+/* Copies a verdict item's outcome into a grade test. */
+static void from_item(grade_test *t, const verdict_item *it) {
+    t->outcome = it->outcome == VO_PASS ? GO_PASS : it->outcome == VO_SKIP ? GO_SKIP : GO_FAIL;
+    snprintf(t->status, sizeof t->status, "%s", it->outcome == VO_SKIP ? "skipped" : "measured");
+    snprintf(t->headline, sizeof t->headline, "%s", it->headline);
+    set_detail(t, util_strdup(it->outcome == VO_SKIP ? "" : it->detail));
+    if (it->outcome == VO_SKIP) {
+        char *d = NULL;
+        util_sappend(&d, "skipped: GPU memory model unavailable: %s", it->detail);
+        set_detail(t, d);
+    }
+}
+
+static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
+                                int have_passed, chapter_analysis *an) {
+    verdict_item it;
+    memset(&it, 0, sizeof it);
     char icd[1024], plugin[1024], why_not[1024];
-    if (model && gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, why_not, sizeof why_not) != 0) {
+    if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, why_not, sizeof why_not) != 0) {
         /* skipped for every submission alike, correct or not, so that all have the same total */
         why_not[strcspn(why_not, "\n")] = '\0';
         char *stop = strstr(why_not, ". ");
         if (stop) stop[1] = '\0';
-        t->outcome = GO_SKIP;
-        snprintf(t->status, sizeof t->status, "skipped");
-        snprintf(t->headline, sizeof t->headline, "Skipped");
-        util_sappend(&d, "skipped: GPU memory model unavailable: %s", why_not);
-        set_detail(t, d);
+        it.outcome = VO_SKIP;
+        snprintf(it.headline, sizeof it.headline, "Skipped");
+        snprintf(it.detail, sizeof it.detail, "%s", why_not);
+        from_item(t, &it);
         return;
     }
-#else
-    if (model) {
-        t->outcome = GO_SKIP;
-        snprintf(t->status, sizeof t->status, "skipped");
-        snprintf(t->headline, sizeof t->headline, "Skipped");
-        set_detail(t, util_strdup("skipped: GPU memory model unavailable"));
-        return;
-    }
-#endif
-    if (missing) {
-        mark_missing(t, missing_status, missing);
-        return;
-    }
-    if (!measured) {
+    if (t->kind == GT_TECHNIQUE && !have_passed) {
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_run");
         snprintf(t->headline, sizeof t->headline, "Not credited");
-        util_sappend(&d, "The technique is credited only on a correct kernel, and no hidden test passed, so there "
-                     "was nothing to measure. Make the kernel correct first.");
-        set_detail(t, d);
+        set_detail(t, util_strdup("The technique is credited only on a correct kernel, and no hidden test passed, so "
+                                  "there was nothing to measure. Make the kernel correct first."));
         return;
     }
-    if (!strcmp(q.metric, "local_memory")) {
-        long long most = 0;
-        const char *who = "";
-        int local_arg = 0;
-        for (int k = 0; k < measured->n_kinfo; k++) {
-            const engine_kernel_info *ki = &measured->kinfo[k];
-            if (ki->local_mem > most) { most = ki->local_mem; who = ki->name; }
-            for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++) if (ki->arg_space[a] == 'l') local_arg = 1;
-        }
-        int ok = compare((double)most, q.op, q.threshold) || (local_arg && q.threshold <= 1);
-        t->outcome = ok ? GO_PASS : GO_FAIL;
-        snprintf(t->status, sizeof t->status, "measured");
-        snprintf(t->headline, sizeof t->headline, ok ? "Uses __local memory" : "No __local memory");
-        if (ok && most > 0)
-            util_sappend(&d, "Kernel '%s' uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE, measured on "
-                         "the passing run '%s').", who, most, measured_name);
-        else if (ok)
-            util_sappend(&d, "The kernel takes a __local argument (CL_KERNEL_ARG_ADDRESS_QUALIFIER, measured on the "
-                         "passing run '%s').", measured_name);
-        else
-            util_sappend(&d, "The OpenCL runtime reports %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and "
-                         "no __local argument%s. This chapter is passed only when the kernel stages its data in "
-                         "__local memory, as the chapter shows; an array the kernel never uses is removed by the "
-                         "compiler and does not count.", most, "");
-        if (!ok && q.threshold > 1)
-            util_sappend(&d, " The chapter asks for at least %g bytes.", q.threshold);
-        set_detail(t, d);
-        return;
+    analyse_once(rc, l, t, path, display, an);
+    if (t->kind == GT_SAFETY) {
+        verdict_safety(&an->gm, &it);
+    } else {
+        technique_check c;
+        char err[256];
+        if (technique_parse(t->check, &c, 1, err, sizeof err) != 1) return;
+        verdict_technique(&c, &an->gm, &it);
     }
-    if (!strcmp(q.metric, "constant_args")) {
-        int count = 0, info = measured->n_kinfo > 0;
-        char names[256] = "";
-        for (int k = 0; k < measured->n_kinfo; k++) {
-            const engine_kernel_info *ki = &measured->kinfo[k];
-            if (!ki->arg_info) info = 0;
-            for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++)
-                if (ki->arg_space[a] == 'c') {
-                    count++;
-                    size_t u = strlen(names);
-                    snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "", ki->arg_name[a][0] ? ki->arg_name[a] : "?");
-                }
-        }
-        if (!info) {
-            t->outcome = GO_SKIP;
-            snprintf(t->status, sizeof t->status, "skipped");
-            snprintf(t->headline, sizeof t->headline, "Skipped");
-            util_sappend(&d, "skipped: this device does not report kernel argument address spaces "
-                         "(clGetKernelArgInfo); grade on another device to check it");
-            set_detail(t, d);
-            return;
-        }
-        int ok = compare(count, q.op, q.threshold);
-        t->outcome = ok ? GO_PASS : GO_FAIL;
-        snprintf(t->status, sizeof t->status, "measured");
-        snprintf(t->headline, sizeof t->headline, ok ? "Uses __constant arguments" : "No __constant argument");
-        if (ok)
-            util_sappend(&d, "%d argument%s in __constant memory (CL_KERNEL_ARG_ADDRESS_QUALIFIER): %s.", count,
-                         count == 1 ? "" : "s", names);
-        else
-            util_sappend(&d, "The kernel has %d argument%s in __constant memory (CL_KERNEL_ARG_ADDRESS_QUALIFIER)%s%s; "
-                         "the check asks for %s %g. This chapter is passed only when the data every work-item reads "
-                         "alike is passed as a __constant argument.", count, count == 1 ? "" : "s",
-                         count ? ": " : "", names, q.op, q.threshold);
-        set_detail(t, d);
-        return;
-    }
-    double v = 0;
-    char why[1024];
-    int got = model_metric(model_rq, q.metric, &v, why, sizeof why);
-    if (got == 0) {
-        t->outcome = GO_SKIP;
-        snprintf(t->status, sizeof t->status, "skipped");
-        snprintf(t->headline, sizeof t->headline, "Skipped");
-        util_sappend(&d, "skipped: %s", why);
-        set_detail(t, d);
-        return;
-    }
-    if (got < 0) {
-        t->outcome = GO_FAIL;
-        snprintf(t->status, sizeof t->status, "not_measured");
-        snprintf(t->headline, sizeof t->headline, "Not measured");
-        util_sappend(&d, "Not credited: %s. The technique is credited only when the GPU memory model can measure "
-                     "it (`cltutor analyze` shows what it sees); if the kernel is correct and this looks wrong, "
-                     "tell your instructor.", why);
-        set_detail(t, d);
-        return;
-    }
-    int ok = compare(v, q.op, q.threshold);
-    t->outcome = ok ? GO_PASS : GO_FAIL;
-    snprintf(t->status, sizeof t->status, "measured");
-    snprintf(t->headline, sizeof t->headline, "%s: %s = %.3g", ok ? "Met" : "Not met", q.metric, v);
-    util_sappend(&d, "The GPU memory model measures: %s. The chapter asks for %s %s %g.%s", why, q.metric, q.op,
-                 q.threshold, ok ? "" : !strcmp(q.metric, "coalescing")
-                 ? " Let neighbouring work-items read neighbouring addresses, as the chapter shows."
-                 : " Lay out __local data so that the work-items of a warp fall in different banks (padding), as "
-                   "the chapter shows.");
-    set_detail(t, d);
+    from_item(t, &it);
+    t->wall_s = an->gm.wall_s;
 }
 
 static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display) {
@@ -1203,6 +1005,29 @@ static int private_copy(const char *work_dir, const char *id, const char *file, 
     return util_write_file_atomic(full, text, strlen(text));
 }
 
+/* A kernel with a data race or a memory error is right only by luck of the
+ * device: its hidden tests and techniques earn nothing. */
+static void gate_on_safety(grade_chapter *ch) {
+    const grade_test *safety = NULL;
+    for (int i = 0; i < ch->n_tests; i++)
+        if (ch->tests[i].kind == GT_SAFETY) safety = &ch->tests[i];
+    if (!safety || safety->outcome != GO_FAIL || !strcmp(safety->status, "missing") ||
+        !strcmp(safety->status, "refused"))
+        return;
+    for (int i = 0; i < ch->n_tests; i++) {
+        grade_test *t = &ch->tests[i];
+        if ((t->kind != GT_HIDDEN && t->kind != GT_TECHNIQUE) || t->outcome != GO_PASS) continue;
+        t->outcome = GO_FAIL;
+        t->score = 0;
+        snprintf(t->status, sizeof t->status, "unsafe");
+        snprintf(t->headline, sizeof t->headline, "Not credited: %s", safety->headline);
+        char *d = NULL;
+        util_sappend(&d, "This run was correct here, but the race check failed (%s), so the result holds only by "
+                     "luck of the device and is not credited. %s", safety->headline, t->detail ? t->detail : "");
+        set_detail(t, d);
+    }
+}
+
 static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
                               const char *ex_err, int flat) {
     const grade_options *o = rc->o;
@@ -1236,9 +1061,8 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         if (!strcmp(files[nf].file, l->exercise)) ch->submitted = files[nf].ok;
         nf++;
     }
-    engine_report measured;
-    int have_measured = 0;
-    char measured_name[192] = "";
+    int have_passed = 0;
+    chapter_analysis an = {0};
     for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
         grade_test *t = &ch->tests[i];
         if (rc->cancel && *rc->cancel) {
@@ -1250,23 +1074,8 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         while (f < nf && strcmp(files[f].file, t->file)) f++;
         char display[256];
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
-        if (t->kind == GT_TECHNIQUE) {
-            {
-                engine_request mrq;
-                engine_request_defaults(&mrq);
-                mrq.lesson = l;
-                mrq.kernel_path = f < nf ? files[f].path : "";
-                mrq.display_path = display;
-                mrq.seed = have_measured ? measured.seed : t->seed;
-                mrq.timeout_s = o->timeout_s > 120 ? o->timeout_s : 120; /* the simulator is slow */
-                mrq.budget_s = 0;
-                mrq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300; /* the simulator is slow */
-                mrq.memory_limit_mb = o->memory_mb;
-                int gone = f >= nf || !files[f].ok;
-                evaluate_technique(t, have_measured ? &measured : NULL, measured_name, &mrq,
-                                   f < nf ? files[f].status : "missing",
-                                   gone ? (f < nf ? files[f].err : "no file") : NULL);
-            }
+        if ((t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) && f < nf && files[f].ok) {
+            evaluate_model_test(rc, l, t, files[f].path, display, have_passed, &an);
         } else if (f >= nf || !files[f].ok) {
             mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
         } else if (t->kind == GT_SPEED) {
@@ -1286,18 +1095,14 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             set_detail(t, run_detail(&rep));
             t->wall_s = rep.wall_s;
             if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
-            if (st == ENG_PASS && t->kind == GT_HIDDEN && !have_measured && rep.n_kinfo > 0) {
-                measured = rep;
-                measured.build_log = measured.worker_output = NULL;
-                measured.samples_ms = NULL;
-                have_measured = 1;
-                snprintf(measured_name, sizeof measured_name, "%s", t->name);
-            }
+            if (st == ENG_PASS && t->kind == GT_HIDDEN) have_passed = 1;
             engine_report_free(&rep);
         }
         if (t->outcome == GO_PASS) t->score = t->max_score;
         tick(rc, ch, t);
     }
+    if (an.done) gpumodel_report_free(&an.gm);
+    gate_on_safety(ch);
     for (int i = 0; i < ch->n_tests; i++) {
         grade_test *t = &ch->tests[i];
         if (t->outcome == GO_SKIP) { t->score = 0; t->max_score = 0; }

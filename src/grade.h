@@ -13,6 +13,7 @@ typedef enum {
     GT_TECHNIQUE,  /* does the kernel use what the chapter teaches */
     GT_FIX,        /* a find-the-bug listing, fixed, on the input that exposes its bug */
     GT_SPEED,      /* --require-speedup: faster than the previous chapter's reference */
+    GT_SAFETY,     /* no data race, memory error or divergent barrier under Oclgrind */
 } grade_kind;
 
 typedef enum { GO_PASS, GO_FAIL, GO_SKIP } grade_outcome;
@@ -101,18 +102,6 @@ int grade_count(const grade_options *o, char *err, size_t errlen);
  * run (r->fatal and r->fatal_msg say why; no grade should be recorded). */
 int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile int *cancel, grade_result *r);
 void grade_result_free(grade_result *r);
-
-/* One technique check: "local_memory", "constant_args", "coalescing>=0.9", "bank_conflicts<=1.5". */
-typedef struct {
-    char metric[32];
-    char op[3];           /* ">=", "<=", ">", "<", or "" for the default (>= 1) */
-    double threshold;
-    char text[64];        /* as written */
-} grade_technique;
-
-#define GRADE_MAX_TECHNIQUES 8
-/* Parses the chapter's `technique` key (checks separated by spaces or commas). */
-int grade_parse_techniques(const char *spec, grade_technique *out, int max, char *err, size_t errlen);
 
 /* The folder of a submission that holds the chapter folders: DIR/exercises,
  * DIR itself when it holds NN-name folders, or DIR/ONE/exercises. No symbolic

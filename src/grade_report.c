@@ -36,7 +36,8 @@ void grade_format_points(double v, char *buf, size_t len) {
 static double pts(double v) { return round(v * 1000) / 1000; }
 
 static const char *kind_name(grade_kind k) {
-    return k == GT_HIDDEN ? "hidden" : k == GT_TECHNIQUE ? "technique" : k == GT_FIX ? "fix" : "speed";
+    return k == GT_HIDDEN ? "hidden" : k == GT_TECHNIQUE ? "technique" : k == GT_FIX ? "fix"
+         : k == GT_SAFETY ? "safety" : "speed";
 }
 
 static const char *outcome_name(grade_outcome o) { return o == GO_PASS ? "pass" : o == GO_SKIP ? "skip" : "fail"; }

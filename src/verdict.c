@@ -60,6 +60,11 @@ static int add_test(verdict *v, const problem_ops *ops, const char *spec, const 
     return 0;
 }
 
+int verdict_has_safety(const lesson *l) {
+    /* a chapter dispatched as one serial work-item has nothing to race with */
+    return strcmp(lesson_param_get(l, "dispatch", ""), "serial") != 0;
+}
+
 int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen) {
     memset(v, 0, sizeof *v);
     const problem_ops *ops = problem_find(l->problem);
@@ -73,8 +78,7 @@ int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen) {
     if (add_test(v, ops, l->default_size, "default_size", perr, sizeof perr) != 0) goto bad;
     for (int b = 0; b < l->n_bugs; b++)
         if (add_test(v, ops, l->bugs[b].exposes, "exposes", perr, sizeof perr) != 0) goto bad;
-    if (l->number > 1 || l->n_kernels > 1 || lesson_param_get(l, "technique", NULL)) {
-        /* the first chapter runs one work-item: nothing can race */
+    if (verdict_has_safety(l)) {
         add_item(v, VK_SAFETY, "safety", "no data race, memory error or divergent barrier (Oclgrind)");
     }
     technique_check tq[TECHNIQUE_MAX];

@@ -54,6 +54,10 @@ typedef struct {
     int cancelled;
 } verdict;
 
+/* Whether the chapter's verdict has a race check (every chapter whose kernel
+ * runs in parallel). */
+int verdict_has_safety(const lesson *l);
+
 /* The visible tests of a chapter's exercise: its check sizes, its default
  * size and the input that exposes each find-the-bug listing, each once;
  * then the safety check and each technique check. Returns 0, or -1 with a
