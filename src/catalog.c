@@ -104,8 +104,18 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         else if (!strcmp(name, "exposes")) copy_field(b->exposes, sizeof b->exposes, value);
         else if (!strcmp(name, "title")) copy_field(b->title, sizeof b->title, value);
         else if (!strcmp(name, "title_zh")) copy_field(b->title_zh, sizeof b->title_zh, value);
-        else {
-            snprintf(pc->err, sizeof pc->err, "unknown key '%s' in [%s] (file, exposes, title, title_zh)", name, section);
+        else if (!strcmp(name, "max_changed_lines")) {
+            char *end;
+            long v = strtol(value, &end, 10);
+            if (end == value || *end || v < 1 || v > 1000) {
+                snprintf(pc->err, sizeof pc->err, "[%s] max_changed_lines: '%s' is not a number from 1 to 1000",
+                         section, value);
+                return 0;
+            }
+            b->max_changed_lines = (int)v;
+        } else {
+            snprintf(pc->err, sizeof pc->err,
+                     "unknown key '%s' in [%s] (file, exposes, title, title_zh, max_changed_lines)", name, section);
             return 0;
         }
         return 1;

@@ -22,6 +22,7 @@ typedef struct {
     char exposes[64];         /* the size spec of the test input that shows the bug */
     char title[160];
     char title_zh[160];
+    int max_changed_lines;    /* code lines a fix may change in the listing; 0: the default */
 } lesson_bug;
 
 typedef struct {

@@ -110,6 +110,39 @@ static long odd_in(rng_state *r, long lo, long hi, long group) {
     return v;
 }
 
+/* A value in [lo, hi], odd or even as the seed draws it, that is not a
+ * multiple of the work-group size: a kernel cannot count on either parity. */
+static long ragged_in(rng_state *r, long lo, long hi, long group) {
+    if (lo < 1) lo = 1;
+    if (hi < lo) hi = lo;
+    long v = lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+    if (group > 1 && v % group == 0) v += v + 1 <= hi ? 1 : -1;
+    return v < 1 ? 1 : v;
+}
+
+/* An even value in [lo, hi] that is not a multiple of the work-group size. */
+static long even_in(rng_state *r, long lo, long hi, long group) {
+    long v = ragged_in(r, lo, hi, 0) & ~1L;
+    if (v < 2) v = 2;
+    if (group > 1 && v % group == 0) v += 2;
+    return v;
+}
+
+/* A power of two in [lo, hi], or the one just above lo. */
+static long pow2_in(rng_state *r, long lo, long hi) {
+    long p = 1, n = 0, first = 0;
+    while (p <= hi && p < (1L << 40)) {
+        if (p >= lo) { if (!first) first = p; n++; }
+        p <<= 1;
+    }
+    if (!n) {
+        p = 1;
+        while (p < lo) p <<= 1;
+        return p;
+    }
+    return first << rng_below(r, (uint32_t)n);
+}
+
 static int has_spec(const grade_chapter *ch, const char *spec, const char *file) {
     for (int i = 0; i < ch->n_tests; i++)
         if (ch->tests[i].kind == GT_HIDDEN && !strcmp(ch->tests[i].size, spec) && !strcmp(ch->tests[i].file, file))
@@ -118,7 +151,7 @@ static int has_spec(const grade_chapter *ch, const char *spec, const char *file)
 }
 
 /* Replaces every LO..HI in a hidden_sizes entry with a value drawn from the
- * seed: odd and not a multiple of the work-group size where the range allows. */
+ * seed: odd or even, not a multiple of the work-group size where the range allows. */
 /* Length of a count at p: digits and an optional K, M or G. */
 static size_t count_len(const char *p) {
     size_t n = 0;
@@ -149,7 +182,7 @@ static int draw_ranges(const char *in, char *out, size_t len, rng_state *r, long
             util_errf(err, errlen, "hidden_sizes: '%s..%s' is not a range LO..HI", a, b);
             return -1;
         }
-        long v = hi - lo >= 2 ? odd_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+        long v = hi - lo >= 2 ? ragged_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
         if (v > hi) v = hi;
         int w = snprintf(out + o, len - o, "%ld", v);
         if (w < 0 || (size_t)w >= len - o) break;
@@ -323,9 +356,24 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
             snprintf(t->size, sizeof t->size, "%s", spec);
             snprintf(t->name, sizeof t->name, "odd size %s", spec);
         }
+        /* an even size and a power of two: neither parity nor a round size may be assumed */
+        long n_even = even_in(&r, lo, hi, group);
+        if (make_spec(ops, &base, n_even, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "even", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "even size %s", spec);
+        }
+        long n_pow2 = pow2_in(&r, lo, hi);
+        if (make_spec(ops, &base, n_pow2, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "pow2", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "power-of-two size %s", spec);
+        }
         /* every degenerate input the problem knows: one bin, ties, all bytes equal, ... */
         for (int k = 1; ops->input_kinds[k]; k++) {
-            long n = odd_in(&r, lo, hi, group);
+            long n = ragged_in(&r, lo, hi, group);
             if (make_spec(ops, &base, n, m0, ops->input_kinds[k], spec, sizeof spec) != 0) continue;
             char id[64];
             snprintf(id, sizeof id, "input.%s", ops->input_kinds[k]);
@@ -360,7 +408,7 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
             snprintf(t->name, sizeof t->name, "empty input %s", spec);
         }
         /* large: the chapter's own size, made ragged */
-        long n_large = n0 + 2 * (long)rng_below(&r, (uint32_t)(group > 1 ? group : 2)) + 1;
+        long n_large = ragged_in(&r, n0 + 1, n0 + 2 * (group > 1 ? group : 2), group);
         if (make_spec(ops, &base, n_large, m0, input0, spec, sizeof spec) == 0) {
             grade_test *t = add_test(ch, &cap, GT_HIDDEN, "large", l->exercise);
             if (!t) goto oom;
@@ -1005,6 +1053,33 @@ static int private_copy(const char *work_dir, const char *id, const char *file, 
     return util_write_file_atomic(full, text, strlen(text));
 }
 
+/* A fixed listing earns its points only as the shipped listing with its bug
+ * mended: a small edit, not a replacement by another kernel. */
+static void check_fix_is_edit(const grade_options *o, const lesson *l, grade_test *t, const char *submitted) {
+    const lesson_bug *bug = NULL;
+    for (int b = 0; b < l->n_bugs; b++)
+        if (!strcmp(l->bugs[b].file, t->file)) bug = &l->bugs[b];
+    if (!bug || !o->course) return;
+    char shipped[1400];
+    snprintf(shipped, sizeof shipped, "%s/exercises/%s/%s", o->course, l->id, bug->file);
+    char *listing = util_read_file(shipped, NULL), *fixed = util_read_file(submitted, NULL);
+    int dist = listing && fixed ? verdict_fix_distance(listing, fixed) : -1;
+    int allowed = verdict_fix_allowed(bug);
+    if (dist > allowed) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "not_a_fix");
+        snprintf(t->headline, sizeof t->headline, "Not the listing, fixed");
+        char *d = NULL;
+        util_sappend(&d, "The file is correct, but %d code lines (comments and spacing aside) differ from the shipped "
+                     "listing %s, and a fix of this bug changes at most %d. This exercise asks you to find the bug in "
+                     "the listing and mend it there, not to replace the listing with another kernel: start again "
+                     "from the shipped listing and change only what is wrong.", dist, bug->file, allowed);
+        set_detail(t, d);
+    }
+    free(listing);
+    free(fixed);
+}
+
 /* A kernel with a data race or a memory error is right only by luck of the
  * device: its hidden tests and techniques earn nothing. */
 static void gate_on_safety(grade_chapter *ch) {
@@ -1096,6 +1171,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             t->wall_s = rep.wall_s;
             if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
             if (st == ENG_PASS && t->kind == GT_HIDDEN) have_passed = 1;
+            if (st == ENG_PASS && t->kind == GT_FIX) check_fix_is_edit(o, l, t, files[f].path);
             engine_report_free(&rep);
         }
         if (t->outcome == GO_PASS) t->score = t->max_score;

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include "verdict.h"
 #include "problem.h"
+#include "srcdiff.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -286,4 +287,72 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
         if (!stop) gpumodel_report_free(&gm);
     }
     verdict_settle(v);
+}
+
+/* The code of an OpenCL C text, one statement line per line: comments
+ * removed, runs of white space folded, blank lines dropped. */
+static char *code_only(const char *src) {
+    size_t n = strlen(src);
+    char *out = malloc(n + 2);
+    if (!out) return NULL;
+    size_t o = 0;
+    int space = 0, line_has = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        if (c == '/' && src[i + 1] == '/') {
+            while (i + 1 < n && src[i + 1] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && src[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(src[i] == '*' && src[i + 1] == '/')) i++;
+            i++;
+            space = 1;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            char q = c;
+            out[o++] = c;
+            while (++i < n && src[i] != q && src[i] != '\n') {
+                out[o++] = src[i];
+                if (src[i] == '\\' && i + 1 < n) out[o++] = src[++i];
+            }
+            if (i < n) out[o++] = src[i];
+            line_has = 1;
+            continue;
+        }
+        if (c == '\n') {
+            if (line_has) out[o++] = '\n';
+            line_has = space = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            space = 1;
+            continue;
+        }
+        if (space && line_has) out[o++] = ' ';
+        space = 0;
+        out[o++] = c;
+        line_has = 1;
+    }
+    if (line_has) out[o++] = '\n';
+    out[o] = '\0';
+    return out;
+}
+
+int verdict_fix_distance(const char *listing, const char *fixed) {
+    char *a = code_only(listing), *b = code_only(fixed);
+    int dist = -1;
+    sd_diff d;
+    if (a && b && srcdiff_compute(a, b, &d) == 0) {
+        dist = d.n_add > d.n_del ? d.n_add : d.n_del;
+        srcdiff_free(&d);
+    }
+    free(a);
+    free(b);
+    return dist;
+}
+
+int verdict_fix_allowed(const lesson_bug *b) {
+    return b->max_changed_lines > 0 ? b->max_changed_lines : VERDICT_FIX_DEFAULT_LINES;
 }

@@ -91,6 +91,13 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *item);
 /* One technique check on an analysed run; the run must be correct to earn it. */
 void verdict_technique(const technique_check *c, const gpumodel_report *gm, verdict_item *item);
 
+/* A fixed find-the-bug listing must be that listing with its bug mended, not
+ * another kernel: the code lines (comments and spacing aside) that differ
+ * from the shipped listing, the larger of lines added and removed. */
+#define VERDICT_FIX_DEFAULT_LINES 8
+int verdict_fix_distance(const char *listing, const char *fixed);
+int verdict_fix_allowed(const lesson_bug *b);
+
 /* Sets passed/failed from the items. */
 void verdict_settle(verdict *v);
 
