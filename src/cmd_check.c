@@ -143,6 +143,27 @@ static void on_verdict_item(void *user, const verdict *v, int index, const engin
     if (rep && rep->status == ENG_BUILD && rep->build_log) printf("%s\n", rep->build_log);
 }
 
+/* A fixed listing counts only as the shipped listing with its bug mended. */
+static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *bug, const char *path) {
+    char shipped[1400];
+    snprintf(shipped, sizeof shipped, "%s/exercises/%s/%s", cr->cx->paths.data, l->id, bug->file);
+    char *listing = util_read_file(shipped, NULL), *fixed = util_read_file(path, NULL);
+    int dist = listing && fixed ? verdict_fix_distance(listing, fixed) : -1;
+    int allowed = verdict_fix_allowed(bug);
+    cr->total++;
+    if (dist >= 0 && dist <= allowed) {
+        cr->passed++;
+        if (!cr->json) printf("    ok   %-22s %d code line%s changed (at most %d)\n", "a fix, not a rewrite", dist,
+                              dist == 1 ? "" : "s", allowed);
+    } else if (!cr->json) {
+        printf("    FAIL %-22s %d code lines differ from the shipped listing; a fix of this bug changes at most %d.\n"
+               "         Find the bug in the listing and mend it there, rather than replacing the listing.\n",
+               "a fix, not a rewrite", dist, allowed);
+    }
+    free(listing);
+    free(fixed);
+}
+
 /* The exercise through the whole verdict; returns 1 when the chapter passes. */
 static int check_verdict(check_run *cr, const lesson *l, const char *path, const char *label) {
     verdict v;
@@ -228,10 +249,15 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             int nb = l->n_check_sizes < LESSON_MAX_SIZES ? l->n_check_sizes + 1 : LESSON_MAX_SIZES + 1;
             snprintf(label, sizeof label, "find the bug: %s (%s)", bug->title[0] ? bug->title : bug->name,
                      solution ? "reference solution" : bug->file);
-            check_file(&cr, l, bpath, label, bsizes, nb);
+            int fixed = check_file(&cr, l, bpath, label, bsizes, nb);
+            if (fixed && !solution) check_fix_is_edit(&cr, l, bug, bpath);
         }
         if (!kernel && !solution)
-            progress_record_run(&cx->prog, l->id, chapter_ok, chapter_ok ? "pass" : "fail", 0, "", (double)time(NULL));
+        {
+            char *text = util_read_file(path, NULL);
+            progress_record_verdict(&cx->prog, l->id, chapter_ok, util_hash_text(text), 0, "");
+            free(text);
+        }
     }
     if (!kernel && !solution) cli_save_progress(cx);
     if (cr.json) cli_print_json(cr.results);

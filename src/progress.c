@@ -13,7 +13,7 @@
 #define MAX_RUNS_KEPT 200
 
 const char *progress_state_name(progress_state s) {
-    return s == PROG_PASSED ? "passed" : s == PROG_FAILING ? "failing" : "not started";
+    return s == PROG_PASSED ? "passed" : s == PROG_FAILING ? "failing" : s == PROG_CHANGED ? "changed" : "not started";
 }
 
 static progress_state state_from(const char *s) {
@@ -69,6 +69,9 @@ int progress_load(progress *p, const char *path, char *err, size_t errlen) {
         const char *bd = jstr(ch, "best_device");
         if (bd) snprintf(c->best_device, sizeof c->best_device, "%s", bd);
         c->hints_seen = (int)jnum(ch, "hints_seen");
+        const char *ph = jstr(ch, "passed_hash");
+        if (ph) c->passed_hash = strtoull(ph, NULL, 16);
+        c->ever_passed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ch, "ever_passed")) || c->state == PROG_PASSED;
         const cJSON *runs = cJSON_GetObjectItemCaseSensitive(ch, "runs");
         int n = cJSON_GetArraySize(runs);
         c->runs = calloc((size_t)(n ? n : 1), sizeof(progress_run));
@@ -99,6 +102,10 @@ int progress_save(const progress *p, char *err, size_t errlen) {
         cJSON_AddNumberToObject(o, "best_ms", c->best_ms);
         cJSON_AddStringToObject(o, "best_device", c->best_device);
         cJSON_AddNumberToObject(o, "hints_seen", c->hints_seen);
+        char hash[24];
+        snprintf(hash, sizeof hash, "%016llx", c->passed_hash);
+        cJSON_AddStringToObject(o, "passed_hash", hash);
+        cJSON_AddBoolToObject(o, "ever_passed", c->ever_passed);
         cJSON *runs = cJSON_AddArrayToObject(o, "runs");
         for (int j = 0; j < c->n_runs; j++) {
             cJSON *r = cJSON_CreateObject();
@@ -143,14 +150,29 @@ void progress_record_run(progress *p, const char *id, int passed, const char *st
     r->median_ms = median_ms;
     snprintf(r->status, sizeof r->status, "%s", status);
     snprintf(r->device, sizeof r->device, "%s", device ? device : "");
-    if (passed) {
-        c->state = PROG_PASSED;
-        if (median_ms > 0 && (c->best_ms == 0 || median_ms < c->best_ms)) {
-            c->best_ms = median_ms;
-            snprintf(c->best_device, sizeof c->best_device, "%s", device ? device : "");
-        }
-    } else if (c->state != PROG_PASSED) {
-        c->state = PROG_FAILING;
-    }
+    if (!passed) c->state = PROG_FAILING;
     snprintf(p->last, sizeof p->last, "%s", id);
+}
+
+void progress_record_verdict(progress *p, const char *id, int passed, unsigned long long file_hash, double median_ms,
+                             const char *device) {
+    progress_chapter *c = progress_get(p, id, 1);
+    if (!c) return;
+    if (!passed) {
+        c->state = PROG_FAILING;
+        return;
+    }
+    c->state = PROG_PASSED;
+    c->passed_hash = file_hash;
+    c->ever_passed = 1;
+    if (median_ms > 0 && (c->best_ms == 0 || median_ms < c->best_ms)) {
+        c->best_ms = median_ms;
+        snprintf(c->best_device, sizeof c->best_device, "%s", device ? device : "");
+    }
+}
+
+progress_state progress_state_now(const progress_chapter *c, unsigned long long file_hash) {
+    if (!c) return PROG_NOT_STARTED;
+    if (c->state == PROG_PASSED && c->passed_hash && file_hash && c->passed_hash != file_hash) return PROG_CHANGED;
+    return c->state;
 }

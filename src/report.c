@@ -78,7 +78,10 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
     else if (r->worker_output && *r->worker_output && (r->status == ENG_PASS || r->status == ENG_WRONG))
         fprintf(out, "\n%sPrinted while the kernel ran (the last lines):%s\n%s\n", c(st, C_DIM), c(st, C_RESET),
                 r->worker_output);
-    if (r->n_samples > 0 && (r->status == ENG_PASS || r->status == ENG_WRONG)) {
+    if (r->status == ENG_WRONG)
+        fprintf(out, "\n%sNot timed: the result is wrong, so its speed means nothing.%s\n", c(st, C_DIM),
+                c(st, C_RESET));
+    if (r->n_samples > 0 && r->status == ENG_PASS) {
         char med[32], mn[32], mx[32], ser[32];
         fmt_ms(med, sizeof med, r->timing.median);
         fmt_ms(mn, sizeof mn, r->timing.min);
@@ -160,7 +163,7 @@ cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report
     } else {
         cJSON_AddNullToObject(o, "verify");
     }
-    if (r->n_samples > 0) {
+    if (r->n_samples > 0 && r->status == ENG_PASS) {
         cJSON *t = cJSON_AddObjectToObject(o, "timing");
         cJSON_AddNumberToObject(t, "runs", r->n_samples);
         cJSON_AddNumberToObject(t, "median_ms", r->timing.median);

@@ -325,12 +325,13 @@ static void ref_row(st_doc *out, const tui_ref_time *rt, const char *label, doub
 
 void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
-    if (!r || r->n_samples == 0) {
-        st_doc_addf(out, ST_DIM, "%s", !r ? T("Not run yet.") : T("No timing: the kernel did not run to the end, or gave a wrong answer."));
+    int timed = r && r->n_samples > 0 && r->status == ENG_PASS;
+    if (!timed) {
+        st_doc_addf(out, ST_DIM, "%s", !r ? T("Not run yet.") : T("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
         if (!r || r->serial_ms <= 0) return;
     }
     char a[32], b[32], c[32];
-    if (r->n_samples > 0) {
+    if (timed) {
         st_doc_addf(out, ST_TITLE | ST_A_BOLD, T("Kernel time: %d runs after a warm-up, %s"), r->n_samples, r->size_text);
         st_fmt_ms(a, sizeof a, r->timing.median);
         st_line *l = st_doc_add(out);
@@ -360,7 +361,7 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         }
         st_doc_add(out);
     }
-    double mine = r->timing.median;
+    double mine = timed ? r->timing.median : 0;
     st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", T("Compared with (same device, same size)"));
     if (r->serial_ms > 0) {
         st_fmt_ms(c, sizeof c, r->serial_ms);

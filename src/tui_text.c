@@ -145,7 +145,7 @@ static const char *const pairs[][2] = {
     {"More counts than expected: something was counted twice (work-items past the end?).",
      "计数比期望多：有东西被重复计数了（越过末尾的工作项？）。"},
     {"The compiler printed nothing: no errors, no warnings.", "编译器没有输出：没有错误，也没有警告。"},
-    {"No timing: the kernel did not run to the end, or gave a wrong answer.", "没有计时：内核没有运行完，或者结果错误。"},
+    {"Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing.", "不计时：内核没有运行完，或者结果错误，它的速度没有意义。"},
     {"Kernel time: %d runs after a warm-up, %s", "内核时间：预热后运行 %d 次，规模 %s"},
     {"median", "中位数"},
     {"median ", "中位数 "},

@@ -103,11 +103,6 @@ static void install_signals(void) {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static unsigned long long hash_text(const char *s) {
-    unsigned long long h = 1469598103934665603ULL;
-    for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
 
 static void set_note(ui_app *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void set_note(ui_app *a, int err, const char *fmt, ...) {
@@ -288,7 +283,7 @@ static void load_kernel(ui_app *a) {
     free(c->kernel_text);
     c->kernel_text = util_read_file(c->kernel_path, NULL);
     if (!c->kernel_text) c->kernel_text = util_strdup("");
-    c->kernel_hash = hash_text(c->kernel_text);
+    c->kernel_hash = util_hash_text(c->kernel_text);
     st_doc_clear(&c->kernel_doc);
     int state = 0;
     const char *p = c->kernel_text;
@@ -869,7 +864,7 @@ static void edit_kernel(ui_app *a, int line) {
             handle_jobs(a);
             if (tui_watch_check(&c->watch, util_now())) {
                 char *text = util_read_file(c->kernel_path, NULL);
-                if (text && hash_text(text) != c->run_hash && a->st.watch) start_run(a);
+                if (text && util_hash_text(text) != c->run_hash && a->st.watch) start_run(a);
                 free(text);
             }
             sig_int = sig_tstp = 0;
@@ -893,7 +888,7 @@ static void edit_kernel(ui_app *a, int line) {
     /* the editor may have saved: reload and run if the file changed */
     tui_watch_check(&c->watch, util_now() + 10);
     char *text = util_read_file(c->kernel_path, NULL);
-    unsigned long long h = hash_text(text ? text : "");
+    unsigned long long h = util_hash_text(text ? text : "");
     free(text);
     if (h != c->kernel_hash || h != c->run_hash) {
         load_kernel(a);
@@ -1293,7 +1288,7 @@ int ui_main(const char *workspace) {
         now = util_now();
         if (a->in_chapter && tui_watch_check(&a->ch.watch, now)) {
             char *text = util_read_file(a->ch.kernel_path, NULL);
-            unsigned long long h = hash_text(text ? text : "");
+            unsigned long long h = util_hash_text(text ? text : "");
             free(text);
             if (h != a->ch.kernel_hash) {
                 load_kernel(a);

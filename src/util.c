@@ -183,3 +183,9 @@ void util_touch_pages(void *p, size_t len) {
     for (size_t i = 0; i < len; i += 4096) b[i] = 0;
     if (len) b[len - 1] = 0;
 }
+
+unsigned long long util_hash_text(const char *s) {
+    unsigned long long h = 1469598103934665603ULL;
+    for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}

@@ -46,4 +46,7 @@ int util_parse_count(const char *s, long *out);
 /* Removes trailing whitespace in place. */
 void util_rstrip(char *s);
 
+/* A 64-bit FNV-1a hash of a text (NULL hashes as ""), to tell versions of a file apart. */
+unsigned long long util_hash_text(const char *s);
+
 #endif
