@@ -232,15 +232,7 @@ static void surf_verify(const prob_instance *pi, const void *out, size_t len, ve
         if (act[b] >= si->lo[b] && act[b] <= si->hi[b]) continue;
         if (vr->first_wrong < 0) vr->first_wrong = b;
         vr->n_wrong++;
-        if (vr->n_entries < VR_MAX_ENTRIES) {
-            vr_entry *e = &vr->entries[vr->n_entries++];
-            e->index = b;
-            e->expected = si->expected[b];
-            e->actual = act[b];
-            e->lo = si->lo[b];
-            e->hi = si->hi[b];
-            e->wrong = 1;
-        }
+        verify_add_wrong(vr, b, si->expected[b], act[b], si->lo[b], si->hi[b]);
     }
     /* Within every range but not summing to n can only happen across ties. */
     if (vr->n_wrong == 0 && vr->actual_total != vr->expected_total) vr->n_wrong = -1;

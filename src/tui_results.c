@@ -240,10 +240,14 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
     st_line_pad(t, ST_NORMAL | ST_A_BOLD, T("total"), 9, 1);
     st_line_addf(t, ST_NORMAL | ST_A_BOLD, " %12lld %12lld %+10lld", vr->expected_total, vr->actual_total,
                  vr->actual_total - vr->expected_total);
+    /* a cause only where it can happen: one serial work-item races with nobody */
+    int serial = in->lesson && !strcmp(lesson_param_get(in->lesson, "dispatch", ""), "serial");
     if (vr->actual_total < vr->expected_total)
-        wrap_text(out, width, ST_DIM, T("Fewer counts than expected: updates were lost (two work-items wrote the same bin at once?)."), "");
+        wrap_text(out, width, ST_DIM, serial ? T("Fewer counts than expected: some inputs were not counted (does the loop cover every one?).")
+                                             : T("Fewer counts than expected: updates were lost (two work-items added to one bin without an atomic?), or some inputs were not counted."), "");
     else if (vr->actual_total > vr->expected_total)
-        wrap_text(out, width, ST_DIM, T("More counts than expected: something was counted twice (work-items past the end?)."), "");
+        wrap_text(out, width, ST_DIM, serial ? T("More counts than expected: some inputs were counted more than once (check the loop bounds).")
+                                             : T("More counts than expected: some inputs were counted more than once (work-items past the end of the data that do not return early?)."), "");
 }
 
 void tui_results_build(const tui_results_in *in, int width, st_doc *out) {

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VR_MAX_ENTRIES 16
+#define VR_MAX_ENTRIES 256
 
 typedef struct {
     long index;
@@ -31,8 +31,14 @@ typedef struct {
 
 void verify_init(verify_report *vr, const char *what, long n_checked);
 
-/* Exact comparison of unsigned 32-bit arrays: lists the differing indices
- * (largest differences first is not needed: in index order). */
+/* Notes a wrong value: the entries keep the VR_MAX_ENTRIES largest
+ * differences, so that the most telling rows (the bin that gained the lost
+ * votes) are never cut; verify_summarise puts them largest first. */
+void verify_add_wrong(verify_report *vr, long index, long long expected, long long actual, long long lo,
+                      long long hi);
+
+/* Exact comparison of unsigned 32-bit arrays: lists the differing indices,
+ * largest differences first. */
 void verify_exact_u32(verify_report *vr, const uint32_t *expected, const uint32_t *actual, long n);
 
 /* Exact comparison listing the first wrong element with neighbours either side
