@@ -31,9 +31,38 @@ static void on_progress(void *user, const char *phase, int done, int total, doub
     if (tell) wake(j);
 }
 
+static void on_verdict_item(void *user, const verdict *v, int index, const engine_report *rep) {
+    (void)index;
+    (void)rep;
+    tui_jobs *j = user;
+    pthread_mutex_lock(&j->mu);
+    j->live = *v;
+    pthread_mutex_unlock(&j->mu);
+    wake(j);
+}
+
+static void run_verdict(tui_jobs *j, tui_job *job) {
+    char err[512];
+    job->vd = calloc(1, sizeof *job->vd);
+    if (!job->vd) return;
+    if (verdict_plan(job->rq.lesson, job->vd, err, sizeof err) != 0) return;
+    pthread_mutex_lock(&j->mu);
+    j->live = *job->vd;
+    j->live_id = job->id;
+    pthread_mutex_unlock(&j->mu);
+    verdict_request vq = {.lesson = job->rq.lesson, .kernel_path = job->kernel_path, .display_path = job->display_path,
+                          .device_spec = job->device_spec[0] ? job->device_spec : NULL, .timeout_s = job->rq.timeout_s};
+    verdict_run(&vq, job->vd, on_progress, j, on_verdict_item, j, &job->cancel);
+    pthread_mutex_lock(&j->mu);
+    j->live_id = 0;
+    pthread_mutex_unlock(&j->mu);
+}
+
 static void run_job(tui_jobs *j, tui_job *job) {
     job->started = util_now();
-    if (job->kind == JOB_DEVICES) {
+    if (job->kind == JOB_VERDICT) {
+        run_verdict(j, job);
+    } else if (job->kind == JOB_DEVICES) {
         job->n_devs = engine_list_devices(&job->devs, job->err, sizeof job->err);
     } else if (job->kind == JOB_ANALYZE) {
         job->gm = calloc(1, sizeof *job->gm);
@@ -63,7 +92,8 @@ static void *thread_main(void *arg) {
         run_job(j, job);
         pthread_mutex_lock(&j->mu);
         j->current = NULL;
-        if (job->preempted && !j->stop && (job->kind == JOB_ANALYZE || job->rep.status == ENG_CANCELLED)) {
+        if (job->preempted && !j->stop &&
+            (job->kind == JOB_ANALYZE || job->kind == JOB_VERDICT || job->rep.status == ENG_CANCELLED)) {
             /* stopped to make way for a run: start it again later */
             engine_report_free(&job->rep);
             memset(&job->rep, 0, sizeof job->rep);
@@ -72,6 +102,8 @@ static void *thread_main(void *arg) {
                 free(job->gm);
                 job->gm = NULL;
             }
+            free(job->vd);
+            job->vd = NULL;
             job->cancel = 0;
             job->preempted = 0;
             tui_job **pp = &j->queue;
@@ -197,8 +229,16 @@ tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog
     return job;
 }
 
+tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device) {
+    tui_job *job = tui_job_new_run(JOB_VERDICT, l, kernel, display, device, NULL);
+    if (!job) return NULL;
+    job->preemptible = 1;
+    return job;
+}
+
 void tui_job_free(tui_job *job) {
     if (!job) return;
+    free(job->vd);
     if (job->gm) {
         gpumodel_report_free(job->gm);
         free(job->gm);
@@ -284,4 +324,12 @@ int tui_jobs_pending(tui_jobs *j, int kind) {
         if ((int)p->kind == kind) n++;
     pthread_mutex_unlock(&j->mu);
     return n;
+}
+
+int tui_jobs_verdict_live(tui_jobs *j, int id, verdict *out) {
+    pthread_mutex_lock(&j->mu);
+    int have = id && j->live_id == id;
+    if (have) *out = j->live;
+    pthread_mutex_unlock(&j->mu);
+    return have;
 }

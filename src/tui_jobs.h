@@ -6,8 +6,9 @@
 #include <pthread.h>
 #include "engine.h"
 #include "gpumodel.h"
+#include "verdict.h"
 
-typedef enum { JOB_DEVICES = 0, JOB_RUN, JOB_REFERENCE, JOB_ANALYZE } tui_job_kind;
+typedef enum { JOB_DEVICES = 0, JOB_RUN, JOB_REFERENCE, JOB_ANALYZE, JOB_VERDICT } tui_job_kind;
 
 typedef struct tui_job {
     tui_job_kind kind;
@@ -20,6 +21,8 @@ typedef struct tui_job {
     const catalog *cat;
     const paths *paths;
     gpumodel_report *gm;      /* its result */
+    /* the chapter's whole verdict (tests, race check, technique) */
+    verdict *vd;
     /* results */
     engine_report rep;
     engine_device *devs;
@@ -47,6 +50,9 @@ typedef struct {
     int done_n, total_n;
     double phase_elapsed;
     double progress_at;
+    /* the running verdict's checklist so far, for the UI to show as it fills */
+    verdict live;
+    int live_id;
 } tui_jobs;
 
 /* Starts the thread (signals are blocked in it, so they reach the UI). */
@@ -65,7 +71,11 @@ tui_job *tui_job_new_run(tui_job_kind kind, const lesson *l, const char *kernel,
 tui_job *tui_job_new_devices(void);
 /* An analysis of kernel (a chapter's file) on the GPU memory model, compared with the previous stage. */
 tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p);
+/* The whole verdict on kernel (every visible test, the race check, the technique). */
+tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device);
 void tui_job_free(tui_job *job);
+/* Copies the checklist of verdict job id as it stands; 0 when that job is not running. */
+int tui_jobs_verdict_live(tui_jobs *j, int id, verdict *out);
 
 /* Queues a job; JOB_RUN goes first in line and stops a preemptible job
  * that is running (that one is queued again). Returns its id. */

@@ -115,6 +115,48 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     st_para_free(&p);
 }
 
+/* The chapter's checklist: every visible test, the race check, the technique. */
+static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
+    const verdict *v = in->verdict;
+    st_doc_add(out);
+    int tests = 0, tests_ok = 0, pending = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (v->items[i].kind == VK_TEST) {
+            tests++;
+            tests_ok += v->items[i].outcome == VO_PASS;
+        }
+        pending += v->items[i].outcome == VO_PENDING;
+    }
+    const char *title = in->verdict_running ? T("Checking the whole chapter…") : v->passed
+                      ? T("Chapter passed: every test, the race check and the technique.")
+                      : v->cancelled ? T("The chapter check was stopped.") : T("The chapter is not passed yet:");
+    st_doc_addf(out, (in->verdict_running ? ST_DIM : v->passed ? ST_OK : ST_WARN) | ST_A_BOLD, "%s", title);
+    st_line *l = st_doc_add(out);
+    const char *ok = in->utf8 ? "✓" : "+", *bad = in->utf8 ? "✗" : "x", *wait = in->utf8 ? "·" : "-";
+    int tests_done = 1, tests_fail = 0;
+    for (int i = 0; i < v->n; i++)
+        if (v->items[i].kind == VK_TEST) {
+            tests_done &= v->items[i].outcome != VO_PENDING;
+            tests_fail |= v->items[i].outcome == VO_FAIL;
+        }
+    st_line_addf(l, tests_fail ? ST_ERR : tests_done ? ST_OK : ST_DIM, "  %s ", tests_fail ? bad : tests_done ? ok : wait);
+    st_line_addf(l, ST_NORMAL, T("%d of %d visible tests"), tests_ok, tests);
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->kind == VK_TEST && it->outcome != VO_FAIL) continue;
+        l = st_doc_add(out);
+        int style = it->outcome == VO_PASS ? ST_OK : it->outcome == VO_FAIL ? ST_ERR : ST_DIM;
+        const char *mark = it->outcome == VO_PASS ? ok : it->outcome == VO_FAIL ? bad : wait;
+        st_line_addf(l, style, "  %s ", mark);
+        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, T("size %s: %s"), it->size, T(it->headline));
+        else st_line_addf(l, ST_NORMAL, "%s%s%s", T(it->name), it->outcome == VO_PENDING ? "" : ": ",
+                          it->outcome == VO_PENDING ? "" : T(it->headline));
+        if (it->line > 0) l->tag = it->line;
+        if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
+    }
+    (void)pending;
+}
+
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     if (!r) {
@@ -147,6 +189,7 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         timing_line(in, width, out);
         if (is_cpu(r))
             wrap_text(out, width, ST_DIM, T("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
+        if (in->verdict) verdict_doc(in, width, out);
     } else if (r->status == ENG_WRONG) {
         check_doc(in, width, out, 0);
     } else if (r->status == ENG_BUILD) {

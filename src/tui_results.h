@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "progress.h"
 #include "stext.h"
+#include "verdict.h"
 
 typedef enum { REF_NONE = 0, REF_WAITING, REF_MEASURING, REF_DONE, REF_FAILED } tui_ref_state;
 
@@ -28,6 +29,8 @@ typedef struct {
     int utf8;                   /* the terminal shows UTF-8 */
     int run_number;             /* the run's number in the chapter's history, 0 unknown */
     const progress_run *last_run; /* the chapter's last recorded run (before this session's), or NULL */
+    const verdict *verdict;     /* the chapter's checklist for this file, or NULL */
+    int verdict_running;        /* it is still filling */
 } tui_results_in;
 
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out);

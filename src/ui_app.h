@@ -54,6 +54,12 @@ typedef struct {
     unsigned long long gm_hash;       /* the kernel text it analysed */
     unsigned long long gm_want_hash;  /* the text the running analysis looks at */
     int gm_id;                /* the analysis running now, 0 none */
+    /* the chapter's whole verdict (tui_jobs JOB_VERDICT, verdict.h), run after a correct run */
+    verdict *vd;              /* the checklist: live while vd_id runs, else the last one; NULL none */
+    int vd_id;                /* the verdict running now, 0 none */
+    unsigned long long vd_hash;       /* the kernel text it is about */
+    double vd_median_ms;      /* the correct run's time it started from, kept as a best time on a pass */
+    char vd_device[256];
 } ui_chapter;
 
 typedef struct {

@@ -345,6 +345,8 @@ static void close_chapter(ui_app *a) {
         gpumodel_report_free(c->gm);
         free(c->gm);
     }
+    if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
+    free(c->vd);
     memset(c, 0, sizeof *c);
     a->in_chapter = 0;
     a->st.running = 0;
@@ -385,6 +387,10 @@ static void start_run(ui_app *a) {
         tui_jobs_cancel(&a->jobs, JOB_RUN);
         c->run_id = 0;
     }
+    if (c->vd_id) { /* its file changed: this run starts a new one */
+        tui_jobs_cancel(&a->jobs, JOB_VERDICT);
+        c->vd_id = 0;
+    }
     load_kernel(a);
     tui_watch_mark_seen(&c->watch);
     char dev[32];
@@ -414,6 +420,49 @@ static void start_analysis(ui_app *a) {
     c->gm_want_hash = c->kernel_hash;
     c->gm_id = tui_jobs_submit(&a->jobs, job);
     c->tab_dirty[TAB_ANALYSIS] = 1;
+}
+
+/* After a correct run: every visible test, the race check and the
+ * technique, in the background; the Result tab fills the checklist. */
+static void start_verdict(ui_app *a) {
+    ui_chapter *c = &a->ch;
+    if (!a->in_chapter) return;
+    if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
+    char dev[32];
+    tui_job *job = tui_job_new_verdict(c->l, c->kernel_path, c->display, device_spec(a, dev, sizeof dev));
+    if (!job) return;
+    job->rq.timeout_s = a->timeout_s;
+    if (!c->vd) c->vd = calloc(1, sizeof *c->vd);
+    char err[512];
+    if (!c->vd || verdict_plan(c->l, c->vd, err, sizeof err) != 0) {
+        tui_job_free(job);
+        return;
+    }
+    c->vd_hash = c->run_hash;
+    c->vd_median_ms = c->rep.n_samples > 0 ? c->rep.timing.median : 0;
+    snprintf(c->vd_device, sizeof c->vd_device, "%s", c->rep.device.name);
+    c->vd_id = tui_jobs_submit(&a->jobs, job);
+}
+
+static void finish_verdict(ui_app *a, tui_job *job) {
+    ui_chapter *c = &a->ch;
+    c->vd_id = 0;
+    if (!job->vd || job->vd->cancelled) return;
+    if (c->vd) *c->vd = *job->vd;
+    c->tab_dirty[TAB_RESULT] = 1;
+    if (c->kernel_ro) return;
+    int was = 0;
+    progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
+    if (pc) was = pc->state == PROG_PASSED && pc->passed_hash == c->vd_hash;
+    progress_record_verdict(&a->prog, c->l->id, job->vd->passed, c->vd_hash, c->vd_median_ms, c->vd_device);
+    save_progress(a);
+    if (job->vd->passed && !was) {
+        int next = a->ch.index + 1 < a->cat.count ? a->cat.items[a->ch.index + 1].number : 0;
+        if (next) set_note(a, 0, T("Chapter passed: every test, the race check and the technique. Next is chapter %d (q, then pick it)."), next);
+        else set_note(a, 0, "%s", T("Chapter passed: every test, the race check and the technique. That was the last chapter."));
+    } else if (!job->vd->passed) {
+        set_note(a, 1, "%s", T("Correct at this size, but the chapter is not passed yet: see the checklist in the Result tab."));
+    }
 }
 
 static void finish_analysis(ui_app *a, tui_job *job) {
@@ -484,6 +533,8 @@ static void finish_run(ui_app *a, tui_job *job) {
     /* the references' times, once per session and device, when the learner
      * pauses: they would only slow down the next save's run */
     if (c->rep.status == ENG_PASS && c->rep.n_samples > 0) c->refs_due = util_now() + 1.5;
+    if (c->rep.status == ENG_PASS && c->run_hash == c->kernel_hash) start_verdict(a);
+    else if (c->vd && c->rep.status != ENG_CANCELLED) c->vd->n = 0; /* wrong here: no checklist to show */
     if (c->rep.status == ENG_BUILD && c->rep.error_line > 0) {
         a->st.pane[PANE_KERNEL].len = c->kernel_doc.n;
         tui_list_goto(&a->st.pane[PANE_KERNEL], c->rep.error_line - 1);
@@ -510,6 +561,10 @@ void ui_results_input(ui_app *a, tui_results_in *in) {
     in->prev_run_ms = c->prev_run_ms;
     in->utf8 = a->utf8;
     in->run_number = c->run_number;
+    if (c->vd && c->vd->n > 0 && c->vd_hash == c->kernel_hash) {
+        in->verdict = c->vd;
+        in->verdict_running = c->vd_id != 0;
+    }
     progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
     in->last_run = pc && pc->n_runs > 0 ? &pc->runs[pc->n_runs - 1] : NULL;
     const lesson *prev = previous_lesson(a, c->l);
@@ -961,6 +1016,7 @@ static void handle_jobs(ui_app *a) {
         else if (job->kind == JOB_REFERENCE) finish_reference(a, job);
         else if (job->kind == JOB_RUN && a->in_chapter && job->id == a->ch.run_id) finish_run(a, job);
         else if (job->kind == JOB_ANALYZE && a->in_chapter && job->id == a->ch.gm_id) finish_analysis(a, job);
+        else if (job->kind == JOB_VERDICT && a->in_chapter && job->id == a->ch.vd_id) finish_verdict(a, job);
         tui_job_free(job);
     }
 }
@@ -1283,6 +1339,9 @@ int ui_main(const char *workspace) {
         if (pfd[1].revents) {
             tui_jobs_drain(&a->jobs);
             handle_jobs(a);
+            if (a->in_chapter && a->ch.vd_id && a->ch.vd &&
+                tui_jobs_verdict_live(&a->jobs, a->ch.vd_id, a->ch.vd))
+                a->ch.tab_dirty[TAB_RESULT] = 1;
             dirty = 1;
         }
         now = util_now();
