@@ -185,7 +185,13 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         snprintf(buf, sizeof buf, T("(%ld near ties were accepted either way.)"), r->verify.near_ties);
         wrap_text(out, width, ST_DIM, buf, "");
     }
-    if (r->status == ENG_PASS && r->n_samples > 0) {
+    int unsafe = 0;
+    for (int i = 0; in->verdict && i < in->verdict->n; i++)
+        unsafe |= in->verdict->items[i].kind == VK_SAFETY && in->verdict->items[i].outcome == VO_FAIL;
+    if (r->status == ENG_PASS && r->n_samples > 0 && unsafe) {
+        wrap_text(out, width, ST_DIM, T("Not timed: the race check failed, so this result holds only by luck of the device."), "");
+        verdict_doc(in, width, out);
+    } else if (r->status == ENG_PASS && r->n_samples > 0) {
         timing_line(in, width, out);
         if (is_cpu(r))
             wrap_text(out, width, ST_DIM, T("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");

@@ -297,6 +297,8 @@ static const char *const pairs[][2] = {
     {"Not measured", "未测量"},
     {"Not credited", "不计分"},
     {"Not run", "未运行"},
+    {"Not timed: the race check failed, so this result holds only by luck of the device.",
+     "不计时：竞争检查没有通过，这个结果只是碰巧在这台设备上正确。"},
 };
 
 static int zh;

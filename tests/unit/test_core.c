@@ -222,9 +222,21 @@ START_TEST(progress_round_trip_atomic) {
     progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 100);
     ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
     progress_record_run(&p, "02-atomic", 1, "pass", 12.5, "cpu", 200);
+    /* a correct run at one size decides nothing: only the verdict passes a chapter */
+    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
+    ck_assert_double_eq(progress_get(&p, "02-atomic", 0)->best_ms, 0);
+    progress_record_verdict(&p, "02-atomic", 1, util_hash_text("kernel A"), 12.5, "cpu");
     progress_record_run(&p, "02-atomic", 1, "pass", 10.0, "gpu", 300);
+    progress_record_verdict(&p, "02-atomic", 1, util_hash_text("kernel A"), 10.0, "gpu");
     progress_record_run(&p, "02-atomic", 1, "pass", 11.0, "cpu", 400);
-    progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 500); /* a later failure keeps "passed" */
+    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_PASSED);
+    /* the state follows the file: other text is "changed" until checked again */
+    ck_assert_int_eq(progress_state_now(progress_get(&p, "02-atomic", 0), util_hash_text("kernel A")), PROG_PASSED);
+    ck_assert_int_eq(progress_state_now(progress_get(&p, "02-atomic", 0), util_hash_text("kernel B")), PROG_CHANGED);
+    progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 500); /* failing now, passed before */
+    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
+    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->ever_passed, 1);
+    progress_record_verdict(&p, "02-atomic", 1, util_hash_text("kernel A"), 0, "cpu");
     ck_assert_int_eq(progress_save(&p, err, sizeof err), 0);
     progress_free(&p);
     progress q;

@@ -571,6 +571,8 @@ START_TEST(results_wrong_and_build) {
     ck_assert_int_eq(ST_ROLE(style_of(&d.lines[row], "3")), ST_ERR);
     ck_assert_int_ge(doc_has(&d, "total"), 0);
     ck_assert_int_ge(doc_has(&d, "updates were lost"), 0);
+    /* the largest difference first: bin 7 (12 -> 2) before bin 2 (7 -> 3) */
+    ck_assert_int_lt(doc_has(&d, "▶         7"), doc_has(&d, "▶         2"));
     st_doc_clear(&d);
     tui_results_check(&in, 80, &d);
     ck_assert_int_ge(doc_has(&d, "expected"), 0);

@@ -1,0 +1,215 @@
+/* test_verdict — the rules of a chapter's verdict: technique figures per
+ * instruction, the race check, visible tests, and what counts as a fix. */
+#include "suites.h"
+#include "catalog.h"
+#include "technique.h"
+#include "util.h"
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One global load instruction: sectors moved per request and bytes used. */
+static gm_access access_of(gm_space space, gm_kind kind, int line, unsigned long long requests, double sectors_per_req,
+                           double efficiency, unsigned width) {
+    gm_access a;
+    memset(&a, 0, sizeof a);
+    a.space = space;
+    a.kind = kind;
+    a.line = line;
+    a.width_min = a.width_max = width;
+    a.requests = requests;
+    a.lanes = requests * 32;
+    a.execs = requests * 32;
+    a.bytes = a.execs * width;
+    a.sectors = (unsigned long long)(sectors_per_req * (double)requests);
+    a.sectors_per_request = sectors_per_req;
+    a.efficiency = efficiency;
+    a.distinct_avg = 32;
+    a.bank_avg = 1;
+    return a;
+}
+
+static void one_kernel(gpumodel_report *rep, gm_kernel *k, gm_access *acc, int n) {
+    memset(rep, 0, sizeof *rep);
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "histogram");
+    k->acc = acc;
+    k->n_acc = n;
+    rep->kernels = k;
+    rep->n_kernels = 1;
+    rep->status = GM_OK;
+    rep->run.status = ENG_PASS;
+    snprintf(rep->size_text, sizeof rep->size_text, "1000x16x64");
+}
+
+static technique_check parse_one(const char *spec) {
+    technique_check c;
+    char err[256];
+    ck_assert_int_eq(technique_parse(spec, &c, 1, err, sizeof err), 1);
+    return c;
+}
+
+START_TEST(coalescing_is_judged_per_instruction) {
+    /* a strided load carrying most sectors, diluted by cheap coalesced dummies */
+    gm_access acc[3] = {access_of(GM_GLOBAL, GM_LOAD, 20, 1000, 32, 0.125, 4),
+                        access_of(GM_GLOBAL, GM_LOAD, 21, 4000, 4, 1.0, 4),
+                        access_of(GM_GLOBAL, GM_LOAD, 22, 4000, 4, 1.0, 4)};
+    gpumodel_report rep;
+    gm_kernel k;
+    one_kernel(&rep, &k, acc, 3);
+    technique_check c = parse_one("coalesced_loads>=0.8");
+    technique_result r;
+    technique_measure(&c, &rep, &r);
+    ck_assert(r.measured);
+    ck_assert(!r.met);
+    ck_assert_int_eq(r.line, 20);
+    ck_assert_ptr_nonnull(strstr(r.detail, "line 20"));
+    /* an instruction under 5% of the sectors does not decide it */
+    acc[0] = access_of(GM_GLOBAL, GM_LOAD, 20, 10, 32, 0.125, 4);
+    technique_measure(&c, &rep, &r);
+    ck_assert(r.met);
+}
+END_TEST
+
+START_TEST(shares_and_lanes) {
+    gm_access acc[3] = {access_of(GM_GLOBAL, GM_LOAD, 5, 100, 4, 1.0, 4),
+                        access_of(GM_LOCAL, GM_LOAD, 9, 100, 0, 0, 4),
+                        access_of(GM_GLOBAL, GM_ATOMIC, 12, 100, 1, 1.0, 4)};
+    gpumodel_report rep;
+    gm_kernel k;
+    one_kernel(&rep, &k, acc, 3);
+    technique_result r;
+    technique_check c = parse_one("local_loads>=0.3");
+    technique_measure(&c, &rep, &r);
+    ck_assert(r.met);
+    ck_assert_double_eq_tol(r.value, 0.5, 1e-9);
+    c = parse_one("local_atomics");
+    technique_measure(&c, &rep, &r);
+    ck_assert(!r.met); /* every atomic is global */
+    c = parse_one("active_lanes>=8");
+    technique_measure(&c, &rep, &r);
+    ck_assert(r.met);
+    for (int i = 0; i < 3; i++) acc[i].lanes = acc[i].requests; /* one work-item does everything */
+    technique_measure(&c, &rep, &r);
+    ck_assert(!r.met);
+    c = parse_one("wide_loads>=0.25");
+    technique_measure(&c, &rep, &r);
+    ck_assert(!r.met);
+    acc[0].width_min = acc[0].width_max = 16;
+    technique_measure(&c, &rep, &r);
+    ck_assert(r.met);
+}
+END_TEST
+
+START_TEST(technique_spec_errors_name_the_check) {
+    technique_check c[4];
+    char err[512];
+    ck_assert_int_eq(technique_parse("coalesced_loads>=0.9 bank_conflicts<=1.5", c, 4, err, sizeof err), 2);
+    ck_assert_int_eq(c[1].op, TQ_LE);
+    ck_assert_int_eq(technique_parse("coalesing>=0.9", c, 4, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "coalesing"));
+    ck_assert_int_eq(technique_parse("coalescing=0.9", c, 4, err, sizeof err), -1);
+    ck_assert_int_eq(technique_parse("coalescing>=x", c, 4, err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(safety_names_the_race_and_what_to_do) {
+    gpumodel_report rep;
+    gm_kernel k;
+    one_kernel(&rep, &k, NULL, 0);
+    verdict_item it;
+    memset(&it, 0, sizeof it);
+    ck_assert_int_eq(verdict_safety(&rep, &it), 1);
+    ck_assert_int_eq(it.outcome, VO_PASS);
+    gm_issue is;
+    memset(&is, 0, sizeof is);
+    is.kind = GM_ISSUE_RACE;
+    is.line = 28;
+    is.count = 7;
+    snprintf(is.kernel, sizeof is.kernel, "histogram");
+    snprintf(is.what, sizeof is.what, "Read-write data race at global memory");
+    rep.issues = &is;
+    rep.n_issues = 1;
+    ck_assert_int_eq(verdict_safety(&rep, &it), 0);
+    ck_assert_int_eq(it.outcome, VO_FAIL);
+    ck_assert_int_eq(it.line, 28);
+    ck_assert_ptr_nonnull(strstr(it.detail, "line 28"));
+    ck_assert_ptr_nonnull(strstr(it.detail, "atomic_inc"));
+    is.kind = GM_ISSUE_DIVERGENCE;
+    verdict_safety(&rep, &it);
+    ck_assert_str_eq(it.headline, "Divergent barrier");
+    /* a wrong analysed run earns no technique */
+    rep.n_issues = 0;
+    rep.run.status = ENG_WRONG;
+    technique_check c = parse_one("active_lanes");
+    verdict_technique(&c, &rep, &it);
+    ck_assert_int_eq(it.outcome, VO_FAIL);
+}
+END_TEST
+
+START_TEST(a_fix_is_a_small_edit) {
+    const char *listing = "/* the listing */\nkernel void k(global int *a, int n)\n{\n    int i = get_global_id(0);\n"
+                          "    a[i] = 1;\n}\n";
+    const char *fixed = "/* the listing, fixed: a guard */\nkernel void k(global int *a, int n)\n{\n"
+                        "    int i = get_global_id(0);   // which one\n    if (i >= n) return;\n    a[i] = 1;\n}\n";
+    ck_assert_int_eq(verdict_fix_distance(listing, listing), 0);
+    ck_assert_int_eq(verdict_fix_distance(listing, fixed), 1); /* comments and spacing do not count */
+    const char *other = "kernel void k(global int *out, int count)\n{\n    size_t g = get_global_id(0);\n"
+                        "    if (g < count)\n        out[g] = 1;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n}\n";
+    ck_assert_int_ge(verdict_fix_distance(listing, other), 4);
+    lesson_bug b;
+    memset(&b, 0, sizeof b);
+    ck_assert_int_eq(verdict_fix_allowed(&b), VERDICT_FIX_DEFAULT_LINES);
+    b.max_changed_lines = 24;
+    ck_assert_int_eq(verdict_fix_allowed(&b), 24);
+}
+END_TEST
+
+START_TEST(visible_tests_cover_the_default_size_and_bug_inputs) {
+    catalog cat;
+    char err[1024];
+    ck_assert_msg(catalog_load(&cat, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    const lesson *l = catalog_find(&cat, "3");
+    ck_assert_ptr_nonnull(l);
+    verdict v;
+    ck_assert_msg(verdict_plan(l, &v, err, sizeof err) == 0, "%s", err);
+    int has_default = 0, has_bug = 0, safety = 0, technique = 0;
+    for (int i = 0; i < v.n; i++) {
+        has_default |= !strncmp(v.items[i].size, l->default_size, strlen(l->default_size));
+        has_bug |= !strncmp(v.items[i].size, l->bugs[0].exposes, strlen(l->bugs[0].exposes));
+        safety += v.items[i].kind == VK_SAFETY;
+        technique += v.items[i].kind == VK_TECHNIQUE;
+        for (int j = 0; j < i; j++) ck_assert_str_ne(v.items[i].id, v.items[j].id);
+    }
+    ck_assert(has_default && has_bug);
+    ck_assert_int_eq(safety, 1);
+    ck_assert_int_ge(technique, 1);
+    /* chapter 1 runs one work-item: no race check */
+    ck_assert_int_eq(verdict_has_safety(catalog_find(&cat, "1")), 0);
+    /* nothing passes until every item has */
+    verdict_settle(&v);
+    ck_assert_int_eq(v.passed, 0);
+    for (int i = 0; i < v.n; i++) v.items[i].outcome = VO_PASS;
+    verdict_settle(&v);
+    ck_assert_int_eq(v.passed, 1);
+    v.items[v.n - 1].outcome = VO_FAIL;
+    verdict_settle(&v);
+    ck_assert_int_eq(v.passed, 0);
+    catalog_free(&cat);
+}
+END_TEST
+
+Suite *verdict_suite(void) {
+    Suite *s = suite_create("verdict");
+    TCase *t = tcase_create("verdict");
+    tcase_add_test(t, coalescing_is_judged_per_instruction);
+    tcase_add_test(t, shares_and_lanes);
+    tcase_add_test(t, technique_spec_errors_name_the_check);
+    tcase_add_test(t, safety_names_the_race_and_what_to_do);
+    tcase_add_test(t, a_fix_is_a_small_edit);
+    tcase_add_test(t, visible_tests_cover_the_default_size_and_bug_inputs);
+    suite_add_tcase(s, t);
+    return s;
+}
