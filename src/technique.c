@@ -233,10 +233,18 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, tec
     }
     case TQ_CONSTANT_ARGS: {
         int count = 0;
+        char names[256] = "";
         for (int k = 0; k < run->n_kinfo; k++)
-            for (int a = 0; a < run->kinfo[k].n_args && a < ENGINE_MAX_KARGS; a++) count += run->kinfo[k].arg_space[a] == 'c';
+            for (int a = 0; a < run->kinfo[k].n_args && a < ENGINE_MAX_KARGS; a++) {
+                if (run->kinfo[k].arg_space[a] != 'c') continue;
+                size_t u = strlen(names);
+                snprintf(names + u, sizeof names - u, "%s%s", count ? ", " : ": ",
+                         run->kinfo[k].arg_name[a][0] ? run->kinfo[k].arg_name[a] : "?");
+                count++;
+            }
         r->value = count;
-        snprintf(m, sizeof m, "The kernel takes %d __constant argument%s.", count, count == 1 ? "" : "s");
+        snprintf(m, sizeof m, "The kernel takes %d __constant argument%s%s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).", count,
+                 count == 1 ? "" : "s", names);
         finish(r, c, m, "Pass the data every work-item reads alike as a __constant argument.");
         return;
     }

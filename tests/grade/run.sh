@@ -52,17 +52,20 @@ j = json.load(open(sys.argv[1]))
 c = next(c for c in j['chapters'] if c['lesson'] == sys.argv[2])
 print(next(t['file'] for t in c['tests'] if t['kind'] == 'hidden'))" "$tmp/plan.json" "$1"; }
 
-# make_correct DIR: every chapter's reference as the exercise and as each fixed listing
+# make_correct DIR: every chapter's reference as the exercise, and each
+# find-the-bug listing with its bug mended (tests/grade/fixes: a fix must be
+# a small edit of the shipped listing, not the reference put in its place)
 make_correct() {
-  python3 - "$tmp/plan.json" "$root" "$1" <<'EOF'
+  python3 - "$tmp/plan.json" "$root" "$1" "$here/fixes" <<'EOF'
 import json, os, shutil, sys
-plan, root, dest = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+plan, root, dest, fixes = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4]
 for c in plan["chapters"]:
     files = {t["file"] for t in c["tests"]}
     ex = next(t["file"] for t in c["tests"] if t["kind"] == "hidden")
     os.makedirs(os.path.join(dest, "exercises", c["lesson"]), exist_ok=True)
     for f in files:
-        shutil.copy(os.path.join(root, "kernels", c["lesson"], ex), os.path.join(dest, "exercises", c["lesson"], f))
+        src = os.path.join(root, "kernels", c["lesson"], ex) if f == ex else os.path.join(fixes, c["lesson"], f)
+        shutil.copy(src, os.path.join(dest, "exercises", c["lesson"], f))
 EOF
 }
 # put DIR LESSON FILE [NAME]: FILE as the chapter's exercise (or as NAME) in submission DIR
@@ -86,8 +89,10 @@ expect "--tests that match nothing" 64 'no test of these chapters' -- "$bin" gra
 "$bin" grade --plan --format json --seed 2 > "$tmp/plan2.json" 2>/dev/null
 if cmp -s "$tmp/plan.json" "$tmp/plan1b.json"; then ok "the same seed gives the same hidden tests"; else bad "the same seed gave other tests"; fi
 if ! cmp -s "$tmp/plan.json" "$tmp/plan2.json"; then ok "another seed gives other sizes"; else bad "seeds 1 and 2 gave the same tests"; fi
-check "odd sizes are not multiples of 4 or of the work-group size" "$tmp/plan.json" \
-  "all(int(t['size'].split('x')[0].split(':')[0]) % 2 == 1 for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'large'))"
+check "odd sizes are odd, even sizes even, and neither is a multiple of 64" "$tmp/plan.json" \
+  "all(int(t['size'].split('x')[0].split(':')[0]) % 2 == (1 if t['id'] == 'odd' else 0) for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'even')) and all(int(t['size'].split('x')[0].split(':')[0]) % 64 != 0 for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'even', 'large'))"
+check "every parallel chapter has a race check at a drawn size, and a power-of-two test" "$tmp/plan.json" \
+  "all(any(t['id'] == 'safety' for t in c['tests']) for c in j['chapters'] if c['lesson'] != '01-serial') and all(any(t['id'] == 'pow2' for t in c['tests']) for c in j['chapters'])"
 check "length 1 and degenerate inputs are tested" "$tmp/plan.json" \
   "all(any(t['id'] == 'one' for t in c['tests']) for c in j['chapters']) and any(t['id'] == 'input.onebin' for t in ch('02-atomic')['tests'])"
 check "every find-the-bug listing has its exposing test and a fix test" "$tmp/plan.json" \
@@ -112,10 +117,10 @@ for seed in 11 4242 987654321; do
   check "reference solutions get full marks in every chapter (seed $seed${run:+, no GPU model})" "$tmp/correct-$seed.json" \
     "j['failed'] == 0 and j['seed'] == $seed and all(full(c) for c in j['chapters']) and j['error'] is None"
 done
-check "technique checks are measured (local memory, __constant, GPU model) and credited" "$tmp/correct-11.json" \
-  "[t for c in j['chapters'] for t in c['tests'] if t['kind'] == 'technique' and t['outcome'] == 'pass'] and all(t['status'] == 'measured' for c in j['chapters'] for t in c['tests'] if t['kind'] == 'technique')"
+check "technique checks and race checks are measured and credited" "$tmp/correct-11.json" \
+  "[t for c in j['chapters'] for t in c['tests'] if t['kind'] == 'technique' and t['outcome'] == 'pass'] and all(t['status'] == 'measured' and t['outcome'] == 'pass' for c in j['chapters'] for t in c['tests'] if t['kind'] in ('technique', 'safety'))"
 check "without the GPU memory model its checks are skipped, neither passed nor failed, and leave the total" "$tmp/correct-4242.json" \
-  "[t for c in j['chapters'] for t in c['tests'] if t['outcome'] == 'skip'] and all(t['detail'].startswith('skipped: GPU memory model unavailable') and t['max_score'] == 0 for c in j['chapters'] for t in c['tests'] if t['outcome'] == 'skip') and all(t['outcome'] == 'pass' for c in j['chapters'] for t in c['tests'] if t['id'] in ('technique.local_memory', 'technique.constant_args'))"
+  "[t for c in j['chapters'] for t in c['tests'] if t['outcome'] == 'skip'] and all(t['detail'].startswith('skipped: GPU memory model unavailable') and t['max_score'] == 0 for c in j['chapters'] for t in c['tests'] if t['outcome'] == 'skip')"
 
 # ---- each find-the-bug listing, submitted as the exercise, fails the test that exposes it
 for l in $(lessons_of "any(t['kind'] == 'fix' for t in c['tests'])"); do
@@ -144,12 +149,14 @@ has_check() { python3 -c "
 import json, sys
 c = [c for c in json.load(open(sys.argv[1]))['chapters'] if c['lesson'] == sys.argv[2]]
 sys.exit(0 if c and any(t['id'] == sys.argv[3] for t in c[0]['tests']) else 1)" "$tmp/plan.json" "$1" "$2"; }
-has_check 05-local technique.local_memory && [ -f "$root/kernels/04-float4/histogram.cl" ] &&
-  technique_less 05-local "$root/kernels/04-float4/histogram.cl" technique.local_memory "chapter 4's kernel (no __local memory)"
-has_check 06-constant technique.constant_args && [ -f "$root/kernels/05-local/histogram.cl" ] &&
-  technique_less 06-constant "$root/kernels/05-local/histogram.cl" technique.constant_args "chapter 5's kernel (no __constant argument)"
-has_check 03-coalesced technique.coalescing &&
-  technique_less 03-coalesced "$k/uncoalesced.cl" technique.coalescing "a kernel with scattered reads"
+has_check 04-float4 technique.wide_loads &&
+  technique_less 04-float4 "$root/kernels/03-coalesced/histogram.cl" technique.wide_loads "chapter 3's kernel (no float4 loads)"
+has_check 05-local technique.local_loads &&
+  technique_less 05-local "$root/kernels/04-float4/histogram.cl" technique.local_loads "chapter 4's kernel (no __local memory)"
+has_check 06-constant technique.constant_broadcasts &&
+  technique_less 06-constant "$root/kernels/05-local/histogram.cl" technique.constant_broadcasts "chapter 5's kernel (no __constant argument)"
+has_check 03-coalesced technique.coalesced_loads &&
+  technique_less 03-coalesced "$k/uncoalesced.cl" technique.coalesced_loads "a kernel with scattered reads"
 if has_check 08-scan technique.bank_conflicts &&
    sed 's/^#define PAD(i) .*/#define PAD(i) (i)/' "$root/kernels/08-scan/scan.cl" > "$tmp/scan-nopad.cl" &&
    ! cmp -s "$tmp/scan-nopad.cl" "$root/kernels/08-scan/scan.cl"; then
@@ -201,7 +208,7 @@ check "hidden_sizes and weights from lesson.ini" "$tmp/own.json" \
 put "$tmp/own" 90-technique "$root/kernels/02-atomic/histogram.cl" histogram.cl
 C grade 90 --dir "$tmp/own" --seed 3 --format json -o "$tmp/own2.json" 2>/dev/null
 check "the right answer without the techniques: hidden tests pass, both technique checks fail, and say why" "$tmp/own2.json" \
-  "all(t['outcome'] == 'pass' for t in ch('90-technique')['tests'] if t['kind'] == 'hidden') and test('90-technique', 'technique.local_memory')['outcome'] == 'fail' and test('90-technique', 'technique.constant_args')['outcome'] == 'fail' and 'no __local' in test('90-technique', 'technique.local_memory')['detail'] and abs(ch('90-technique')['score'] - 40) < 1e-6"
+  "all(t['outcome'] == 'pass' for t in ch('90-technique')['tests'] if t['kind'] == 'hidden') and test('90-technique', 'technique.local_memory')['outcome'] == 'fail' and test('90-technique', 'technique.constant_args')['outcome'] == 'fail' and 'uses 0 bytes of __local memory' in test('90-technique', 'technique.local_memory')['detail'] and abs(ch('90-technique')['score'] - 40) < 1e-6"
 put "$tmp/own" 90-technique "$k/garbage.cl" histogram.cl
 C grade 90 --dir "$tmp/own" --seed 3 --format json -o "$tmp/own3.json" 2>/dev/null
 check "no technique credit without a correct run" "$tmp/own3.json" \

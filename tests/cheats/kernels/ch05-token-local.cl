@@ -1,0 +1,41 @@
+/* Cheat (chapter 5): chapter 4's reference plus a 64-float __local array that
+ * each work-item writes once and reads once. Hole it tries: a check that asks
+ * only whether the kernel uses __local memory (CL_KERNEL_LOCAL_MEM_SIZE > 0).
+ * Expected: local_loads fails (a few bytes in millions come from __local). */
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void histogram(__global const float *descriptors,
+               __global const float *centroids,
+               __global int *histogram,
+               int n_descriptors,
+               int n_centroids,
+               int n_features)
+{
+    __local float token[64];
+    int lid = get_local_id(0);
+    token[lid] = 1.0f;                  /* written once ... */
+
+    int d = get_global_id(0);
+    if (d >= n_descriptors)
+        return;
+
+    int nearest = 0;
+    float best = FLT_MAX;
+    for (int c = 0; c < n_centroids; c++) {
+        __global const float *centroid = centroids + c * n_features;
+        float4 acc = (float4)(0.0f);
+        for (int k = 0; k < n_features; k += 4) {
+            float4 x = (float4)(descriptors[(k + 0) * n_descriptors + d],
+                                descriptors[(k + 1) * n_descriptors + d],
+                                descriptors[(k + 2) * n_descriptors + d],
+                                descriptors[(k + 3) * n_descriptors + d]);
+            float4 diff = x - vload4(k / 4, centroid);
+            acc += diff * diff;
+        }
+        float dist = (acc.x + acc.y) + (acc.z + acc.w);
+        if (dist < best) {
+            best = dist;
+            nearest = c;
+        }
+    }
+    atomic_inc(&histogram[nearest + (int)(token[lid] - 1.0f)]);   /* ... and read once */
+}

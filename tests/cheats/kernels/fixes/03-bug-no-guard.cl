@@ -1,0 +1,33 @@
+/* An honest fix of the shipped find-the-bug listing (chapter 03): the few lines that are wrong, changed. */
+/* Find the bug (chapter 3): the coalesced kernel as the book prints it,
+ * give or take. It reads the transposed layout correctly, and it is right
+ * whenever the number of descriptors is a multiple of the work-group size
+ * (64). Run it on 1000 descriptors and the histogram holds more votes than
+ * there are descriptors. Why? Fix it, then:  cltutor check 3
+ */
+__kernel void histogram(__global const float *descriptors,
+                        __global const float *centroids,
+                        __global int *histogram,
+                        int n_descriptors,
+                        int n_centroids,
+                        int n_features)
+{
+    int d = get_global_id(0);
+    if (d >= n_descriptors)      /* fix: the global size is rounded up to 64 */
+        return;
+
+    int nearest = 0;
+    float best = FLT_MAX;
+    for (int c = 0; c < n_centroids; c++) {
+        float dist = 0.0f;
+        for (int k = 0; k < n_features; k++) {
+            float diff = descriptors[k * n_descriptors + d] - centroids[c * n_features + k];
+            dist += diff * diff;
+        }
+        if (dist < best) {
+            best = dist;
+            nearest = c;
+        }
+    }
+    atomic_inc(&histogram[nearest]);
+}
