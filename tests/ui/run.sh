@@ -115,7 +115,8 @@ keys Enter
 check "chapter: lesson, kernel, results" "Lesson" "histogram.cl · watching" "__kernel void histogram" "1 Result" "Not run yet"
 capture chapter
 keys r
-check "run: a wrong result with the diff" "Wrong result" "expected" "actual" "▶         0"
+check "run: a wrong result with the diff, largest difference first" "Wrong result" "expected" "actual" "▶" "counts are missing"
+check_not "run: a wrong result is not timed" "GB/s"
 capture results-fail
 keys 2
 keys G
@@ -156,6 +157,7 @@ grep -q "^+1[0-9] " "$tmp/editor.log" && ok "build tab: Enter edits at the error
 # ---- watch: a save from elsewhere reruns it
 cp "$root/kernels/01-serial/histogram.cl" "$ex1"
 check "watch: an outside save reruns it" "✓ Correct"
+check "verdict: a correct run checks the whole chapter, and only that passes it" "Chapter passed" "visible tests" "✓ passed"
 keys w
 check "watch: off" "Watch off"
 keys w
@@ -176,6 +178,10 @@ keys 6
 check "changes: against chapter 1's reference" "chapter 1's reference" "+++ yours"
 keys 7
 check "solution: locked before passing" "opens once you pass"
+sed 's/atomic_inc(&histogram\[nearest\]);/histogram[nearest] += 1;/' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
+keys 1
+check "race: right on this CPU, but the race check fails and the chapter is not passed" "Data race" "not passed yet" "Not timed"
+check_not "race: no time for a racy kernel" "GB/s"
 cp "$here/../cli/kernels/out_of_bounds.cl" "$ex2"
 check "crash: the engine's message, the UI lives" "Crashed"
 keys '?'
