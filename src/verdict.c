@@ -202,14 +202,13 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, verd
 
 void verdict_settle(verdict *v) {
     v->passed = v->n > 0 && !v->cancelled;
-    v->failed = 0;
-    v->done = 0;
+    v->failed = v->skipped = v->done = 0;
     for (int i = 0; i < v->n; i++) {
         const verdict_item *it = &v->items[i];
         if (it->outcome != VO_PENDING) v->done++;
         if (it->outcome == VO_FAIL) v->failed = 1;
-        if (it->outcome == VO_FAIL || it->outcome == VO_PENDING) v->passed = 0;
-        if (it->outcome == VO_SKIP && it->kind == VK_TECHNIQUE) v->passed = 0;
+        if (it->outcome == VO_SKIP) v->skipped = 1;
+        if (it->outcome != VO_PASS) v->passed = 0;
     }
 }
 

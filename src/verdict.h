@@ -49,8 +49,9 @@ typedef struct {
     verdict_item items[VERDICT_MAX_ITEMS];
     int n;
     int done;                 /* items finished */
-    int passed;               /* every item passed (skipped safety checks aside) */
+    int passed;               /* every item passed */
     int failed;               /* at least one item failed */
+    int skipped;              /* some could not be checked here (no Oclgrind): not failed, not passed */
     int cancelled;
 } verdict;
 
