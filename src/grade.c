@@ -486,7 +486,7 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
     }
     for (int i = 0; i < nq; i++) {
         char id[64];
-        snprintf(id, sizeof id, "technique.%s", technique_metric_name(tq[i].metric));
+        technique_id(&tq[i], id, sizeof id);
         grade_test *t = add_test(ch, &cap, GT_TECHNIQUE, id, l->exercise);
         if (!t) goto oom;
         snprintf(t->check, sizeof t->check, "%s", tq[i].text);
@@ -954,12 +954,16 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         from_item(t, &it);
         return;
     }
-    if (t->kind == GT_TECHNIQUE && !have_passed) {
+    if (!have_passed) {
+        /* nothing to simulate: a kernel that fails every test may well hang the simulator too */
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_run");
         snprintf(t->headline, sizeof t->headline, "Not credited");
-        set_detail(t, util_strdup("The technique is credited only on a correct kernel, and no hidden test passed, so "
-                                  "there was nothing to measure. Make the kernel correct first."));
+        set_detail(t, util_strdup(t->kind == GT_TECHNIQUE
+                                  ? "The technique is credited only on a correct kernel, and no hidden test passed, "
+                                    "so there was nothing to measure. Make the kernel correct first."
+                                  : "The race check runs only on a kernel that passed a hidden test, and none did. "
+                                    "Make the kernel correct first."));
         return;
     }
     analyse_once(rc, l, t, path, display, an);

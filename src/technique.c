@@ -47,7 +47,15 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
         technique_check *c = &out[n];
         memset(c, 0, sizeof *c);
         snprintf(c->text, sizeof c->text, "%s", tok);
-        size_t name_len = strcspn(tok, "<>=");
+        size_t name_len = strcspn(tok, "<>=@");
+        if (tok[name_len] == '@') {
+            size_t klen = strcspn(tok + name_len + 1, "<>=");
+            if (klen == 0 || klen >= sizeof c->kernel) {
+                util_errf(err, errlen, "technique '%s': name a kernel after @", tok);
+                return -1;
+            }
+            snprintf(c->kernel, sizeof c->kernel, "%.*s", (int)klen, tok + name_len + 1);
+        }
         int found = 0;
         for (int m = 0; m < TQ_N_METRICS && !found; m++) {
             const char *name = technique_metric_name((technique_metric)m);
@@ -68,7 +76,7 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
         metric_info mi = info_of(c->metric);
         c->op = mi.op;
         c->threshold = mi.threshold;
-        const char *rest = tok + name_len;
+        const char *rest = tok + name_len + (c->kernel[0] ? strlen(c->kernel) + 1 : 0);
         if (*rest) {
             size_t ow = rest[1] == '=' ? 2 : 1;
             if (rest[0] == '=' || (rest[0] != '<' && rest[0] != '>')) {
@@ -90,7 +98,21 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
     return n;
 }
 
+void technique_id(const technique_check *c, char *buf, size_t len) {
+    snprintf(buf, len, "technique.%s%s%s", technique_metric_name(c->metric), c->kernel[0] ? "." : "", c->kernel);
+}
+
+static void title_of(const technique_check *c, char *buf, size_t len);
+
 void technique_title(const technique_check *c, char *buf, size_t len) {
+    title_of(c, buf, len);
+    if (c->kernel[0]) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, " (kernel %s)", c->kernel);
+    }
+}
+
+static void title_of(const technique_check *c, char *buf, size_t len) {
     switch (c->metric) {
     case TQ_LOCAL_MEMORY: snprintf(buf, len, "technique: uses __local memory"); break;
     case TQ_CONSTANT_ARGS: snprintf(buf, len, "technique: takes a __constant argument"); break;
@@ -118,11 +140,14 @@ static int compare(double v, technique_op op, double thr) {
     return 0;
 }
 
-/* Every access of the analysed kernels, one call each. */
+/* Every access of the analysed kernels (of the one the check names, if it
+ * names one), one call each. */
 typedef void (*access_fn)(const gm_kernel *k, const gm_access *a, void *user);
-static void each_access(const gpumodel_report *rep, access_fn fn, void *user) {
-    for (int k = 0; k < rep->n_kernels; k++)
+static void each_access(const gpumodel_report *rep, const char *only, access_fn fn, void *user) {
+    for (int k = 0; k < rep->n_kernels; k++) {
+        if (only && *only && strcmp(rep->kernels[k].name, only) != 0) continue;
         for (int i = 0; i < rep->kernels[k].n_acc; i++) fn(&rep->kernels[k], &rep->kernels[k].acc[i], user);
+    }
 }
 
 /* The least efficient significant global access of one kind (loads or stores). */
@@ -194,9 +219,9 @@ static void set_where(technique_result *r, const gm_kernel *k, const gm_access *
 /* "what was measured. The chapter asks for ... . advice" */
 static void finish(technique_result *r, const technique_check *c, const char *measured, const char *advice) {
     r->met = r->measured && compare(r->value, c->op, c->threshold);
-    snprintf(r->detail, sizeof r->detail, "%s The chapter asks for %s %s %g.%s%s", measured,
-             technique_metric_name(c->metric), technique_op_text(c->op), c->threshold, r->met ? "" : " ",
-             r->met ? "" : advice);
+    snprintf(r->detail, sizeof r->detail, "%s The chapter asks for %s%s%s %s %g.%s%s", measured,
+             technique_metric_name(c->metric), c->kernel[0] ? " in kernel " : "", c->kernel,
+             technique_op_text(c->op), c->threshold, r->met ? "" : " ", r->met ? "" : advice);
 }
 
 static void not_measured(technique_result *r, const char *why) {
@@ -210,11 +235,21 @@ static double share(double part, double whole) { return whole > 0 ? part / whole
 void technique_measure(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
     memset(r, 0, sizeof *r);
     r->measured = 1;
+    if (c->kernel[0]) {
+        int found = 0;
+        for (int k = 0; k < rep->n_kernels; k++) found |= !strcmp(rep->kernels[k].name, c->kernel);
+        if (!found) {
+            snprintf(r->detail, sizeof r->detail, "The GPU memory model saw no kernel named '%s' run; the chapter "
+                     "checks that kernel.", c->kernel);
+            r->measured = 0;
+            return;
+        }
+    }
     char m[512];
     const engine_report *run = &rep->run;
     traffic t;
     memset(&t, 0, sizeof t);
-    each_access(rep, traffic_visit, &t);
+    each_access(rep, c->kernel, traffic_visit, &t);
     double all_loads = t.load_bytes[GM_GLOBAL] + t.load_bytes[GM_CONSTANT] + t.load_bytes[GM_LOCAL];
     switch (c->metric) {
     case TQ_LOCAL_MEMORY: {
@@ -252,9 +287,9 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, tec
     case TQ_COALESCED_LOADS:
     case TQ_COALESCED_STORES: {
         coalesce_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
-        each_access(rep, coalesce_visit, &s);
+        each_access(rep, c->kernel, coalesce_visit, &s);
         s.pass = 1;
-        each_access(rep, coalesce_visit, &s);
+        each_access(rep, c->kernel, coalesce_visit, &s);
         if (!s.worst_acc) {
             not_measured(r, "The GPU memory model saw no global loads or stores of that kind, so there is nothing "
                             "coalesced to credit.");
@@ -305,9 +340,9 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, tec
     }
     case TQ_BANK_CONFLICTS: {
         bank_scan s = {0};
-        each_access(rep, bank_visit, &s);
+        each_access(rep, c->kernel, bank_visit, &s);
         s.pass = 1;
-        each_access(rep, bank_visit, &s);
+        each_access(rep, c->kernel, bank_visit, &s);
         if (!s.worst_acc) {
             not_measured(r, "The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
                             "not used.");

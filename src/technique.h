@@ -14,9 +14,9 @@
 #define TECHNIQUE_METRICS(X)                                                                                     \
     X(TQ_LOCAL_MEMORY, "local_memory", ">=", 1, "bytes of __local memory the kernel uses")                      \
     X(TQ_CONSTANT_ARGS, "constant_args", ">=", 1, "kernel arguments in __constant memory")                      \
-    X(TQ_COALESCING, "coalescing", ">=", 0.8, "least efficient significant global load or store")               \
-    X(TQ_COALESCED_LOADS, "coalesced_loads", ">=", 0.8, "least efficient significant global load")              \
-    X(TQ_COALESCED_STORES, "coalesced_stores", ">=", 0.8, "least efficient significant global store")           \
+    X(TQ_COALESCING, "coalescing", ">=", 0.6, "least efficient significant global load or store")               \
+    X(TQ_COALESCED_LOADS, "coalesced_loads", ">=", 0.6, "least efficient significant global load")              \
+    X(TQ_COALESCED_STORES, "coalesced_stores", ">=", 0.6, "least efficient significant global store")           \
     X(TQ_WIDE_LOADS, "wide_loads", ">=", 0.25, "share of global and constant load bytes read 16 bytes at a time")\
     X(TQ_LOCAL_LOADS, "local_loads", ">=", 0.3, "share of all load bytes read from __local memory")             \
     X(TQ_CONSTANT_BROADCASTS, "constant_broadcasts", ">=", 0.3,                                                  \
@@ -38,9 +38,11 @@ typedef enum { TQ_GE = 0, TQ_LE, TQ_GT, TQ_LT } technique_op;
 /* A share of traffic at or above which one instruction must meet the check by itself. */
 #define TECHNIQUE_SIGNIFICANT 0.05
 
-/* One check as a chapter writes it: "coalesced_loads>=0.9". */
+/* One check as a chapter writes it: "coalesced_loads>=0.9", or for one of
+ * the chapter's kernels only, "coalesced_stores@transpose>=0.6". */
 typedef struct {
     technique_metric metric;
+    char kernel[64];      /* "" for every kernel */
     technique_op op;
     double threshold;
     char text[64];        /* as written */
@@ -55,7 +57,10 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
 const char *technique_metric_name(technique_metric m);
 const char *technique_op_text(technique_op op);
 
-/* A short name for people: "coalesced global loads (GPU memory model)". */
+/* A stable id for reports and weights: "technique.coalesced_loads", "technique.bank_conflicts.transpose". */
+void technique_id(const technique_check *c, char *buf, size_t len);
+
+/* A short name for people: "technique: coalesced global loads", with the kernel it is about. */
 void technique_title(const technique_check *c, char *buf, size_t len);
 
 typedef struct {

@@ -87,7 +87,7 @@ int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen) {
     if (nq < 0) goto bad;
     for (int i = 0; i < nq; i++) {
         char id[96], name[192];
-        snprintf(id, sizeof id, "technique.%s", technique_metric_name(tq[i].metric));
+        technique_id(&tq[i], id, sizeof id);
         technique_title(&tq[i], name, sizeof name);
         add_item(v, VK_TECHNIQUE, id, name);
     }
@@ -253,8 +253,12 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
         engine_report_free(&rep);
         if (v->cancelled) break;
     }
-    int need_model = 0;
-    for (int i = 0; i < v->n; i++) need_model |= v->items[i].kind != VK_TEST;
+    int need_model = 0, any_passed = 0;
+    for (int i = 0; i < v->n; i++) {
+        need_model |= v->items[i].kind != VK_TEST;
+        any_passed |= v->items[i].kind == VK_TEST && v->items[i].outcome == VO_PASS;
+    }
+    if (!any_passed) stop = 1; /* nothing correct to simulate (and a kernel that hangs would hang it too) */
     if (need_model && !v->cancelled) {
         gpumodel_report gm;
         engine_request erq;
@@ -267,7 +271,7 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
         if (stop) {
             memset(&gm, 0, sizeof gm);
             gm.status = GM_FAILED;
-            snprintf(gm.message, sizeof gm.message, "the kernel did not build or start");
+            snprintf(gm.message, sizeof gm.message, "no test passed, so there is nothing correct to check yet");
         } else {
             gpumodel_analyze(&erq, progress, progress_user, cancel, &gm);
             if (cancel && *cancel) v->cancelled = 1;

@@ -216,7 +216,7 @@ check "no technique credit without a correct run" "$tmp/own3.json" \
 expect "a misspelt technique names lesson.ini" 64 '92-bad/lesson.ini: technique .coalesing' -- C grade 92 --plan
 C grade 93 --plan --format json > "$tmp/w.json" 2>/dev/null
 check "weights: a group split evenly, a named test on top" "$tmp/w.json" \
-  "[t['max_score'] for t in ch('93-weights')['tests']] == [10, 30]"
+  "[t['max_score'] for t in ch('93-weights')['tests']] == [5, 30, 5]"
 
 # ---- limits: CPU time, memory, wall time
 put "$tmp/own" 91-one "$k/hang.cl" histogram.cl

@@ -1,9 +1,10 @@
 /* Cheat (chapter 3): right answer, uncoalesced reads, diluted by cheap
- * coalesced ones. Work-item g handles descriptor d = g * P mod n (P a prime
- * that does not divide n, so every descriptor is handled once): neighbouring
- * work-items read descriptors P floats apart in every row of the transposed
- * array. Each step also makes one coalesced load of row k at column g, whose
- * value is folded in with a weight of zero, to add well-coalesced traffic.
+ * coalesced ones. Work-item g handles descriptor d = g * P mod n (P the first
+ * odd number from 33 up that shares no factor with n, so every descriptor is
+ * handled once): neighbouring work-items read descriptors P floats apart in
+ * every row of the transposed array. Each step also makes one coalesced
+ * load of row k at column g, whose value is folded in with a weight of zero,
+ * to add well-coalesced traffic.
  * Hole it tries: a coalescing figure averaged over all loads. Expected:
  * coalesced_loads fails (the strided load is the least efficient load that
  * carries a real share of the sectors). */
@@ -17,7 +18,12 @@ __kernel void histogram(__global const float *descriptors,
     int g = get_global_id(0);
     if (g >= n_descriptors)
         return;
-    int p = n_descriptors % 1031 ? 1031 : 1033;
+    int p = 33;                  /* the first odd stride >= 33 that shares no factor with n */
+    for (;; p += 2) {
+        int a = p, b = n_descriptors;
+        while (b) { int t = a % b; a = b; b = t; }
+        if (a == 1) break;
+    }
     int d = (int)(((long)g * p) % n_descriptors);
 
     int nearest = 0;

@@ -34,7 +34,8 @@ void histogram(__global const float *descriptors,
                                 descriptors[(k + 3) * n_descriptors + d]);
             float4 diff = x - vload4(k / 4, centroid);   /* vload4 counts in float4s */
             acc += diff * diff;
-            pad += token[(lid + k) % LOCAL_SIZE] + token[(lid + k + 1) % LOCAL_SIZE];   /* zeros, read for show */
+            /* zeros, read for show */
+            pad += token[(lid + k) % LOCAL_SIZE] + token[(lid + k + 1) % LOCAL_SIZE];
         }
         float dist = (acc.x + acc.y) + (acc.z + acc.w) + (pad.x + pad.y + pad.z + pad.w);
         if (dist < best) {

@@ -1,0 +1,241 @@
+#!/bin/sh
+# Cheat corpus: one kernel per way a learner could collect marks without
+# doing what the chapter teaches (tests/cheats/kernels, the hole each one
+# tries is written at its top; README.md has the figures). Every cheat is
+# correct on the visible tests; each must fail `cltutor check` on the race
+# check or the technique it dodges, and must lose that test's points in
+# `cltutor grade`, while an honest class-mate (the references, and small
+# fixes of the find-the-bug listings, kernels/fixes) gets full marks.
+# Usage: tests/cheats/run.sh BUILD_DIR
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+k="$here/kernels"
+export CLTUTOR_WORKSPACE="$tmp/ws"
+seed=7   # at this seed chapter 3's hidden "even" size (1908) is not a multiple of 8
+
+# The corpus, one cheat a line:
+#   NAME  CHAPTER  FILE (in the submission)  CHECK  GRADE_TEST  GRADE
+# CHECK: what `check N --kernel` must fail: race (the race check finds a data
+#   race), refused (the simulator cannot run it), a metric name (that
+#   technique is not met), fix (`check N` in a workspace: "a fix, not a
+#   rewrite" fails), public (the cheat is fitted to the public sizes: check
+#   cannot see it and is only recorded), - (not run).
+# GRADE: how GRADE_TEST must end in `grade`: technique (fails, every hidden
+#   test passes), race (fails, and the hidden tests earn nothing: unsafe),
+#   wrong (fails as a wrong answer, the other hidden tests pass), not_a_fix,
+#   accepted (passes: the rule allows it, recorded as such).
+corpus="
+ch02-no-atomic                 02-atomic         histogram.cl       race                  safety                        race
+ch02-one-worker                02-atomic         histogram.cl       active_lanes          technique.active_lanes        technique
+ch03-strided                   03-coalesced      histogram.cl       coalesced_loads       technique.coalesced_loads     technique
+ch03-coalesced-at-1024         03-coalesced      histogram.cl       public                technique.coalesced_loads     technique
+ch03-wrong-when-even           03-coalesced      histogram.cl       public                even                          wrong
+ch04-chapter3-kernel           04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
+ch04-dummy-vload4              04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
+ch05-token-local               05-local          histogram.cl       local_loads           technique.local_loads         technique
+ch05-token-local-in-loop       05-local          histogram.cl       local_loads           technique.local_loads         technique
+ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch06b-constant-descriptors     06-constant       histogram.cl       refused               safety                        race
+ch06c-constant-to-local        06-constant       histogram.cl       refused               safety                        race
+ch06d-constant-to-local-fits   06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
+ch08a-serial-scan              08-scan           scan.cl            active_lanes          technique.active_lanes        technique
+ch08b-hillis-steele            08-scan           scan.cl            local_ops_per_element technique.local_ops_per_element technique
+ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
+ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
+ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
+fix03-reference-as-fix         03-coalesced      bug-no-guard.cl    -                     fix.no-guard                  accepted
+fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
+fix08-reference-as-fix         08-scan           bug-pow2.cl        fix                   fix.pow2                      not_a_fix
+"
+start=$(date +%s)
+
+"$bin" grade --plan --format json --seed $seed > "$tmp/plan.json" 2> "$tmp/plan.err"
+if [ ! -s "$tmp/plan.json" ]; then
+  bad "grade --plan" "$(cat "$tmp/plan.err")"
+  finish
+  exit 1
+fi
+
+# honest_chapter DEST LESSON: the chapter as an honest learner hands it in:
+# the reference as the exercise, each listing with its bug mended (fixes/)
+honest_chapter() {
+  python3 - "$tmp/plan.json" "$root" "$k/fixes" "$1" "$2" <<'EOF'
+import json, os, shutil, sys
+plan, root, fixes, dest, only = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+for c in plan["chapters"]:
+    if only != "all" and c["lesson"] != only:
+        continue
+    d = os.path.join(dest, "exercises", c["lesson"])
+    os.makedirs(d, exist_ok=True)
+    for t in c["tests"]:
+        if t["kind"] == "hidden":
+            shutil.copy(os.path.join(root, "kernels", c["lesson"], t["file"]), os.path.join(d, t["file"]))
+        elif t["kind"] == "fix":
+            shutil.copy(os.path.join(fixes, c["lesson"][:2] + "-" + t["file"]), os.path.join(d, t["file"]))
+EOF
+}
+
+# ---- check: every cheat through `cltutor check`, two at a time
+mkdir -p "$tmp/check" "$tmp/fixws"
+printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+  [ -n "$name" ] && [ "$chk" != - ] || continue
+  if [ "$chk" = fix ]; then    # a workspace: the honest chapter, the cheat as the listing
+    honest_chapter "$tmp/fixws/$name" "$lesson"
+    cp "$k/$name.cl" "$tmp/fixws/$name/exercises/$lesson/$file"
+    printf '%s %s %s\n' "$name" "$lesson" "$tmp/fixws/$name"
+  else
+    printf '%s %s -\n' "$name" "$lesson"
+  fi
+done > "$tmp/check/jobs"
+export bin k tmp
+xargs -P 2 -L 1 sh -c '
+  if [ "$3" = - ]; then "$bin" check "$2" --kernel "$k/$1.cl" > "$tmp/check/$1.out" 2>&1
+  else CLTUTOR_WORKSPACE="$3" "$bin" check "$2" > "$tmp/check/$1.out" 2>&1; fi
+  echo $? > "$tmp/check/$1.rc"' sh < "$tmp/check/jobs"
+
+printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+  [ -n "$name" ] && [ "$chk" != - ] || continue
+  out="$tmp/check/$name.out"
+  rc=$(cat "$tmp/check/$name.rc" 2>/dev/null || echo none)
+  case $chk in
+  race) pat='FAIL race check .*: Data race' ; what="the race check finds a data race" ;;
+  refused) pat='FAIL race check .*: Not checked'; what="the simulator refuses to run it" ;;
+  fix) pat='FAIL a fix, not a rewrite'; what="'a fix, not a rewrite' fails" ;;
+  public)
+    # fitted to the sizes check uses: check cannot tell; recorded, not asserted
+    echo "# $name: check exits $rc at its public sizes (only grade's drawn sizes can catch it)"
+    continue ;;
+  *) pat="FAIL technique .*: Not met: $chk = "; what="technique $chk is not met" ;;
+  esac
+  if grep -E '^ +FAIL [0-9]' "$out" > "$tmp/check/wrong" 2>/dev/null; then
+    bad "$name: correct on every visible test (a wrong cheat proves nothing)" "$(cat "$tmp/check/wrong")"
+  else
+    ok "$name: correct on every visible test"
+  fi
+  if [ "$rc" = 1 ] && grep -Eq -- "$pat" "$out"; then
+    # the figure or the place, from the line under the failing one
+    said=$(grep -Eo 'Not met: [a-z_]+ = [0-9.e+-]+|(Data race|Memory error) at line [0-9]+ of kernel .[a-z_]+.|CL_[A-Z_]+|[0-9]+ code lines differ' "$out" | head -n 1)
+    ok "$name: check $lesson exits 1, $what${said:+ ($said)}"
+  else
+    bad "$name: check $lesson (exit $rc) should fail: $what" "$(grep -E 'FAIL|ok +(race|technique)|passed' "$out")"
+  fi
+done > "$tmp/check/results"
+while read -r line; do
+  case $line in
+  ok\ *) pass=$((pass + 1)) ;;
+  FAIL\ *) fail=$((fail + 1)) ;;
+  esac
+  echo "$line"
+done < "$tmp/check/results"
+echo "# check: $(( $(date +%s) - start ))s"
+
+# ---- grade: one batch, every cheat a student with one honest chapter and
+# the cheat in it. To keep it quick the batch runs the hidden tests odd, even
+# and one (check above ran every visible size) and every race, technique and
+# find-the-bug test.
+b="$tmp/class"
+printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+  [ -n "$name" ] || continue
+  honest_chapter "$b/$name" "$lesson"
+  cp "$k/$name.cl" "$b/$name/exercises/$lesson/$file"
+done
+tests=$(python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidden' or t['id'] in ('odd', 'even', 'one') or t['id'].startswith('bug.')}
+print(','.join(sorted(ids)))" "$tmp/plan.json")
+t0=$(date +%s)
+"$bin" grade --batch "$b" -j 2 --seed $seed --tests "$tests" -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
+rc=$?
+echo "# grade --batch -j 2 (cheats): $(( $(date +%s) - t0 ))s"
+if [ $rc -ne 0 ] || [ ! -s "$tmp/grades.csv" ]; then
+  bad "grade --batch (exit $rc)" "$(cat "$tmp/batch.out")"
+  finish
+  exit 1
+fi
+ok "grade --batch graded $(($(wc -l < "$tmp/grades.csv") - 1)) students"
+
+# judge STUDENT LESSON TEST HOW: the student's report against the corpus' claim
+judge() {
+  python3 - "$tmp/grades.csv" "$@" > "$tmp/judge.out" 2>&1 <<'EOF'
+import csv, json, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+student, lesson, tid, how = sys.argv[2:6]
+j = json.load(open(rows[student]["report"]))
+ch = next(c for c in j["chapters"] if c["lesson"] == lesson)
+tests = {t["id"]: t for t in ch["tests"]}
+t = tests[tid]
+hidden = [x for x in ch["tests"] if x["kind"] == "hidden"]
+def show(x):
+    return "%s %s %s/%s: %s" % (x["id"], x["outcome"], x["score"], x["max_score"], (x.get("detail") or "")[:300].replace("\n", " "))
+below = ch["score"] < ch["max_score"] - 1e-6
+if how == "technique":
+    good = t["outcome"] == "fail" and t["score"] == 0 and below and all(x["outcome"] == "pass" for x in hidden)
+elif how == "race":
+    good = (t["outcome"] == "fail" and below and all(x["score"] == 0 for x in hidden)
+            and all(x["score"] == 0 for x in ch["tests"] if x["kind"] == "technique"))
+elif how == "wrong":
+    good = (t["outcome"] == "fail" and t["status"] == "wrong" and below
+            and all(x["outcome"] == "pass" for x in hidden if x["id"] != tid))
+elif how == "not_a_fix":
+    good = t["outcome"] == "fail" and t["status"] == "not_a_fix" and below
+elif how == "accepted":
+    good = t["outcome"] == "pass"
+else:
+    good = False
+print("%s: %s; chapter %g / %g" % (student, show(t), ch["score"], ch["max_score"]))
+if not good:
+    for x in ch["tests"]:
+        if x is not t and x["outcome"] != "pass":
+            print("  also:", show(x))
+sys.exit(0 if good else 1)
+EOF
+}
+
+printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+  [ -n "$name" ] || continue
+  case $how in
+  technique) what="fails $gtest (and passes every hidden test)" ;;
+  race) what="fails $gtest, and its hidden tests and techniques earn nothing" ;;
+  wrong) what="fails the hidden '$gtest' test as a wrong answer, and no other" ;;
+  not_a_fix) what="fails $gtest as not_a_fix" ;;
+  accepted) what="passes $gtest: within the lines a fix may change (recorded)" ;;
+  esac
+  if judge "$name" "$lesson" "$gtest" "$how"; then
+    ok "$name: grade $lesson $what"
+  else
+    bad "$name: grade $lesson should: $what" "$(cat "$tmp/judge.out")"
+  fi
+  sed 's/^/# /' "$tmp/judge.out" | head -n 1
+done > "$tmp/grade-results"
+while read -r line; do
+  case $line in
+  ok\ *) pass=$((pass + 1)) ;;
+  FAIL\ *) fail=$((fail + 1)) ;;
+  esac
+  echo "$line"
+done < "$tmp/grade-results"
+
+# ---- the honest student: every chapter, every hidden test
+honest_chapter "$tmp/honest" all
+t0=$(date +%s)
+"$bin" grade --dir "$tmp/honest" --seed $seed --format json -o "$tmp/honest.json" 2> "$tmp/honest.err"
+echo "# grade --dir honest (every test): $(( $(date +%s) - t0 ))s"
+if python3 - "$tmp/honest.json" > "$tmp/honest.out" 2>&1 <<'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+good = True
+for c in j["chapters"]:
+    if abs(c["score"] - c["max_score"]) > 1e-6 or c["max_score"] <= 0:
+        good = False
+        for t in c["tests"]:
+            if t["outcome"] != "pass":
+                print(c["lesson"], t["id"], t["status"], (t.get("detail") or "")[:300].replace("\n", " "))
+sys.exit(0 if good and j["failed"] == 0 else 1)
+EOF
+then ok "the honest student (references, small fixes of the listings) gets full marks in every chapter"
+else bad "the honest student should get full marks in every chapter" "$(cat "$tmp/honest.out" "$tmp/honest.err")"; fi
+
+echo "# run time: $(( $(date +%s) - start ))s"
+finish
