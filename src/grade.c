@@ -938,8 +938,10 @@ static void from_item(grade_test *t, const verdict_item *it) {
     }
 }
 
+/* path NULL: the file is missing or refused (missing_status, missing say how). */
 static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
-                                int have_passed, chapter_analysis *an) {
+                                int have_passed, chapter_analysis *an, const char *missing_status,
+                                const char *missing) {
     verdict_item it;
     memset(&it, 0, sizeof it);
     char icd[1024], plugin[1024], why_not[1024];
@@ -952,6 +954,10 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         snprintf(it.headline, sizeof it.headline, "Skipped");
         snprintf(it.detail, sizeof it.detail, "%s", why_not);
         from_item(t, &it);
+        return;
+    }
+    if (!path) {
+        mark_missing(t, missing_status, missing);
         return;
     }
     if (!have_passed) {
@@ -1153,8 +1159,9 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         while (f < nf && strcmp(files[f].file, t->file)) f++;
         char display[256];
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
-        if ((t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) && f < nf && files[f].ok) {
-            evaluate_model_test(rc, l, t, files[f].path, display, have_passed, &an);
+        if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
+            evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
+                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
         } else if (f >= nf || !files[f].ok) {
             mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
         } else if (t->kind == GT_SPEED) {

@@ -17,9 +17,12 @@ seed=7   # at this seed chapter 3's hidden "even" size (1908) is not a multiple 
 #   NAME  CHAPTER  FILE (in the submission)  CHECK  GRADE_TEST  GRADE
 # CHECK: what `check N --kernel` must fail: race (the race check finds a data
 #   race), refused (the simulator cannot run it), a metric name (that
-#   technique is not met), fix (`check N` in a workspace: "a fix, not a
+#   technique is not met), technique (some technique is not met), fix (`check N` in a workspace: "a fix, not a
 #   rewrite" fails), public (the cheat is fitted to the public sizes: check
 #   cannot see it and is only recorded), - (not run).
+# GRADE_TEST names a test of the grade (a technique test also matches under
+# its kernel-qualified name, technique.X.KERNEL); "technique" stands for any
+# of the chapter's technique tests.
 # GRADE: how GRADE_TEST must end in `grade`: technique (fails, every hidden
 #   test passes), race (fails, and the hidden tests earn nothing: unsafe),
 #   wrong (fails as a wrong answer, the other hidden tests pass), not_a_fix,
@@ -44,6 +47,7 @@ ch08b-hillis-steele            08-scan           scan.cl            local_ops_pe
 ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
 ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
 ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
+ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
 fix03-reference-as-fix         03-coalesced      bug-no-guard.cl    -                     fix.no-guard                  accepted
 fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
 fix08-reference-as-fix         08-scan           bug-pow2.cl        fix                   fix.pow2                      not_a_fix
@@ -106,6 +110,7 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
     # fitted to the sizes check uses: check cannot tell; recorded, not asserted
     echo "# $name: check exits $rc at its public sizes (only grade's drawn sizes can catch it)"
     continue ;;
+  technique) pat='FAIL technique '; what="a technique is not met" ;;
   *) pat="FAIL technique .*: Not met: $chk = "; what="technique $chk is not met" ;;
   esac
   if grep -E '^ +FAIL [0-9]' "$out" > "$tmp/check/wrong" 2>/dev/null; then
@@ -115,7 +120,7 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   fi
   if [ "$rc" = 1 ] && grep -Eq -- "$pat" "$out"; then
     # the figure or the place, from the line under the failing one
-    said=$(grep -Eo 'Not met: [a-z_]+ = [0-9.e+-]+|(Data race|Memory error) at line [0-9]+ of kernel .[a-z_]+.|CL_[A-Z_]+|[0-9]+ code lines differ' "$out" | head -n 1)
+    said=$(grep -Eo 'Not met: [a-z_]+ = [0-9.e+-]+|(Data race|Memory error) at line [0-9]+( and line [0-9]+)? of kernel .[a-z_]+.|CL_[A-Z_]+|[0-9]+ code lines differ' "$out" | head -n 1)
     ok "$name: check $lesson exits 1, $what${said:+ ($said)}"
   else
     bad "$name: check $lesson (exit $rc) should fail: $what" "$(grep -E 'FAIL|ok +(race|technique)|passed' "$out")"
@@ -164,8 +169,11 @@ rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
 student, lesson, tid, how = sys.argv[2:6]
 j = json.load(open(rows[student]["report"]))
 ch = next(c for c in j["chapters"] if c["lesson"] == lesson)
-tests = {t["id"]: t for t in ch["tests"]}
-t = tests[tid]
+tq = [x for x in ch["tests"] if x["kind"] == "technique"]
+if tid == "technique":   # any technique test: the first that fails, else the first
+    t = next((x for x in tq if x["outcome"] == "fail"), tq[0])
+else:                    # the test, or the technique test of that name on one kernel
+    t = next(x for x in ch["tests"] if x["id"] == tid or (x["kind"] == "technique" and x["id"].startswith(tid + ".")))
 hidden = [x for x in ch["tests"] if x["kind"] == "hidden"]
 def show(x):
     return "%s %s %s/%s: %s" % (x["id"], x["outcome"], x["score"], x["max_score"], (x.get("detail") or "")[:300].replace("\n", " "))
@@ -196,7 +204,8 @@ EOF
 printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   [ -n "$name" ] || continue
   case $how in
-  technique) what="fails $gtest (and passes every hidden test)" ;;
+  technique) what="fails $gtest (and passes every hidden test)"
+    [ "$gtest" = technique ] && what="fails a technique test (and passes every hidden test)" ;;
   race) what="fails $gtest, and its hidden tests and techniques earn nothing" ;;
   wrong) what="fails the hidden '$gtest' test as a wrong answer, and no other" ;;
   not_a_fix) what="fails $gtest as not_a_fix" ;;
@@ -237,5 +246,10 @@ EOF
 then ok "the honest student (references, small fixes of the listings) gets full marks in every chapter"
 else bad "the honest student should get full marks in every chapter" "$(cat "$tmp/honest.out" "$tmp/honest.err")"; fi
 
+# CHEATS_KEEP=DIR keeps the check outputs and grade reports (for README.md's figures)
+if [ -n "$CHEATS_KEEP" ]; then
+  mkdir -p "$CHEATS_KEEP" && cp -R "$tmp/check" "$tmp/grades.csv" "$tmp/grades-reports" "$tmp/honest.json" "$CHEATS_KEEP/"
+  sed -i "s|$tmp/grades-reports|$CHEATS_KEEP/grades-reports|" "$CHEATS_KEEP/grades.csv"
+fi
 echo "# run time: $(( $(date +%s) - start ))s"
 finish
