@@ -138,7 +138,8 @@ echo "# check: $(( $(date +%s) - start ))s"
 # ---- grade: one batch, every cheat a student with one honest chapter and
 # the cheat in it. To keep it quick the batch runs the hidden tests odd, even
 # and one (check above ran every visible size) and every race, technique and
-# find-the-bug test.
+# fix test. (grade keeps only the first 511 characters of --tests: a longer
+# list would lose tests silently, so then every test runs.)
 b="$tmp/class"
 printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   [ -n "$name" ] || continue
@@ -148,10 +149,11 @@ done
 tests=$(python3 -c "
 import json, sys
 j = json.load(open(sys.argv[1]))
-ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidden' or t['id'] in ('odd', 'even', 'one') or t['id'].startswith('bug.')}
+ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidden' or t['id'] in ('odd', 'even', 'one')}
 print(','.join(sorted(ids)))" "$tmp/plan.json")
+[ ${#tests} -lt 512 ] || tests=
 t0=$(date +%s)
-"$bin" grade --batch "$b" -j 2 --seed $seed --tests "$tests" -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
+"$bin" grade --batch "$b" -j 2 --seed $seed ${tests:+--tests "$tests"} -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
 rc=$?
 echo "# grade --batch -j 2 (cheats): $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ ! -s "$tmp/grades.csv" ]; then
