@@ -423,7 +423,11 @@ int worker_main(void) {
     int fd = SANDBOX_FD_RESULT, pfd = SANDBOX_FD_PROGRESS;
     wproto_request wr;
     char err[1024] = "";
-    if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
+    if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) {
+        finish(fd, ENG_USAGE, err);
+        fprintf(stderr, "cltutor: %s\n", err); /* the output the parent keeps, or a person's terminal */
+        return 64;
+    }
     close(SANDBOX_FD_REQUEST);
     int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd)
            : wr.kind == WK_DEVICES ? list_devices(fd, pfd)

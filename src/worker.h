@@ -29,7 +29,8 @@ typedef struct {
 } worker_input_change;
 
 /* The worker process's main (`cltutor __worker`): reads its request on
- * SANDBOX_FD_REQUEST and writes records to SANDBOX_FD_RESULT. */
+ * SANDBOX_FD_REQUEST and writes records to SANDBOX_FD_RESULT; returns the
+ * exit status (64 without a request). */
 int worker_main(void);
 
 #endif

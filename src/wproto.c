@@ -3,6 +3,7 @@
  * a run needs, and checks what it hands back beyond the first output. */
 #define _GNU_SOURCE
 #include "wproto.h"
+#include "confine.h"
 #include "util.h"
 #include "worker.h"
 
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,6 +205,9 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
                size_t errlen) {
     char exe[PATH_MAX];
     if (wproto_find_worker(exe, sizeof exe, err, errlen) != 0) return -1;
+    /* Without Landlock only this keeps a worker of the same user from
+     * opening this process's memory (/proc/PID/mem): it stays so. */
+    if (kind != WK_DEVICES && confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0);
     const char *tmp = getenv("TMPDIR");
     char scratch[PATH_MAX];
     snprintf(scratch, sizeof scratch, "%s/cltutor-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");

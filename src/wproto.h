@@ -62,8 +62,11 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen);
 /* Starts a worker for `kind` and waits for it: finds the program, makes its
  * scratch folder and its kernel cache folder, writes the request (for WK_RUN
  * from rq, whose kernel file it reads here; probe_dir only for WK_SELFTEST),
- * runs it in the sandbox and removes the scratch folder. Returns 0 with the
- * sandbox's result, or -1 with err when no worker could be started. */
+ * runs it in the sandbox and removes the scratch folder. On a kernel
+ * without Landlock it makes this process non-dumpable, once and for good, so
+ * that a worker of the same user cannot read its memory through /proc.
+ * Returns 0 with the sandbox's result, or -1 with err when no worker could
+ * be started. */
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen);
