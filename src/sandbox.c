@@ -100,8 +100,8 @@ static void set_limits(const sandbox_limits *lim) {
 /* In the child, between fork and exec (only async-signal-safe calls): puts
  * the descriptors where the program expects them, closes every other one,
  * and runs it. Never returns. */
-static void exec_child(const char *exe, char *const argv[], int request_fd, int result_fd, int output_fd,
-                       int progress_fd, const sandbox_limits *lim) {
+static void exec_child(const char *exe, char *const argv[], char *const envp[], int request_fd, int result_fd,
+                       int output_fd, int progress_fd, const sandbox_limits *lim) {
     /* copies above the target numbers first, so that no dup2 below clobbers a source */
     int devnull = open("/dev/null", O_RDWR);
     int fds[5] = {devnull, output_fd, request_fd, result_fd, progress_fd};
@@ -115,7 +115,8 @@ static void exec_child(const char *exe, char *const argv[], int request_fd, int 
     if (close_range(SANDBOX_FD_PROGRESS + 1, ~0U, 0) != 0)
         for (int fd = SANDBOX_FD_PROGRESS + 1; fd < 4096; fd++) close(fd);
     set_limits(lim);
-    execv(exe, argv);
+    if (envp) execve(exe, argv, envp);
+    else execv(exe, argv);
     _exit(127);
 }
 
@@ -127,7 +128,7 @@ static void kill_group(pid_t pid) {
 /* How the child is started: a program, or a function of ours. */
 typedef struct {
     const char *exe;
-    char *const *argv;
+    char *const *argv, *const *envp;
     int request_fd;
     sandbox_fn fn;
     void *arg;
@@ -165,7 +166,7 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
         signal(SIGPIPE, SIG_IGN);
         signal(SIGINT, SIG_DFL);
         signal(SIGTSTP, SIG_IGN);
-        if (cs->exe) exec_child(cs->exe, cs->argv, cs->request_fd, result_fd, output_fd, pipefd[1], lim);
+        if (cs->exe) exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, result_fd, output_fd, pipefd[1], lim);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
         dup2(output_fd, 1);
@@ -241,9 +242,9 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
     return 0;
 }
 
-int sandbox_run(const char *exe, char *const argv[], int request_fd, const sandbox_limits *lim,
+int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
                 sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out) {
-    child_start cs = {.exe = exe, .argv = argv, .request_fd = request_fd};
+    child_start cs = {.exe = exe, .argv = argv, .envp = envp, .request_fd = request_fd};
     return run_child(&cs, lim, cb, user, cancel, out);
 }
 

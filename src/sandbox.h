@@ -47,12 +47,13 @@ void sandbox_progress(int progress_fd, int done, int total);
  * way: a forked child holds a copy of the parent's memory. */
 typedef int (*sandbox_fn)(void *arg, int result_fd, int progress_fd);
 
-/* Runs exe with argv (argv[0] included, NULL-terminated) in a child of its
- * own process group, with request_fd (or /dev/null when -1) as its request.
+/* Runs exe with argv (argv[0] included, NULL-terminated) and envp (NULL:
+ * this process's environment) in a child of its own process group, with
+ * request_fd (or /dev/null when -1) as its request.
  * cancel, if set, is polled: non-zero kills the child. A timeout or a cancel
  * kills the whole group, and so does the child's end (anything it left
  * running). Returns 0, or -1 when no child could be started. */
-int sandbox_run(const char *exe, char *const argv[], int request_fd, const sandbox_limits *lim,
+int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
                 sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out);
 /* Runs fn(arg) in a forked child, with the same limits and results. */
 int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,

@@ -403,6 +403,8 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     errno = 0;
     syscall(SYS_ptrace, 2 /* PTRACE_PEEKDATA */, getppid(), 0, 0);
     probe(fd, "ptrace the parent", errno == EPERM, errno, "refused");
+    probe(fd, "see the grader's environment (CLTUTOR_SELFTEST_SECRET)",
+          getenv("CLTUTOR_SELFTEST_SECRET") == NULL, 0, "refused");
     int k0 = kill(getppid(), 0);
     probe(fd, "signal the parent", k0 != 0, errno, cs.landlock_scoped ? "refused" : "either");
 

@@ -200,6 +200,23 @@ static int cache_dir(const char *source, char *buf, size_t len) {
     return util_mkdirs(buf) == 0 && access(buf, W_OK) == 0 ? 0 : -1;
 }
 
+/* The variables a worker inherits: what OpenCL runtimes, their compilers and
+ * the C library read. The grader's others (tokens, say) stay behind: a
+ * kernel can read its process's environment and print it. */
+static int passed_on(const char *var) {
+    static const char *const exact[] = {"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TERM",
+                                        "LD_LIBRARY_PATH", "LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"};
+    static const char *const prefix[] = {"LC_", "XDG_", "OCL_", "OPENCL_", "POCL_", "OCLGRIND_", "CUDA_", "NVIDIA_",
+                                         "__NV", "__GL", "GPU_", "HSA_", "HIP_", "ROC", "AMD_", "ZE_", "NEO", "IGC_",
+                                         "SYCL_", "MESA_", "RUSTICL_", "OMP_", "KMP_"};
+    size_t len = strcspn(var, "=");
+    for (size_t i = 0; i < CLT_ARRAY_LEN(exact); i++)
+        if (strlen(exact[i]) == len && !strncmp(var, exact[i], len)) return 1;
+    for (size_t i = 0; i < CLT_ARRAY_LEN(prefix); i++)
+        if (!strncmp(var, prefix[i], strlen(prefix[i]))) return 1;
+    return 0;
+}
+
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen) {
@@ -216,6 +233,11 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
                   strerror(errno));
         return -1;
     }
+    char *real = realpath(scratch, NULL); /* the worker changes into it: no relative path */
+    if (real) {
+        snprintf(scratch, sizeof scratch, "%s", real);
+        free(real);
+    }
     char *source = kind == WK_RUN && rq && rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
     char cache[PATH_MAX + 64];
     if (!source || cache_dir(source, cache, sizeof cache) != 0) {
@@ -228,9 +250,16 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
     if (req < 0) {
         util_errf(err, errlen, "cannot write the worker's request in %s", scratch);
     } else {
+        size_t n = 0;
+        while (environ[n]) n++;
+        char **envp = calloc(n + 1, sizeof *envp);
+        size_t k = 0;
+        for (size_t i = 0; envp && i < n; i++)
+            if (passed_on(environ[i])) envp[k++] = environ[i];
         char *const argv[] = {exe, WPROTO_MODE, NULL};
-        rc = sandbox_run(exe, argv, req, lim, cb, user, cancel, out);
-        if (rc != 0) util_errf(err, errlen, "fork failed");
+        rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
+        if (rc != 0) util_errf(err, errlen, "%s", envp ? "fork failed" : "out of memory");
+        free(envp);
         close(req);
     }
     util_remove_tree(scratch);
