@@ -8,13 +8,13 @@ PLUGINDIR = $(PREFIX)/lib/cltutor
 
 CC      ?= cc
 BUILD   ?= build
-PKGS     = OpenCL libcjson inih md4c
+PKGS     = OpenCL libcjson inih md4c libseccomp
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wno-format-truncation $(WERROR)
 CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c) -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp) -lm
 
 # The model: no curses here; the grader and tests link it alone.
 # Every src/*.c is model code except the command line (cli*, cmd_*), the
@@ -77,12 +77,13 @@ $(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(wildcard src/*.h tests/unit/*.h)
 	$(CC) $(CPPFLAGS) -DCLT_TEST_ROOT='"$(CURDIR)"' -Itests/unit $(shell pkg-config --cflags check) $(CFLAGS) -O1 $(SAN_FLAGS) -o $@ \
 	    $(MODEL_SRC) $(UNIT_SRC) $(LDLIBS) $(shell pkg-config --libs check)
 
-unit: $(BUILD)/unit-tests
+# The engine runs kernels in a fresh cltutor process: the tests' binaries use the one next to them.
+unit: $(BUILD)/unit-tests $(BUILD)/cltutor
 	ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0 CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
 
 # Analyses a chapter three times in one process (tests/gpumodel): it lives
 # next to cltutor, where the GPU model looks for its Oclgrind plugin.
-$(BUILD)/gm-cache-probe: tests/gpumodel/cache_probe.c $(MODEL_OBJ)
+$(BUILD)/gm-cache-probe: tests/gpumodel/cache_probe.c $(MODEL_OBJ) | $(BUILD)/cltutor
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 cli-test: $(BUILD)/cltutor

@@ -136,7 +136,7 @@ int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *us
     memset(out, 0, sizeof *out);
     sandbox_limits lim = {.total_s = 900, .grace_s = 2};
     sandbox_result sr;
-    if (sandbox_run(limits_worker, (void *)device_spec, &lim, cb, user, NULL, &sr) != 0) {
+    if (sandbox_run_fn(limits_worker, (void *)device_spec, &lim, cb, user, NULL, &sr) != 0) {
         util_errf(err, errlen, "could not start a worker process");
         return -1;
     }

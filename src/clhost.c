@@ -241,3 +241,7 @@ void clh_arg(cl_kernel k, cl_uint i, size_t size, const void *value, cl_int *sta
     cl_int e = clSetKernelArg(k, i, size, value);
     if (e != CL_SUCCESS && *status == CL_SUCCESS) *status = e;
 }
+
+int clh_compiles_at_first_launch(const clh_device *d) {
+    return util_contains_ci(d->platform, "Portable Computing Language") || util_contains_ci(d->platform, "pocl");
+}

@@ -56,6 +56,11 @@ cl_kernel clh_kernel(cl_program prog, const char *name, int lenient, char *err, 
 /* Kernel time of a finished event in milliseconds, from profiling info. */
 double clh_event_ms(cl_event ev);
 
+/* Whether the runtime finishes compiling a kernel only when it first runs,
+ * starting a program to do it: PoCL links each kernel, for the launch's
+ * work-group size, with the system linker at its first launch. */
+int clh_compiles_at_first_launch(const clh_device *d);
+
 /* Sets argument i, noting the first failure in *status. */
 void clh_arg(cl_kernel k, cl_uint i, size_t size, const void *value, cl_int *status);
 

@@ -5,6 +5,7 @@
 #include "sandbox.h"
 #include "util.h"
 #include "worker.h"
+#include "wproto.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -244,8 +245,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
                           .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb};
     sandbox_result sr;
-    if (sandbox_run(worker_run_kernel, &rq, &lim, cb, user, cancel, &sr) != 0) {
-        set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (fork failed)");
+    if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
+        set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (%s)", err);
         release_instance(ops, pi);
         return -1;
     }
@@ -286,6 +287,12 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         r->has_output = 1;
         ops->verify(pi, out, out_len, &r->verify);
     }
+    /* a correct first output counts only if every timed launch gave it too */
+    char chk_head[64] = "", chk_msg[768] = "";
+    engine_status chk = out && r->verify.ok && status && *status == ENG_PASS
+                            ? wproto_check_run(&sr, out, out_len, rq.max_runs, chk_head, sizeof chk_head, chk_msg,
+                                               sizeof chk_msg)
+                            : ENG_PASS;
     if (sr.cancelled) {
         set_msg(r, ENG_CANCELLED, "Cancelled", "The run was cancelled.");
     } else if (sr.timed_out) {
@@ -334,10 +341,18 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
                 "memory or registers than it has, or a fault the runtime caught.", msg ? msg : "an OpenCL call failed");
     } else if (!r->has_output) {
         set_msg(r, ENG_CRASH, "No result", "The worker finished without returning the kernel's output.");
+    } else if (chk != ENG_PASS) {
+        set_msg(r, chk, chk_head, "%s", chk_msg);
     } else if (r->verify.ok) {
         set_msg(r, ENG_PASS, "Correct", "%s", r->verify.summary);
     } else {
         set_msg(r, ENG_WRONG, "Wrong result", "%s", r->verify.summary);
+    }
+    if (r->status != ENG_PASS && r->samples_ms) { /* only a correct kernel is timed */
+        free(r->samples_ms);
+        r->samples_ms = NULL;
+        r->n_samples = 0;
+        memset(&r->timing, 0, sizeof r->timing);
     }
     free(msg);
     sandbox_result_free(&sr);
@@ -357,8 +372,9 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen) {
     *out = NULL;
     sandbox_limits lim = {.total_s = 90, .grace_s = 1};
     sandbox_result sr;
-    if (sandbox_run(worker_list_devices, NULL, &lim, NULL, NULL, NULL, &sr) != 0) {
-        util_errf(err, errlen, "could not start a worker process");
+    char why[1024] = "";
+    if (wproto_run(WK_DEVICES, NULL, NULL, &lim, NULL, NULL, NULL, &sr, why, sizeof why) != 0) {
+        util_errf(err, errlen, "could not start a worker process (%s)", why);
         return -1;
     }
     const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);

@@ -38,6 +38,8 @@ typedef struct {
                                     * (e.g. to load the Oclgrind simulator and its plugin); NULL: none */
     int keep_reference;          /* keep the golden reference for the next run of the same chapter,
                                   * size and seed (the UI's reruns), instead of computing it again */
+    const char *worker_writable; /* a folder the confined worker may write into besides its own scratch
+                                  * folder (the GPU model's figures); NULL: none */
 } engine_request;
 
 typedef struct {

@@ -968,6 +968,7 @@ static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb
     const char *env[] = {e_vendors, e_plugins, e_out, "OCLGRIND_LOG=/dev/null", "OCLGRIND_LOCAL_MEM_SIZE=49152",
                          races ? "OCLGRIND_DATA_RACES=1" : NULL, NULL};
     rq.worker_env = env;
+    rq.worker_writable = dir; /* where the plugin writes its figures */
     rq.device_spec = "oclgrind";
     rq.budget_s = 0;
 

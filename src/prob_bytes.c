@@ -212,6 +212,13 @@ static void bytes_dev_release(prob_instance *pi) {
     bi->d_data = bi->d_hist = NULL;
 }
 
+static int bytes_dev_inputs(prob_instance *pi, prob_input *in, int max) {
+    bytes_instance *bi = (bytes_instance *)pi;
+    if (max < 1) return 0;
+    in[0] = (prob_input){"data", bi->d_data, bi->data, padded(pi->size.n)};
+    return 1;
+}
+
 const problem_ops prob_bytes_ops = {
     .name = "bytes",
     .size_syntax = "N  (bytes, K/M/G suffixes allowed)",
@@ -228,5 +235,6 @@ const problem_ops prob_bytes_ops = {
     .dev_launch = bytes_dev_launch,
     .dev_read = bytes_dev_read,
     .dev_release = bytes_dev_release,
+    .dev_inputs = bytes_dev_inputs,
     .host_parallel = bytes_host_parallel,
 };

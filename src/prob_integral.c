@@ -314,6 +314,13 @@ static void integral_dev_release(prob_instance *pi) {
     }
 }
 
+static int integral_dev_inputs(prob_instance *pi, prob_input *in, int max) {
+    integral_instance *ii = (integral_instance *)pi;
+    if (max < 1) return 0;
+    in[0] = (prob_input){"image", ii->d_image, ii->image, pixels(pi)};
+    return 1;
+}
+
 const problem_ops prob_integral_ops = {
     .name = "integral",
     .size_syntax = "WxH  (width x height in pixels, e.g. 1920x1080; at most 64M pixels)",
@@ -331,5 +338,6 @@ const problem_ops prob_integral_ops = {
     .dev_launch = integral_dev_launch,
     .dev_read = integral_dev_read,
     .dev_release = integral_dev_release,
+    .dev_inputs = integral_dev_inputs,
     .host_parallel = integral_host_parallel,
 };

@@ -415,6 +415,14 @@ static void scan_dev_release(prob_instance *pi) {
     }
 }
 
+/* The input is src[0]; the other levels' buffers are the pipeline's own. */
+static int scan_dev_inputs(prob_instance *pi, prob_input *in, int max) {
+    scan_instance *si = (scan_instance *)pi;
+    if (max < 1 || !si->src[0]) return 0;
+    in[0] = (prob_input){"in", si->src[0], si->in, sizeof(uint32_t) * (size_t)pi->size.n};
+    return 1;
+}
+
 const problem_ops prob_scan_ops = {
     .name = "scan",
     .size_syntax = "N  (elements, K/M suffixes allowed, up to 64M)",
@@ -432,6 +440,7 @@ const problem_ops prob_scan_ops = {
     .dev_launch = scan_dev_launch,
     .dev_read = scan_dev_read,
     .dev_release = scan_dev_release,
+    .dev_inputs = scan_dev_inputs,
     .host_parallel = scan_host_parallel,
     .helper_kernel = "block_size",
 };

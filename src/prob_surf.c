@@ -25,6 +25,7 @@ typedef struct {
     uint32_t *lo, *hi;    /* accepted range per bin, allowing near ties */
     long near_ties;
     /* worker side */
+    float *desc_dev;      /* the descriptors as the device got them (transposed for some chapters) */
     cl_mem d_desc, d_cent, d_hist;
     cl_kernel kernel;
     size_t global, local;
@@ -118,6 +119,7 @@ static void surf_destroy(prob_instance *pi) {
     if (!si) return;
     free(si->descriptors);
     free(si->centroids);
+    free(si->desc_dev);
     free(si->expected);
     free(si->lo);
     free(si->hi);
@@ -270,7 +272,7 @@ static int surf_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char
     si->d_cent = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 sizeof(float) * (size_t)(c * f), si->centroids, &e2);
     si->d_hist = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof(uint32_t) * (size_t)c, NULL, &e3);
-    free(transposed);
+    si->desc_dev = transposed; /* kept to compare with after the runs */
     if (e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS) {
         util_errf(err, errlen, "clCreateBuffer failed: %s",
                   clh_error_name(e1 != CL_SUCCESS ? e1 : e2 != CL_SUCCESS ? e2 : e3));
@@ -333,6 +335,18 @@ static void surf_dev_release(prob_instance *pi) {
     if (si->d_hist) clReleaseMemObject(si->d_hist);
     si->kernel = NULL;
     si->d_desc = si->d_cent = si->d_hist = NULL;
+    free(si->desc_dev);
+    si->desc_dev = NULL;
+}
+
+static int surf_dev_inputs(prob_instance *pi, prob_input *in, int max) {
+    surf_instance *si = (surf_instance *)pi;
+    long n = pi->size.n, c = pi->size.m, f = pi->size.k;
+    if (max < 2) return 0;
+    in[0] = (prob_input){"descriptors", si->d_desc, si->desc_dev ? si->desc_dev : si->descriptors,
+                         sizeof(float) * (size_t)(n * f)};
+    in[1] = (prob_input){"centroids", si->d_cent, si->centroids, sizeof(float) * (size_t)(c * f)};
+    return 2;
 }
 
 const problem_ops prob_surf_ops = {
@@ -351,5 +365,6 @@ const problem_ops prob_surf_ops = {
     .dev_launch = surf_dev_launch,
     .dev_read = surf_dev_read,
     .dev_release = surf_dev_release,
+    .dev_inputs = surf_dev_inputs,
     .host_parallel = surf_host_parallel,
 };

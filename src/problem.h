@@ -22,6 +22,15 @@ typedef struct prob_instance {
     uint64_t seed;
 } prob_instance;
 
+/* A device buffer a kernel may only read, and the host data it was made from. */
+#define PROB_MAX_INPUTS 4
+typedef struct {
+    const char *name;     /* the kernel argument's name: "descriptors" */
+    cl_mem buf;
+    const void *host;
+    size_t bytes;
+} prob_input;
+
 /* Device work of one launch, set by dev_setup. */
 typedef struct {
     double bytes;   /* bytes an ideal kernel must read and write (for effective bandwidth) */
@@ -49,6 +58,9 @@ typedef struct problem_ops {
     int (*dev_launch)(prob_instance *pi, clh_ctx *ctx, double *kernel_ms, char *err, size_t errlen);
     int (*dev_read)(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen);
     void (*dev_release)(prob_instance *pi);
+    /* After dev_setup: the input buffers with their host copies (at most
+     * max), so that the worker can tell a kernel that writes into them. */
+    int (*dev_inputs)(prob_instance *pi, prob_input *in, int max);
     /* Optional: the same work as a straightforward OpenMP C loop on this
      * machine's CPU, for benchmarks; returns milliseconds. */
     double (*host_parallel)(prob_instance *pi);

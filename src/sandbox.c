@@ -1,5 +1,5 @@
-/* sandbox — runs a function in a child process under time limits, with live
- * progress, and hands back what it wrote; the parent never runs it itself. */
+/* sandbox — runs a program in a fresh child process (fork and exec) under
+ * time limits, with live progress, and hands back what it wrote. */
 #define _GNU_SOURCE
 #include "sandbox.h"
 #include "util.h"
@@ -35,7 +35,7 @@ static int temp_fd(void) {
     const char *dir = getenv("TMPDIR");
     char path[512];
     snprintf(path, sizeof path, "%s/cltutor-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
+    int fd = mkostemp(path, O_CLOEXEC);
     if (fd >= 0) unlink(path);
     return fd;
 }
@@ -82,14 +82,66 @@ static void handle_line(char *line, sandbox_result *out, double *phase_start, do
     }
 }
 
-int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
-                volatile int *cancel, sandbox_result *out) {
+/* In the child: CPU time, data and file size limits, and never a core file. */
+static void set_limits(const sandbox_limits *lim) {
+    if (lim && lim->cpu_s > 0) {
+        struct rlimit rl = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
+        setrlimit(RLIMIT_CPU, &rl);
+    }
+    if (lim && lim->memory_mb > 0) {
+        struct rlimit rl = {(rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20};
+        setrlimit(RLIMIT_DATA, &rl);
+        setrlimit(RLIMIT_FSIZE, &rl); /* nor can what it prints fill the disk */
+    }
+    struct rlimit none = {0, 0}; /* a worker's memory stays its own */
+    setrlimit(RLIMIT_CORE, &none);
+}
+
+/* In the child, between fork and exec (only async-signal-safe calls): puts
+ * the descriptors where the program expects them, closes every other one,
+ * and runs it. Never returns. */
+static void exec_child(const char *exe, char *const argv[], char *const envp[], int request_fd, int result_fd,
+                       int output_fd, int progress_fd, const sandbox_limits *lim) {
+    /* copies above the target numbers first, so that no dup2 below clobbers a source */
+    int devnull = open("/dev/null", O_RDWR);
+    int fds[5] = {devnull, output_fd, request_fd, result_fd, progress_fd};
+    for (int i = 0; i < 5; i++)
+        if (fds[i] >= 0) fds[i] = fcntl(fds[i], F_DUPFD, 10);
+    if (fds[0] < 0 || fds[1] < 0 || fds[3] < 0 || fds[4] < 0) _exit(126);
+    if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
+        dup2(fds[2] >= 0 ? fds[2] : fds[0], SANDBOX_FD_REQUEST) < 0 || dup2(fds[3], SANDBOX_FD_RESULT) < 0 ||
+        dup2(fds[4], SANDBOX_FD_PROGRESS) < 0)
+        _exit(126);
+    if (close_range(SANDBOX_FD_PROGRESS + 1, ~0U, 0) != 0)
+        for (int fd = SANDBOX_FD_PROGRESS + 1; fd < 4096; fd++) close(fd);
+    set_limits(lim);
+    if (envp) execve(exe, argv, envp);
+    else execv(exe, argv);
+    _exit(127);
+}
+
+/* Kills the child's whole process group (the child, and anything it started). */
+static void kill_group(pid_t pid) {
+    if (kill(-pid, SIGKILL) != 0) kill(pid, SIGKILL);
+}
+
+/* How the child is started: a program, or a function of ours. */
+typedef struct {
+    const char *exe;
+    char *const *argv, *const *envp;
+    int request_fd;
+    sandbox_fn fn;
+    void *arg;
+} child_start;
+
+static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+                     volatile int *cancel, sandbox_result *out) {
     memset(out, 0, sizeof *out);
     snprintf(out->phase, sizeof out->phase, "start");
     out->phase_limit_s = 30;
     int result_fd = temp_fd(), output_fd = temp_fd();
     int pipefd[2] = {-1, -1};
-    if (result_fd < 0 || output_fd < 0 || pipe(pipefd) != 0) {
+    if (result_fd < 0 || output_fd < 0 || pipe2(pipefd, O_CLOEXEC) != 0) {
         if (result_fd >= 0) close(result_fd);
         if (output_fd >= 0) close(output_fd);
         return -1;
@@ -97,6 +149,7 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
     fflush(stdout);
     fflush(stderr);
     double t0 = util_now();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(result_fd);
@@ -106,34 +159,25 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
         return -1;
     }
     if (pid == 0) {
-        /* child: die with the parent, keep its output away from the terminal */
+        /* child: its own process group, dies with the parent, keeps its output away from the terminal */
+        setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(125);
         signal(SIGPIPE, SIG_IGN);
         signal(SIGINT, SIG_DFL);
         signal(SIGTSTP, SIG_IGN);
-        close(pipefd[0]);
+        if (cs->exe) exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, result_fd, output_fd, pipefd[1], lim);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
         dup2(output_fd, 1);
         dup2(output_fd, 2);
-        if (lim && lim->cpu_s > 0) {
-            struct rlimit rl = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
-            setrlimit(RLIMIT_CPU, &rl);
-        }
-        if (lim && lim->memory_mb > 0) {
-            struct rlimit rl = {(rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20};
-            setrlimit(RLIMIT_DATA, &rl);
-            setrlimit(RLIMIT_FSIZE, &rl); /* nor can what it prints fill the disk */
-        }
-        if (lim && (lim->cpu_s > 0 || lim->memory_mb > 0)) {
-            struct rlimit none = {0, 0}; /* a limited child leaves no core files behind */
-            setrlimit(RLIMIT_CORE, &none);
-        }
-        int code = fn(arg, result_fd, pipefd[1]);
+        set_limits(lim);
+        int code = cs->fn(cs->arg, result_fd, pipefd[1]);
         fflush(stdout);
         fflush(stderr);
         _exit(code);
     }
+    setpgid(pid, pid); /* either side may win the race; both ask for the same */
     close(pipefd[1]);
     fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
     double phase_start = t0;
@@ -141,8 +185,8 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
     double grace = lim ? lim->grace_s : 1.0;
     char linebuf[512];
     size_t used = 0;
-    int status = 0, reaped = 0, pipe_open = 1;
-    while (!reaped) {
+    int status = 0, pipe_open = 1;
+    for (;;) {
         struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
         int pr = pipe_open ? poll(&pfd, 1, 50) : (usleep(20000), 0);
         if (pr > 0) {
@@ -163,21 +207,24 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
                 if (used == sizeof linebuf - 1) used = 0; /* an over-long line: drop it */
             }
         }
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) { reaped = 1; break; }
+        /* has it ended? Looked at without reaping, so that its process
+         * group cannot be reused before what is left of it is killed */
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) break;
         double now = util_now();
-        int kill_it = 0;
-        if (cancel && *cancel) { out->cancelled = 1; kill_it = 1; }
-        else if (now - phase_start > out->phase_limit_s + grace || now - t0 > total_cap) {
-            out->timed_out = 1;
-            kill_it = 1;
+        if (cancel && *cancel) {
+            out->cancelled = 1;
+            break;
         }
-        if (kill_it) {
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-            reaped = 1;
+        if (now - phase_start > out->phase_limit_s + grace || now - t0 > total_cap) {
+            out->timed_out = 1;
+            break;
         }
     }
+    out->phase_s = util_now() - phase_start;
+    kill_group(pid);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     close(pipefd[0]);
     out->wall_s = util_now() - t0;
     if (WIFEXITED(status)) {
@@ -193,6 +240,18 @@ int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_pro
     close(result_fd);
     close(output_fd);
     return 0;
+}
+
+int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
+                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out) {
+    child_start cs = {.exe = exe, .argv = argv, .envp = envp, .request_fd = request_fd};
+    return run_child(&cs, lim, cb, user, cancel, out);
+}
+
+int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+                   volatile int *cancel, sandbox_result *out) {
+    child_start cs = {.fn = fn, .arg = arg};
+    return run_child(&cs, lim, cb, user, cancel, out);
 }
 
 void sandbox_result_free(sandbox_result *r) {

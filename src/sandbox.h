@@ -1,12 +1,16 @@
-/* sandbox — runs a function in a child process under time limits, with live
- * progress, and hands back what it wrote; the parent never runs it itself. */
+/* sandbox — runs a program in a fresh child process (fork and exec) under
+ * time limits, with live progress, and hands back what it wrote. */
 #ifndef CLT_SANDBOX_H
 #define CLT_SANDBOX_H
 #include <stddef.h>
 
-/* Runs in the child. Writes its results with blob_put(result_fd, ...) and
- * progress lines with sandbox_phase()/sandbox_progress(); returns the exit code. */
-typedef int (*sandbox_fn)(void *arg, int result_fd, int progress_fd);
+/* The child's file descriptors: its request (read), its results (blob
+ * records) and its progress lines (sandbox_phase, sandbox_progress); 0 is
+ * /dev/null, 1 and 2 go to a file whose tail comes back as output, and
+ * nothing else of the parent's is open in it. */
+#define SANDBOX_FD_REQUEST 3
+#define SANDBOX_FD_RESULT 4
+#define SANDBOX_FD_PROGRESS 5
 
 /* Called in the parent for each progress line. */
 typedef void (*sandbox_progress_cb)(void *user, const char *phase, int done, int total, double elapsed);
@@ -16,7 +20,7 @@ typedef struct {
     double grace_s;          /* added to each phase's own limit */
     long cpu_s;              /* RLIMIT_CPU for the child, 0 none */
     long memory_mb;          /* RLIMIT_DATA for the child, 0 none */
-} sandbox_limits;
+} sandbox_limits;           /* RLIMIT_CORE is always 0 */
 
 typedef struct {
     int exited, exit_code;   /* normal exit */
@@ -25,6 +29,7 @@ typedef struct {
     int cancelled;           /* we killed it: the caller asked */
     char phase[32];          /* the last phase the child announced */
     double phase_limit_s;    /* that phase's limit */
+    double phase_s;          /* how long that phase had run when the child ended, on the parent's clock */
     char *blob;              /* what the child wrote to result_fd */
     size_t blob_len;
     char *output;            /* the child's stdout and stderr (last 64 KiB) */
@@ -36,9 +41,23 @@ void sandbox_phase(int progress_fd, const char *phase, double limit_s);
 /* In the child: report progress within the current phase. */
 void sandbox_progress(int progress_fd, int done, int total);
 
-/* Runs fn(arg) in a child. cancel, if set, is polled: non-zero kills the child. */
-int sandbox_run(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
-                volatile int *cancel, sandbox_result *out);
+/* Code of our own run in a forked child (the device's limits): writes its
+ * results with blob_put(result_fd, ...) and progress with sandbox_phase()/
+ * sandbox_progress(); returns the exit code. Learner code never runs this
+ * way: a forked child holds a copy of the parent's memory. */
+typedef int (*sandbox_fn)(void *arg, int result_fd, int progress_fd);
+
+/* Runs exe with argv (argv[0] included, NULL-terminated) and envp (NULL:
+ * this process's environment) in a child of its own process group, with
+ * request_fd (or /dev/null when -1) as its request.
+ * cancel, if set, is polled: non-zero kills the child. A timeout or a cancel
+ * kills the whole group, and so does the child's end (anything it left
+ * running). Returns 0, or -1 when no child could be started. */
+int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
+                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out);
+/* Runs fn(arg) in a forked child, with the same limits and results. */
+int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+                   volatile int *cancel, sandbox_result *out);
 void sandbox_result_free(sandbox_result *r);
 
 #endif

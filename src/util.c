@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -184,8 +185,53 @@ void util_touch_pages(void *p, size_t len) {
     if (len) b[len - 1] = 0;
 }
 
-unsigned long long util_hash_text(const char *s) {
-    unsigned long long h = 1469598103934665603ULL;
-    for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+uint64_t util_hash64(const void *data, size_t len) {
+    /* four independent lanes of multiply and rotate over 8-byte words, then the tail */
+    const unsigned char *p = data;
+    const uint64_t k = 0x9e3779b97f4a7c15ull;
+    uint64_t h[4] = {k ^ len, 0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull};
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32)
+        for (int l = 0; l < 4; l++) {
+            uint64_t w;
+            memcpy(&w, p + i + 8 * l, 8);
+            h[l] = (h[l] ^ w) * k;
+            h[l] = (h[l] << 31) | (h[l] >> 33);
+        }
+    uint64_t x = h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
+    for (; i < len; i++) x = (x ^ p[i]) * 0x100000001b3ull;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
 }
+
+/* Empties the folder open as dirfd (which it closes), never following a link. */
+static int remove_contents(int dirfd) {
+    DIR *d = fdopendir(dirfd);
+    if (!d) {
+        close(dirfd);
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if (unlinkat(dirfd, e->d_name, 0) == 0) continue;
+        int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0 || remove_contents(sub) != 0 || unlinkat(dirfd, e->d_name, AT_REMOVEDIR) != 0) rc = -1;
+    }
+    closedir(d);
+    return rc;
+}
+
+int util_remove_tree(const char *path) {
+    if (unlink(path) == 0) return 0;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT ? 0 : -1;
+    int rc = remove_contents(fd);
+    return rmdir(path) == 0 ? rc : -1;
+}
+
+unsigned long long util_hash_text(const char *s) { return util_hash64(s ? s : "", s ? strlen(s) : 0); }

@@ -3,6 +3,7 @@
 #define CLT_UTIL_H
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 #define CLT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -46,7 +47,12 @@ int util_parse_count(const char *s, long *out);
 /* Removes trailing whitespace in place. */
 void util_rstrip(char *s);
 
-/* A 64-bit FNV-1a hash of a text (NULL hashes as ""), to tell versions of a file apart. */
+/* A 64-bit hash of len bytes (not cryptographic: it tells outputs apart). */
+uint64_t util_hash64(const void *data, size_t len);
+
+/* rm -r: removes path and everything beneath it, never following a link; 0 on success. */
+int util_remove_tree(const char *path);
+/* util_hash64 of a text (NULL hashes as ""), to tell versions of a file apart. */
 unsigned long long util_hash_text(const char *s);
 
 #endif

@@ -2,6 +2,8 @@
  * and times the learner's kernel, and writes raw results for the parent. */
 #ifndef CLT_WORKER_H
 #define CLT_WORKER_H
+#include <stdint.h>
+
 #include "blob.h"
 #include "engine.h"
 
@@ -10,13 +12,25 @@
 #define W_STATUS BLOB_TAG('S', 'T', 'A', 'T')  /* int: engine_status */
 #define W_MESSAGE BLOB_TAG('M', 'E', 'S', 'G') /* text */
 #define W_BUILDLOG BLOB_TAG('B', 'L', 'O', 'G') /* text */
-#define W_OUTPUT BLOB_TAG('O', 'U', 'T', 'P')  /* raw output buffer */
-#define W_SAMPLES BLOB_TAG('S', 'A', 'M', 'P') /* double[]: kernel ms */
+#define W_OUTPUT BLOB_TAG('O', 'U', 'T', 'P')  /* raw output buffer of the first (checked) launch */
+#define W_SAMPLES BLOB_TAG('S', 'A', 'M', 'P') /* double[]: kernel ms of each timed launch */
+#define W_HASHES BLOB_TAG('H', 'A', 'S', 'H')  /* uint64_t[]: util_hash64 of each timed launch's output */
+#define W_INPUT BLOB_TAG('I', 'N', 'P', 'T')   /* worker_input_change, one per input buffer the kernel changed */
 #define W_KINFO BLOB_TAG('K', 'I', 'N', 'F')   /* engine_kernel_info, one per kernel, before any run */
+#define W_CONFINE BLOB_TAG('C', 'O', 'N', 'F') /* text: how the worker is confined (confine_describe) */
+#define W_PROBE BLOB_TAG('P', 'R', 'O', 'B')   /* self-test: "NAME\tallowed|refused\tDETAIL\tEXPECTED" */
 
-/* Worker entry points (sandbox_fn). arg is an engine_request. */
-int worker_run_kernel(void *arg, int result_fd, int progress_fd);
-/* arg unused: writes one W_DEVICE per device. */
-int worker_list_devices(void *arg, int result_fd, int progress_fd);
+/* An input buffer that differed from its host copy after the runs. */
+typedef struct {
+    char name[32];
+    uint64_t bytes;         /* the buffer's size */
+    uint64_t differ;        /* bytes that changed */
+    uint64_t first;         /* offset of the first */
+} worker_input_change;
+
+/* The worker process's main (`cltutor __worker`): reads its request on
+ * SANDBOX_FD_REQUEST and writes records to SANDBOX_FD_RESULT; returns the
+ * exit status (64 without a request). */
+int worker_main(void);
 
 #endif

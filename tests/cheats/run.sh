@@ -126,7 +126,7 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
     bad "$name: check $lesson (exit $rc) should fail: $what" "$(grep -E 'FAIL|ok +(race|technique)|passed' "$out")"
   fi
 done > "$tmp/check/results"
-while read -r line; do
+while IFS= read -r line; do
   case $line in
   ok\ *) pass=$((pass + 1)) ;;
   FAIL\ *) fail=$((fail + 1)) ;;
@@ -220,7 +220,7 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   fi
   sed 's/^/# /' "$tmp/judge.out" | head -n 1
 done > "$tmp/grade-results"
-while read -r line; do
+while IFS= read -r line; do
   case $line in
   ok\ *) pass=$((pass + 1)) ;;
   FAIL\ *) fail=$((fail + 1)) ;;

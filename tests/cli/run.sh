@@ -123,5 +123,8 @@ else
   bad "make install" "$(cat "$tmp/inst.log")"
 fi
 expect "installed binary finds its course" 0 'Atomic' -- env CLTUTOR_DATA="$tmp/inst/usr/share/cltutor" "$tmp/inst/usr/bin/cltutor" list
+expect "installed binary runs a kernel in a worker of its own" 0 '^Correct' -- \
+  env CLTUTOR_DATA="$tmp/inst/usr/share/cltutor" "$tmp/inst/usr/bin/cltutor" run 2 --solution --size 200x8 --no-timing
+expect "the worker mode without a request says so" 64 'got no request' -- "$bin" __worker
 
 finish

@@ -17,5 +17,6 @@ Suite *integral_suite(void);
 Suite *tui_suite(void);
 Suite *gpumodel_suite(void);
 Suite *verdict_suite(void);
+Suite *wproto_suite(void);
 
 #endif

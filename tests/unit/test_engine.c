@@ -85,6 +85,8 @@ START_TEST(wrong_kernel_is_caught) {
     ck_assert(!r.verify.ok);
     ck_assert_int_eq(r.verify.actual_total, 900);
     ck_assert_ptr_nonnull(strstr(r.message, "900 instead of 1000"));
+    ck_assert_int_eq(r.n_samples, 0); /* a wrong kernel is not timed */
+    ck_assert_ptr_null(r.samples_ms);
     engine_report_free(&r);
 }
 END_TEST

@@ -1,0 +1,44 @@
+/* confine — locks a worker process down before learner code runs: no core
+ * files, writes only where allowed (Landlock), no network, debugging or new
+ * programs (seccomp). */
+#ifndef CLT_CONFINE_H
+#define CLT_CONFINE_H
+#include <stddef.h>
+
+/* How far a process is confined. */
+typedef enum {
+    CONFINE_NONE = 0,
+    CONFINE_NETWORK,     /* seccomp: no sockets, ptrace, cross-process memory, mounts, modules, clocks, ... */
+    CONFINE_PROCESSES,   /* and also no execve/execveat, fork/vfork or clone without CLONE_THREAD */
+} confine_level;
+
+typedef struct {
+    int landlock_abi;        /* the Landlock ABI in force; 0 when the kernel lacks it or it is disabled */
+    int landlock_scoped;     /* signals and abstract sockets are kept inside the worker (ABI 6 and later) */
+    confine_level level;     /* the seccomp filters in force */
+    char note[256];          /* why Landlock is not in force, when it is not */
+} confine_state;
+
+/* In the worker, first thing, before any OpenCL call (Landlock binds the
+ * calling thread and the threads it starts later, so the runtime's threads
+ * must not exist yet): no core files, no new privileges, and, where the
+ * kernel has Landlock, writes only beneath the NULL-terminated `writable`
+ * paths, /dev/null and the GPU device files; signals and abstract UNIX
+ * sockets stay inside the worker (Landlock ABI 6). A kernel without Landlock
+ * is not an error: st->landlock_abi stays 0 and st->note says why. Returns
+ * 0, or -1 with err when a step that must work failed. */
+int confine_begin(confine_state *st, const char *const *writable, char *err, size_t errlen);
+
+/* Installs the seccomp filters up to `level` on every thread of the process
+ * (TSYNC); a denied call fails with EPERM (clone3 with ENOSYS, so that the C
+ * library falls back to clone, whose flags a filter can see). Levels only
+ * rise. Returns 0, or -1 with err. */
+int confine_seccomp(confine_state *st, confine_level level, char *err, size_t errlen);
+
+/* The Landlock ABI this kernel offers, 0 if none. */
+int confine_landlock_abi(void);
+
+/* One line for people: "seccomp: ... ; Landlock: ...". */
+void confine_describe(const confine_state *st, char *buf, size_t len);
+
+#endif
