@@ -4,6 +4,7 @@
 #include "grade.h"
 #include "problem.h"
 #include "rng.h"
+#include "srcpolicy.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -686,87 +687,9 @@ int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size
     return -1;
 }
 
-/* Trigraphs, then line splices, as the C preprocessor's first phases do. */
-static char *early_phases(const char *src) {
-    size_t n = strlen(src);
-    char *a = malloc(n + 1), *b = malloc(n + 1);
-    if (!a || !b) { free(a); free(b); return NULL; }
-    size_t o = 0;
-    static const char from[] = "=(/)'<!>-", to[] = "#[\\]^{|}~";
-    for (size_t i = 0; i < n; i++) {
-        if (src[i] == '?' && i + 2 < n && src[i + 1] == '?') {
-            const char *f = strchr(from, src[i + 2]);
-            if (f && src[i + 2]) { a[o++] = to[f - from]; i += 2; continue; }
-        }
-        a[o++] = src[i];
-    }
-    a[o] = '\0';
-    size_t m = 0;
-    for (size_t i = 0; i < o; i++) {
-        if (a[i] == '\\') {
-            size_t j = i + 1;
-            while (j < o && (a[j] == ' ' || a[j] == '\t' || a[j] == '\r')) j++;
-            if (j < o && a[j] == '\n') { i = j; continue; }
-        }
-        b[m++] = a[i];
-    }
-    b[m] = '\0';
-    free(a);
-    return b;
-}
-
 int grade_find_include(const char *src) {
-    char *s = early_phases(src);
-    if (!s) return 1;
-    int line = 1, at_start = 1, found = 0;
-    size_t i = 0, n = strlen(s);
-    /* line numbers count the newlines of the original splices too: good enough to point at it */
-    while (i < n && !found) {
-        char c = s[i];
-        if (c == '\n') { line++; at_start = 1; i++; continue; }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { i++; continue; }
-        if (c == '/' && s[i + 1] == '*') {
-            i += 2;
-            while (i < n && !(s[i] == '*' && s[i + 1] == '/')) { if (s[i] == '\n') line++; i++; }
-            i += 2;
-            continue;
-        }
-        if (c == '/' && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n') i++;
-            continue;
-        }
-        if (at_start && (c == '#' || (c == '%' && s[i + 1] == ':'))) {
-            i += c == '#' ? 1 : 2;
-            /* whitespace and block comments may sit between # and the directive's name */
-            for (;;) {
-                while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
-                if (s[i] == '/' && s[i + 1] == '*') {
-                    i += 2;
-                    while (i < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
-                    i += 2;
-                    continue;
-                }
-                break;
-            }
-            size_t w = 0;
-            while (i + w < n && (isalnum((unsigned char)s[i + w]) || s[i + w] == '_')) w++;
-            if ((w >= 7 && !strncmp(s + i, "include", 7)) || (w == 6 && !strncmp(s + i, "import", 6)))
-                found = line;
-            at_start = 0;
-            i += w;
-            continue;
-        }
-        at_start = 0;
-        if (c == '"' || c == '\'') {
-            i++;
-            while (i < n && s[i] != c && s[i] != '\n') { if (s[i] == '\\') i++; i++; }
-            i++;
-            continue;
-        }
-        i++;
-    }
-    free(s);
-    return found;
+    srcpolicy_finding f;
+    return srcpolicy_check(src, NULL, NULL, SRCPOLICY_FILES, &f) == 0 ? 0 : f.line > 0 ? f.line : 1;
 }
 
 static int valid_text(const char *s, size_t len) {
@@ -775,8 +698,8 @@ static int valid_text(const char *s, size_t len) {
     return 1;
 }
 
-char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, int *refused, char *err,
-                        size_t errlen) {
+char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, const char *build_options,
+                        int *refused, char *err, size_t errlen) {
     *refused = 0;
     char shown[300];
     if (!strcmp(id, ".")) snprintf(shown, sizeof shown, "%s", file);
@@ -844,12 +767,14 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
         util_errf(err, errlen, "%s is not a text file", shown);
         return NULL;
     }
-    int inc = grade_find_include(text);
-    if (inc) {
+    char names_buf[512];
+    const char *names[33];
+    srcpolicy_option_macros(build_options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    if (srcpolicy_check(text, shown, names, SRCPOLICY_ALL, &f) != 0) {
         free(text);
         *refused = 1;
-        util_errf(err, errlen, "%s:%d: #include is not allowed in a graded kernel: everything "
-                  "the kernel needs must be in the file itself", shown, inc);
+        util_errf(err, errlen, "%s", f.message);
         return NULL;
     }
     return text;
@@ -1220,8 +1145,10 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             snprintf(files[nf].err, sizeof files[nf].err, "%s", ex_err);
         } else {
             int refused = 0;
-            char *text = grade_read_kernel(exercises, flat ? "." : l->id, files[nf].file, &refused, files[nf].err,
-                                           sizeof files[nf].err);
+            char options[512];
+            problem_build_options(l, options, sizeof options);
+            char *text = grade_read_kernel(exercises, flat ? "." : l->id, files[nf].file, options, &refused,
+                                           files[nf].err, sizeof files[nf].err);
             if (!text) {
                 snprintf(files[nf].status, sizeof files[nf].status, "%s", refused ? "refused" : "missing");
             } else if (private_copy(o->work_dir, l->id, files[nf].file, text, files[nf].path,

@@ -16,5 +16,6 @@ Suite *scan_suite(void);
 Suite *integral_suite(void);
 Suite *tui_suite(void);
 Suite *gpumodel_suite(void);
+Suite *srcpolicy_suite(void);
 
 #endif
