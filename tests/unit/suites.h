@@ -17,5 +17,6 @@ Suite *integral_suite(void);
 Suite *tui_suite(void);
 Suite *gpumodel_suite(void);
 Suite *srcpolicy_suite(void);
+Suite *limits_suite(void);
 
 #endif
