@@ -8,8 +8,15 @@
 #include <string.h>
 #include <time.h>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "clhost.h"
 #include "engine.h"
+#include "scratch.h"
 #include "util.h"
 
 static double seconds(void) {
@@ -95,6 +102,57 @@ START_TEST(a_log_of_warnings_or_one_long_line_is_cut_too) {
 }
 END_TEST
 
+/* Leaves files behind in the scratch folder; returns 7 when it is $TMPDIR. */
+static int leave_things(void *arg, const char *dir) {
+    (void)arg;
+    const char *tmp = getenv("TMPDIR");
+    char path[1200];
+    snprintf(path, sizeof path, "%s/a/b", dir);
+    util_mkdirs(path);
+    snprintf(path, sizeof path, "%s/a/b/file", dir);
+    util_write_file_atomic(path, "x", 1);
+    chmod(path, 0);
+    return tmp && !strcmp(tmp, dir) && strstr(dir, "/cltutor-test-") ? 7 : 1;
+}
+
+/* Starts a grandchild that would outlive it, then asks for SIGTERM and waits. */
+static int wait_for_term(void *arg, const char *dir) {
+    (void)arg;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/busy", dir);
+    util_write_file_atomic(path, "x", 1);
+    if (fork() == 0) { /* a worker: it dies with its parent */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        for (;;) pause();
+    }
+    kill(getppid(), SIGTERM);
+    for (;;) pause();
+    return 0;
+}
+
+START_TEST(scratch_folder_goes_with_the_run) {
+    char err[256], top[] = "/tmp/cltutor-unit-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    setenv("TMPDIR", top, 1);
+    ck_assert_int_eq(scratch_run("cltutor-test", leave_things, NULL, err, sizeof err), 7);
+    ck_assert_int_eq(rmdir(top), 0); /* empty: the run's folder is gone */
+}
+END_TEST
+
+START_TEST(scratch_folder_goes_on_sigterm) {
+    char err[256], top[] = "/tmp/cltutor-unit-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    setenv("TMPDIR", top, 1);
+    double t0 = seconds();
+    int rc = scratch_run("cltutor-test", wait_for_term, NULL, err, sizeof err);
+    ck_assert_int_eq(rc, 128 + SIGTERM);
+    ck_assert_msg(seconds() - t0 < 10, "took %.1f s", seconds() - t0);
+    /* every process of the run was waited for, its folder is gone */
+    ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+    ck_assert_int_eq(rmdir(top), 0);
+}
+END_TEST
+
 Suite *limits_suite(void) {
     Suite *s = suite_create("limits");
     TCase *tc = tcase_create("build log");
@@ -102,5 +160,9 @@ Suite *limits_suite(void) {
     tcase_add_test(tc, a_million_errors_keep_their_head_in_linear_time);
     tcase_add_test(tc, a_log_of_warnings_or_one_long_line_is_cut_too);
     suite_add_tcase(s, tc);
+    TCase *sc = tcase_create("scratch");
+    tcase_add_test(sc, scratch_folder_goes_with_the_run);
+    tcase_add_test(sc, scratch_folder_goes_on_sigterm);
+    suite_add_tcase(s, sc);
     return s;
 }
