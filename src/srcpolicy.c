@@ -464,8 +464,7 @@ static int check_token(policy *p, size_t first, size_t end, size_t k, int direct
     if (is_hash(lg, t) && k + 1 < end) {
         srcpolicy_kind ik = include_kind(lg, &p->ts->t[k + 1]);
         if (ik != SP_NONE)
-            return found(p, ik, k == first ? first : k, end, k, 1, lg->s + p->ts->t[k + 1].at, p->ts->t[k + 1].len,
-                         NULL);
+            return found(p, ik, k, end, k, 1, lg->s + p->ts->t[k + 1].at, p->ts->t[k + 1].len, NULL);
     }
     if (t->type != T_IDENT) return 0;
     const char *s = lg->s + t->at;
