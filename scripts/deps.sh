@@ -5,7 +5,7 @@
 #   scripts/deps.sh test    also those the tests need
 set -e
 need_build="make gcc pkg-config ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libncurses-dev libcjson-dev libinih-dev libmd4c-dev libseccomp-dev g++ oclgrind liboclgrind-dev llvm-14-dev"
-need_test="check tmux python3 libxml2-utils perl"
+need_test="check tmux python3 libxml2-utils perl time procps"
 case "${1:-build}" in
   build) want="$need_build" ;;
   test) want="$need_build $need_test" ;;

@@ -1,5 +1,5 @@
 /* clhost — the OpenCL host layer (used only in worker processes): devices, builds, events. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
 #include "clhost.h"
 #include "util.h"
 
@@ -181,6 +181,20 @@ void clh_close(clh_ctx *ctx) {
     ctx->context = NULL;
 }
 
+static void clh_format_count(size_t v, char *buf, size_t len);
+static int error_line(const char *s, size_t len);
+
+/* Whether a log holds any diagnostic (an error or a warning), not just the runtime's own line. */
+static int clh_log_has_diagnostics(const char *log) {
+    for (const char *p = log; p && *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        if (error_line(p, len) || memmem(p, len, "warning:", 8)) return 1;
+        p = eol ? eol + 1 : p + len;
+    }
+    return 0;
+}
+
 cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_program *out, char **log) {
     *out = NULL;
     *log = NULL;
@@ -191,8 +205,29 @@ cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_progr
     size_t len = 0;
     clGetProgramBuildInfo(p, ctx->dev.device_id, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
     if (len > 1) {
-        *log = calloc(len + 1, 1);
-        if (*log) clGetProgramBuildInfo(p, ctx->dev.device_id, CL_PROGRAM_BUILD_LOG, len, *log, NULL);
+        /* the API hands out the whole log or nothing: fetch it, keep its head */
+        char *full = malloc(len + 1);
+        if (full && clGetProgramBuildInfo(p, ctx->dev.device_id, CL_PROGRAM_BUILD_LOG, len, full, NULL) == CL_SUCCESS) {
+            full[len] = '\0';
+            *log = clh_cap_log(full, strlen(full), CLH_LOG_KEEP_BYTES, CLH_LOG_KEEP_ERRORS);
+        } else if (!full) {
+            char big[32], msg[160];
+            clh_format_count(len, big, sizeof big);
+            snprintf(msg, sizeof msg, "The compiler printed a log of %s bytes, more than the worker could hold.", big);
+            *log = strdup(msg);
+        }
+        free(full);
+    }
+    if (e == CL_BUILD_PROGRAM_FAILURE && !clh_log_has_diagnostics(*log)) {
+        /* PoCL drops a log it cannot hold and keeps only its own last line */
+        char *with = NULL;
+        util_sappend(&with, "%s%sThe compiler failed and its messages were lost: the runtime kept none of them. A "
+                     "kernel that makes the compiler print more than it can hold (a macro that expands to millions "
+                     "of errors) does this.", *log ? *log : "", *log && **log ? "\n" : "");
+        if (with) {
+            free(*log);
+            *log = with;
+        }
     }
     if (e != CL_SUCCESS) {
         clReleaseProgram(p);
@@ -200,6 +235,81 @@ cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_progr
     }
     *out = p;
     return CL_SUCCESS;
+}
+
+/* 1234567 as "1,234,567". */
+static void clh_format_count(size_t v, char *buf, size_t len) {
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%zu", v), o = 0;
+    for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0) buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+}
+
+/* An error diagnostic: "error: ...", "fatal error: ...", or "FILE:L:C: error: ...". */
+static int error_line(const char *s, size_t len) {
+    if ((len >= 6 && !memcmp(s, "error:", 6)) || (len >= 12 && !memcmp(s, "fatal error:", 12))) return 1;
+    return memmem(s, len, ": error:", 8) != NULL || memmem(s, len, ": fatal error:", 14) != NULL;
+}
+
+char *clh_cap_log(const char *log, size_t len, size_t keep_bytes, int keep_errors) {
+    size_t kept = 0, lines = 0, errors = 0, kept_errors = 0;
+    int full = 0; /* the head is complete: nothing more is kept */
+    for (size_t i = 0; i < len;) {
+        const char *eol = memchr(log + i, '\n', len - i);
+        size_t end = eol ? (size_t)(eol - log) + 1 : len;
+        int err = error_line(log + i, end - i);
+        lines++;
+        errors += err;
+        if (!full && (end > keep_bytes || (err && kept_errors == (size_t)keep_errors))) full = 1;
+        if (!full) {
+            kept = end;
+            kept_errors += err;
+        }
+        i = end;
+    }
+    if (kept == len) {
+        char *copy = malloc(len + 1);
+        if (!copy) return NULL;
+        memcpy(copy, log, len);
+        copy[len] = '\0';
+        return copy;
+    }
+    int cut_line = kept == 0; /* a first line longer than the whole allowance: keep its start */
+    if (cut_line) kept = keep_bytes < len ? keep_bytes : len;
+    char n_err[32], n_bytes[32], n_lines[32], more_err[32], more_lines[32];
+    clh_format_count(errors, n_err, sizeof n_err);
+    clh_format_count(len, n_bytes, sizeof n_bytes);
+    clh_format_count(lines, n_lines, sizeof n_lines);
+    size_t shown_lines = 0;
+    for (size_t i = 0; i < kept; i++) shown_lines += log[i] == '\n';
+    if (kept && log[kept - 1] != '\n') shown_lines++;
+    clh_format_count(errors - kept_errors, more_err, sizeof more_err);
+    clh_format_count(lines - shown_lines, more_lines, sizeof more_lines);
+    char head[320], tail[160];
+    if (errors)
+        snprintf(head, sizeof head, "The compiler printed %s error%s (%s bytes in %s lines); the first %zu %s below.\n",
+                 n_err, errors == 1 ? "" : "s", n_bytes, n_lines, kept_errors, kept_errors == 1 ? "is" : "are");
+    else
+        snprintf(head, sizeof head, "The compiler printed %s lines (%s bytes); the first %zu %s below.\n", n_lines,
+                 n_bytes, shown_lines, shown_lines == 1 ? "is" : "are");
+    if (cut_line && lines == 1) {
+        char more_bytes[32];
+        clh_format_count(len - kept, more_bytes, sizeof more_bytes);
+        snprintf(tail, sizeof tail, " ...\n[%s more bytes of that line not shown]\n", more_bytes);
+    } else {
+        snprintf(tail, sizeof tail, "%s[%s more error%s in %s more line%s not shown]\n", cut_line ? " ...\n" : "",
+                 more_err, errors - kept_errors == 1 ? "" : "s", more_lines, lines - shown_lines == 1 ? "" : "s");
+    }
+    size_t hl = strlen(head), tl = strlen(tail);
+    char *out = malloc(hl + kept + tl + 1);
+    if (!out) return NULL;
+    memcpy(out, head, hl);
+    memcpy(out + hl, log, kept);
+    memcpy(out + hl + kept, tail, tl + 1);
+    return out;
 }
 
 cl_kernel clh_kernel(cl_program prog, const char *name, int lenient, char *err, size_t errlen) {

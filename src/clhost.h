@@ -46,8 +46,22 @@ int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char 
 int clh_open(clh_ctx *ctx, const char *spec, char *err, size_t errlen);
 void clh_close(clh_ctx *ctx);
 
-/* Builds source; on failure returns the OpenCL error and the log in *log (malloc'd). */
+/* Builds source; on failure returns the OpenCL error and the log in *log
+ * (malloc'd), cut as clh_cap_log cuts it. */
 cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_program *out, char **log);
+
+/* What of a build log is kept: its first CLH_LOG_KEEP_BYTES, and no more than
+ * CLH_LOG_KEEP_ERRORS errors (a few lines of source can make a compiler
+ * without an error limit print millions). */
+#define CLH_LOG_KEEP_BYTES (64 * 1024)
+#define CLH_LOG_KEEP_ERRORS 100
+
+/* A copy of log[0, len) cut at a line end to at most keep_bytes and
+ * keep_errors error lines, in one pass. A log that was cut starts with a line
+ * that says how much the compiler printed ("The compiler printed 1,048,576
+ * errors (157,286,468 bytes in 1,048,577 lines); the first 100 are below.")
+ * and ends with one that says how much is not shown. NULL when out of memory. */
+char *clh_cap_log(const char *log, size_t len, size_t keep_bytes, int keep_errors);
 
 /* Finds kernel `name` in program; if the program defines exactly one kernel and
  * `lenient` is set, returns it whatever its name. */

@@ -4,6 +4,7 @@
 #include "grade.h"
 #include "grade_batch.h"
 #include "grade_report.h"
+#include "scratch.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -48,9 +49,19 @@ static const char *const grade_usage =
     "  -j, --jobs N         with --batch, students graded at once (default 1)\n"
     "  --reports DIR        with --batch, where each student's JSON report goes\n"
     "                       (default: next to the CSV, NAME-reports/)\n"
+    "  --student-limit SEC  with --batch, wall-clock limit of one student's grading\n"
+    "                       (default 1800); past it the student's processes are\n"
+    "                       stopped, the CSV says time_limit, the others go on\n"
     "\n"
-    "Exit status: 0 full marks (or a batch that finished), 1 some tests failed,\n"
-    "64 usage error, 69 no usable OpenCL device.\n";
+    "Temporary files live in one folder, cltutor-grade-XXXXXX in $TMPDIR (or /tmp),\n"
+    "removed at the end, also on SIGINT or SIGTERM.\n"
+    "\n"
+    "Exit status: 0 full marks, 1 some tests failed, 64 usage error, 69 no usable\n"
+    "OpenCL device, 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).\n"
+    "With --batch: 0 the batch finished (every student has a CSV row; see its\n"
+    "status: ok, no files, time_limit or error), 3 the grader failed for some\n"
+    "students (status error), 64 usage error (also an unwritable CSV), 69 it\n"
+    "failed for every student (no usable OpenCL device?), 128+N stopped by signal N.\n";
 
 typedef struct {
     int enabled, shown;
@@ -133,9 +144,115 @@ static int print_plan(const grade_options *o, int json) {
     return rc;
 }
 
+typedef struct {
+    grade_options *o;
+    const lesson **lessons;
+    const char *batch, *output, *reports;
+    int jobs;
+    double student_limit;
+    grade_format fmt;
+    grade_report_style *st;
+    grade_live *live;
+} grade_run_ctx;
+
+/* --batch, in the run's scratch folder: a CSV row and a JSON report per student. */
+static int run_batch(void *arg, const char *scratch) {
+    (void)scratch; /* the batch's own folders are made in it, through $TMPDIR */
+    grade_run_ctx *g = arg;
+    const grade_options *o = g->o;
+    const char *output = g->output;
+    char err[1400], rdir[1400];
+    if (g->reports) snprintf(rdir, sizeof rdir, "%s", g->reports);
+    else if (output && strcmp(output, "-")) {
+        snprintf(rdir, sizeof rdir, "%s", output);
+        size_t n = strlen(rdir);
+        if (n > 4 && !strcmp(rdir + n - 4, ".csv")) rdir[n - 4] = '\0';
+        strncat(rdir, "-reports", sizeof rdir - strlen(rdir) - 1);
+    } else snprintf(rdir, sizeof rdir, "grade-reports");
+    fprintf(stderr, "cltutor grade: batch %s, seed %llu (--seed %llu grades the same tests), %d at a time\n",
+            g->batch, (unsigned long long)o->seed, (unsigned long long)o->seed, g->jobs);
+    grade_batch_row *rows = NULL;
+    int n = 0;
+    double t0 = util_now();
+    if (grade_batch_run(o, g->batch, rdir, g->jobs, g->student_limit, g->st, on_batch, g->live, &rows, &n, err,
+                        sizeof err) != 0) {
+        live_clear(g->live);
+        fprintf(stderr, "cltutor grade: %s\n", err);
+        return EXIT_USAGE;
+    }
+    live_clear(g->live);
+    char *csv = grade_batch_csv(o, rows, n);
+    int rc = write_out(output, csv) == 0 ? 0 : EXIT_USAGE;
+    free(csv);
+    int errors = 0, empty = 0, late = 0;
+    for (int i = 0; i < n; i++)
+        if (rows[i].time_limit) {
+            late++;
+            fprintf(stderr, "cltutor grade: %s: %s\n", rows[i].student, rows[i].error);
+        } else if (!rows[i].graded) {
+            errors++;
+            fprintf(stderr, "cltutor grade: %s: %s\n", rows[i].student, rows[i].error);
+        }
+    for (int i = 0; i < n; i++)
+        if (rows[i].graded && !rows[i].submitted) {
+            if (!empty++) fprintf(stderr, "cltutor grade: none of the exercise files was found for:");
+            fprintf(stderr, " %s", rows[i].student);
+        }
+    if (empty) {
+        char ex[1200];
+        snprintf(ex, sizeof ex, "exercises/%s/%s", g->lessons[0]->id, g->lessons[0]->exercise);
+        fprintf(stderr, "\n  (status \"no files\"). Each student's folder should hold the files as in the "
+                        "workspace, e.g. STUDENT/%s.\n", ex);
+    }
+    int graded = n - errors - late;
+    fprintf(stderr, "cltutor grade: %d student%s graded in %.0f s%s%s%s; reports in %s/\n", graded,
+            graded == 1 ? "" : "s", util_now() - t0, late ? " (some stopped at --student-limit: status time_limit)"
+            : "", output && strcmp(output, "-") ? "; grades in " : "", output && strcmp(output, "-") ? output : "",
+            rdir);
+    if (errors && rc == 0) rc = errors == n ? EXIT_NO_DEVICE : EXIT_CRASH;
+    grade_batch_free(rows, n);
+    return rc;
+}
+
+/* One submission, in the run's scratch folder. */
+static int run_single(void *arg, const char *scratch) {
+    grade_run_ctx *g = arg;
+    grade_options o = *g->o;
+    const char *output = g->output;
+    char work[1200];
+    snprintf(work, sizeof work, "%s/work", scratch);
+    if (util_mkdirs(work) != 0) {
+        fprintf(stderr, "cltutor grade: cannot create a temporary folder in %s\n", scratch);
+        return EXIT_USAGE;
+    }
+    o.work_dir = work;
+    if (g->fmt != GF_TEXT || (output && strcmp(output, "-")))
+        fprintf(stderr, "cltutor grade: seed %llu (--seed %llu grades the same tests)\n", (unsigned long long)o.seed,
+                (unsigned long long)o.seed);
+    grade_result r;
+    grade_run(&o, on_test, g->live, NULL, &r);
+    live_clear(g->live);
+    grade_remove_tree(work);
+    g->st->color = g->fmt == GF_TEXT && !(output && strcmp(output, "-")) && isatty(1) && !getenv("NO_COLOR");
+    char *text = grade_report_render(&r, g->fmt, g->st);
+    int rc = write_out(output, text ? text : "") == 0 ? 0 : EXIT_USAGE;
+    free(text);
+    if (r.fatal) fprintf(stderr, "cltutor grade: the grader could not run: %s\n", r.fatal_msg);
+    else if (g->fmt != GF_TEXT || (output && strcmp(output, "-"))) {
+        char a[32], b[32];
+        grade_format_points(r.score, a, sizeof a);
+        grade_format_points(r.max_score, b, sizeof b);
+        fprintf(stderr, "cltutor grade: %s / %s (%d passed, %d failed, %d skipped)\n", a, b, r.n_passed, r.n_failed,
+                r.n_skipped);
+    }
+    if (rc == 0) rc = r.fatal ? r.fatal : r.n_failed ? EXIT_WRONG : 0;
+    grade_result_free(&r);
+    return rc;
+}
+
 int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
-           O_DEVICE, O_TESTS };
+           O_DEVICE, O_TESTS, O_STUDENT_LIMIT };
     static const struct option opts[] = {
         {"dir", required_argument, 0, O_DIR},          {"format", required_argument, 0, O_FORMAT},
         {"output", required_argument, 0, 'o'},         {"seed", required_argument, 0, O_SEED},
@@ -144,14 +261,14 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         {"require-speedup", required_argument, 0, O_SPEED}, {"visibility", required_argument, 0, O_VIS},
         {"plan", no_argument, 0, O_PLAN},              {"batch", required_argument, 0, O_BATCH},
         {"jobs", required_argument, 0, 'j'},           {"reports", required_argument, 0, O_REPORTS},
-        {"tests", required_argument, 0, O_TESTS},
+        {"tests", required_argument, 0, O_TESTS},      {"student-limit", required_argument, 0, O_STUDENT_LIMIT},
         {"help", no_argument, 0, 'h'},                 {0, 0, 0, 0}};
     grade_options o;
     grade_options_defaults(&o);
     const char *dir = NULL, *output = NULL, *batch = NULL, *reports = NULL, *visibility = "visible";
     grade_format fmt = GF_TEXT;
     int plan = 0, have_seed = 0;
-    double jobs = 1, v;
+    double jobs = 1, v, student_limit = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
         switch (ch) {
@@ -198,6 +315,9 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
             break;
         case O_REPORTS: reports = optarg; break;
         case O_TESTS: o.only = optarg; break;
+        case O_STUDENT_LIMIT:
+            if (cli_parse_double("grade", "--student-limit", optarg, 1, 7 * 86400, &student_limit)) return EXIT_USAGE;
+            break;
         case 'h': fputs(grade_usage, stdout); return 0;
         default: return cli_usage_error("grade", "unknown option %s", argv[optind - 1]);
         }
@@ -207,8 +327,9 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         return cli_usage_error("grade", "--plan prints text or, with --format json, JSON");
     if (batch && fmt != GF_TEXT)
         return cli_usage_error("grade", "--batch writes a CSV and a JSON report per student; --format is for one submission");
-    if (!batch && (reports || jobs != 1))
-        return cli_usage_error("grade", "%s needs --batch", reports ? "--reports" : "--jobs");
+    if (!batch && (reports || jobs != 1 || student_limit > 0))
+        return cli_usage_error("grade", "%s needs --batch", reports ? "--reports" : jobs != 1 ? "--jobs"
+                               : "--student-limit");
     if (o.require_speedup > 0 && !o.device_spec)
         return cli_usage_error("grade", "--require-speedup needs --device: a speed requirement holds on a named device");
     int rc = cli_load_course(cx);
@@ -249,92 +370,28 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         return cli_usage_error("grade", "--tests %s: no test of these chapters has that id (see --plan)", o.only);
     }
 
-    if (batch) {
-        char rdir[1400];
-        if (reports) snprintf(rdir, sizeof rdir, "%s", reports);
-        else if (output && strcmp(output, "-")) {
-            snprintf(rdir, sizeof rdir, "%s", output);
-            size_t n = strlen(rdir);
-            if (n > 4 && !strcmp(rdir + n - 4, ".csv")) rdir[n - 4] = '\0';
-            strncat(rdir, "-reports", sizeof rdir - strlen(rdir) - 1);
-        } else snprintf(rdir, sizeof rdir, "grade-reports");
-        fprintf(stderr, "cltutor grade: batch %s, seed %llu (--seed %llu grades the same tests), %d at a time\n",
-                batch, (unsigned long long)o.seed, (unsigned long long)o.seed, (int)jobs);
-        grade_batch_row *rows = NULL;
-        int n = 0;
-        double t0 = util_now();
-        if (grade_batch_run(&o, batch, rdir, (int)jobs, &st, on_batch, &live, &rows, &n, err, sizeof err) != 0) {
-            live_clear(&live);
-            fprintf(stderr, "cltutor grade: %s\n", err);
-            free(lessons);
-            return EXIT_USAGE;
-        }
-        live_clear(&live);
-        char *csv = grade_batch_csv(&o, rows, n);
-        rc = write_out(output, csv) == 0 ? 0 : EXIT_USAGE;
-        free(csv);
-        int errors = 0, empty = 0;
-        for (int i = 0; i < n; i++)
-            if (!rows[i].graded) {
-                errors++;
-                fprintf(stderr, "cltutor grade: %s: %s\n", rows[i].student, rows[i].error);
-            } else if (!rows[i].submitted) {
-                if (!empty++) fprintf(stderr, "cltutor grade: none of the exercise files was found for:");
-                fprintf(stderr, " %s", rows[i].student);
-            }
-        if (empty) {
-            char ex[1200];
-            snprintf(ex, sizeof ex, "exercises/%s/%s", lessons[0]->id, lessons[0]->exercise);
-            fprintf(stderr, "\n  (status \"no files\"). Each student's folder should hold the files as in the "
-                            "workspace, e.g. STUDENT/%s.\n", ex);
-        }
-        fprintf(stderr, "cltutor grade: %d student%s graded in %.0f s%s%s; reports in %s/\n", n - errors,
-                n - errors == 1 ? "" : "s", util_now() - t0, output && strcmp(output, "-") ? "; grades in " : "",
-                output && strcmp(output, "-") ? output : "", rdir);
-        if (errors && rc == 0) rc = errors == n ? EXIT_NO_DEVICE : EXIT_CRASH;
-        grade_batch_free(rows, n);
-        free(lessons);
-        return rc;
-    }
-
+    grade_run_ctx g = {.o = &o, .lessons = lessons, .batch = batch, .output = output, .reports = reports,
+                       .jobs = (int)jobs, .student_limit = student_limit > 0 ? student_limit : 1800, .fmt = fmt,
+                       .st = &st, .live = &live};
     char subm[1200];
-    if (dir) snprintf(subm, sizeof subm, "%s", dir);
-    else snprintf(subm, sizeof subm, "%s", cx->paths.workspace);
-    if (!util_is_dir(subm)) {
-        free(lessons);
-        return cli_usage_error("grade", "--dir %s: no such folder", subm);
+    if (!batch) {
+        if (dir) snprintf(subm, sizeof subm, "%s", dir);
+        else snprintf(subm, sizeof subm, "%s", cx->paths.workspace);
+        if (!util_is_dir(subm)) {
+            free(lessons);
+            return cli_usage_error("grade", "--dir %s: no such folder", subm);
+        }
+        o.submission = subm;
     }
-    o.submission = subm;
-    char work[1024];
-    const char *tmpdir = getenv("TMPDIR");
-    snprintf(work, sizeof work, "%s/cltutor-grade-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(work)) {
-        free(lessons);
-        fprintf(stderr, "cltutor grade: cannot create a temporary folder\n");
-        return EXIT_USAGE;
+    /* everything temporary of this run (copies, caches, the GPU model's files, every
+     * student's) lives in one folder, removed at the end, also on SIGINT or SIGTERM */
+    rc = scratch_run("cltutor-grade", batch ? run_batch : run_single, &g, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "cltutor grade: %s\n", err);
+        rc = EXIT_USAGE;
+    } else if (rc > 128 && rc < 160) {
+        fprintf(stderr, "\ncltutor grade: stopped by signal %d; temporary files removed\n", rc - 128);
     }
-    o.work_dir = work;
-    if (fmt != GF_TEXT || (output && strcmp(output, "-")))
-        fprintf(stderr, "cltutor grade: seed %llu (--seed %llu grades the same tests)\n", (unsigned long long)o.seed,
-                (unsigned long long)o.seed);
-    grade_result r;
-    grade_run(&o, on_test, &live, NULL, &r);
-    live_clear(&live);
-    grade_remove_tree(work);
-    st.color = fmt == GF_TEXT && !(output && strcmp(output, "-")) && isatty(1) && !getenv("NO_COLOR");
-    char *text = grade_report_render(&r, fmt, &st);
-    rc = write_out(output, text ? text : "") == 0 ? 0 : EXIT_USAGE;
-    free(text);
-    if (r.fatal) fprintf(stderr, "cltutor grade: the grader could not run: %s\n", r.fatal_msg);
-    else if (fmt != GF_TEXT || (output && strcmp(output, "-"))) {
-        char a[32], b[32];
-        grade_format_points(r.score, a, sizeof a);
-        grade_format_points(r.max_score, b, sizeof b);
-        fprintf(stderr, "cltutor grade: %s / %s (%d passed, %d failed, %d skipped)\n", a, b, r.n_passed, r.n_failed,
-                r.n_skipped);
-    }
-    if (rc == 0) rc = r.fatal ? r.fatal : r.n_failed ? EXIT_WRONG : 0;
-    grade_result_free(&r);
     free(lessons);
     return rc;
 }

@@ -964,9 +964,15 @@ static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb
     snprintf(e_vendors, sizeof e_vendors, "OCL_ICD_VENDORS=%s", dir);
     snprintf(e_plugins, sizeof e_plugins, "OCLGRIND_PLUGINS=%s", plugin);
     snprintf(e_out, sizeof e_out, "CLTUTOR_GM_OUT=%s", out_file);
-    /* 48 KiB of local memory per work-group, as most GPUs give a kernel by default */
-    const char *env[] = {e_vendors, e_plugins, e_out, "OCLGRIND_LOG=/dev/null", "OCLGRIND_LOCAL_MEM_SIZE=49152",
-                         races ? "OCLGRIND_DATA_RACES=1" : NULL, NULL};
+    /* the caller's own settings first (a grader's cache folder), then the simulator's;
+     * 48 KiB of local memory per work-group, as most GPUs give a kernel by default */
+    const char *env[24];
+    int ne = 0;
+    for (const char *const *e = rq_in->worker_env; e && *e && ne < 16; e++) env[ne++] = *e;
+    const char *own[] = {e_vendors, e_plugins, e_out, "OCLGRIND_LOG=/dev/null", "OCLGRIND_LOCAL_MEM_SIZE=49152",
+                         races ? "OCLGRIND_DATA_RACES=1" : NULL};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(own) && own[i]; i++) env[ne++] = own[i];
+    env[ne] = NULL;
     rq.worker_env = env;
     rq.worker_writable = dir; /* where the plugin writes its figures */
     rq.device_spec = "oclgrind";

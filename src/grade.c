@@ -6,6 +6,7 @@
 #include "problem.h"
 #include "rng.h"
 #include "technique.h"
+#include "srcpolicy.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -603,87 +604,9 @@ int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size
     return -1;
 }
 
-/* Trigraphs, then line splices, as the C preprocessor's first phases do. */
-static char *early_phases(const char *src) {
-    size_t n = strlen(src);
-    char *a = malloc(n + 1), *b = malloc(n + 1);
-    if (!a || !b) { free(a); free(b); return NULL; }
-    size_t o = 0;
-    static const char from[] = "=(/)'<!>-", to[] = "#[\\]^{|}~";
-    for (size_t i = 0; i < n; i++) {
-        if (src[i] == '?' && i + 2 < n && src[i + 1] == '?') {
-            const char *f = strchr(from, src[i + 2]);
-            if (f && src[i + 2]) { a[o++] = to[f - from]; i += 2; continue; }
-        }
-        a[o++] = src[i];
-    }
-    a[o] = '\0';
-    size_t m = 0;
-    for (size_t i = 0; i < o; i++) {
-        if (a[i] == '\\') {
-            size_t j = i + 1;
-            while (j < o && (a[j] == ' ' || a[j] == '\t' || a[j] == '\r')) j++;
-            if (j < o && a[j] == '\n') { i = j; continue; }
-        }
-        b[m++] = a[i];
-    }
-    b[m] = '\0';
-    free(a);
-    return b;
-}
-
 int grade_find_include(const char *src) {
-    char *s = early_phases(src);
-    if (!s) return 1;
-    int line = 1, at_start = 1, found = 0;
-    size_t i = 0, n = strlen(s);
-    /* line numbers count the newlines of the original splices too: good enough to point at it */
-    while (i < n && !found) {
-        char c = s[i];
-        if (c == '\n') { line++; at_start = 1; i++; continue; }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { i++; continue; }
-        if (c == '/' && s[i + 1] == '*') {
-            i += 2;
-            while (i < n && !(s[i] == '*' && s[i + 1] == '/')) { if (s[i] == '\n') line++; i++; }
-            i += 2;
-            continue;
-        }
-        if (c == '/' && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n') i++;
-            continue;
-        }
-        if (at_start && (c == '#' || (c == '%' && s[i + 1] == ':'))) {
-            i += c == '#' ? 1 : 2;
-            /* whitespace and block comments may sit between # and the directive's name */
-            for (;;) {
-                while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
-                if (s[i] == '/' && s[i + 1] == '*') {
-                    i += 2;
-                    while (i < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
-                    i += 2;
-                    continue;
-                }
-                break;
-            }
-            size_t w = 0;
-            while (i + w < n && (isalnum((unsigned char)s[i + w]) || s[i + w] == '_')) w++;
-            if ((w >= 7 && !strncmp(s + i, "include", 7)) || (w == 6 && !strncmp(s + i, "import", 6)))
-                found = line;
-            at_start = 0;
-            i += w;
-            continue;
-        }
-        at_start = 0;
-        if (c == '"' || c == '\'') {
-            i++;
-            while (i < n && s[i] != c && s[i] != '\n') { if (s[i] == '\\') i++; i++; }
-            i++;
-            continue;
-        }
-        i++;
-    }
-    free(s);
-    return found;
+    srcpolicy_finding f;
+    return srcpolicy_check(src, NULL, NULL, SRCPOLICY_FILES, &f) == 0 ? 0 : f.line > 0 ? f.line : 1;
 }
 
 static int valid_text(const char *s, size_t len) {
@@ -692,8 +615,8 @@ static int valid_text(const char *s, size_t len) {
     return 1;
 }
 
-char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, int *refused, char *err,
-                        size_t errlen) {
+char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, const char *build_options,
+                        int *refused, char *err, size_t errlen) {
     *refused = 0;
     char shown[300];
     if (!strcmp(id, ".")) snprintf(shown, sizeof shown, "%s", file);
@@ -761,12 +684,14 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
         util_errf(err, errlen, "%s is not a text file", shown);
         return NULL;
     }
-    int inc = grade_find_include(text);
-    if (inc) {
+    char names_buf[512];
+    const char *names[33];
+    srcpolicy_option_macros(build_options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    if (srcpolicy_check(text, shown, names, SRCPOLICY_ALL, &f) != 0) {
         free(text);
         *refused = 1;
-        util_errf(err, errlen, "%s:%d: #include is not allowed in a graded kernel: everything "
-                  "the kernel needs must be in the file itself", shown, inc);
+        util_errf(err, errlen, "%s", f.message);
         return NULL;
     }
     return text;
@@ -864,6 +789,7 @@ typedef struct {
     volatile int *cancel;
     int done, total;
     long cpu_s;
+    const char *const *worker_env; /* for every worker: PoCL's kernel cache in the grader's scratch folder */
 } run_ctx;
 
 /* Runs a kernel file once through the engine; returns the engine's status. */
@@ -885,6 +811,7 @@ static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, co
     }
     rq.cpu_limit_s = rc->cpu_s;
     rq.memory_limit_mb = rc->o->memory_mb;
+    rq.worker_env = rc->worker_env;
     engine_run(&rq, NULL, NULL, rc->cancel, rep);
     if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
     return rep->status;
@@ -922,6 +849,7 @@ static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, cons
     rq.budget_s = 0;
     rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
     rq.memory_limit_mb = rc->o->memory_mb;
+    rq.worker_env = rc->worker_env;
     gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->gm);
 }
 
@@ -1130,8 +1058,10 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             snprintf(files[nf].err, sizeof files[nf].err, "%s", ex_err);
         } else {
             int refused = 0;
-            char *text = grade_read_kernel(exercises, flat ? "." : l->id, files[nf].file, &refused, files[nf].err,
-                                           sizeof files[nf].err);
+            char options[512];
+            problem_build_options(l, options, sizeof options);
+            char *text = grade_read_kernel(exercises, flat ? "." : l->id, files[nf].file, options, &refused,
+                                           files[nf].err, sizeof files[nf].err);
             if (!text) {
                 snprintf(files[nf].status, sizeof files[nf].status, "%s", refused ? "refused" : "missing");
             } else if (private_copy(o->work_dir, l->id, files[nf].file, text, files[nf].path,
@@ -1238,6 +1168,15 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
         r->n_chapters++;
     }
     run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
+    /* what the compiler caches or logs (PoCL's build.log of a kernel that
+     * prints millions of errors) stays in the scratch folder, removed with it */
+    char cache_env[1200];
+    const char *env[] = {cache_env, NULL};
+    if (o->work_dir && *o->work_dir) {
+        snprintf(cache_env, sizeof cache_env, "POCL_CACHE_DIR=%s/pocl-cache", o->work_dir);
+        util_mkdirs(cache_env + strlen("POCL_CACHE_DIR="));
+        rc.worker_env = env;
+    }
     for (int i = 0; i < r->n_chapters; i++) rc.total += r->chapters[i].n_tests;
 
     char exercises[1200], ex_err[1200] = "";

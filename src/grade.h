@@ -109,14 +109,18 @@ void grade_result_free(grade_result *r);
 int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size_t errlen);
 
 /* Reads exercises_dir/ID/FILE as a submitted kernel: a regular file (no
- * symbolic link anywhere below exercises_dir), text, at most 256 KiB, with no
- * #include. Returns the malloc'd text, or NULL with the reason in err and
- * *refused set when the file is there but not acceptable. */
-char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, int *refused, char *err,
-                        size_t errlen);
+ * symbolic link anywhere below exercises_dir), text, at most 256 KiB, that
+ * passes the source policy (srcpolicy.h): nothing that reads other files, no
+ * ## and nothing that depends on the device, except the macros that
+ * build_options (the chapter's, NULL for none) defines with -D. Returns the
+ * malloc'd text, or NULL with the reason in err and *refused set when the
+ * file is there but not acceptable (a policy finding's message names the line). */
+char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, const char *build_options,
+                        int *refused, char *err, size_t errlen);
 
-/* The 1-based line of the first #include/#import directive in OpenCL C
- * source, after trigraphs, line splices and comments; 0 when there is none. */
+/* The 1-based line of the first construct in OpenCL C source that could read
+ * another file (#include and its kin, __has_include, _Pragma, ##: srcpolicy's
+ * SRCPOLICY_FILES check); 0 when there is none. */
 int grade_find_include(const char *src);
 
 #endif

@@ -2,13 +2,13 @@
  * its own forked grader process, and gathers one row of scores per student. */
 #define _GNU_SOURCE
 #include "grade_batch.h"
+#include "scratch.h"
 #include "util.h"
 
 #include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,23 +19,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-    (void)st; (void)flag; (void)ftw;
-    return remove(path);
-}
-
-int grade_remove_tree(const char *dir) {
-    if (!dir || !*dir || !strcmp(dir, "/")) return -1;
-    return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
+int grade_remove_tree(const char *dir) { return scratch_remove(dir); }
 
 static int cmp_rows(const void *a, const void *b) {
     return strcmp(((const grade_batch_row *)a)->student, ((const grade_batch_row *)b)->student);
 }
 
-/* A file name for a student's report: letters, digits and ._-@+ kept, the rest '_'. */
+/* A file name for a student's report: letters, digits and ._-@+ kept, the
+ * rest '_'. A long name keeps its start and gets a hash of the whole name, so
+ * that NAME.json and the temporary file it is written through
+ * (NAME.json.tmpXXXXXX) stay within a file name's 255 bytes. */
+#define REPORT_NAME_MAX 200
 static void report_name(const char *student, char *buf, size_t len) {
     size_t j = 0;
+    if (student[0] == '.' || !student[0]) buf[j++] = '_';
     for (const char *p = student; *p && j + 1 < len; p++) {
         unsigned char c = (unsigned char)*p;
         int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
@@ -43,18 +40,20 @@ static void report_name(const char *student, char *buf, size_t len) {
         buf[j++] = keep ? (char)c : '_';
     }
     buf[j] = '\0';
-    if (j == 0 || buf[0] == '.') {
-        char tmp[256];
-        snprintf(tmp, sizeof tmp, "_%s", buf);
-        snprintf(buf, len, "%s", tmp);
+    if (j > REPORT_NAME_MAX && len > REPORT_NAME_MAX) {
+        unsigned long long h = 1469598103934665603ull;
+        for (const char *p = student; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+        snprintf(buf + REPORT_NAME_MAX - 17, len - (REPORT_NAME_MAX - 17), "-%016llx", h);
     }
 }
 
 typedef struct {
-    pid_t pid;
+    pid_t pid;         /* also its process group */
     int fd;            /* progress: one byte per finished test; -1 once at its end */
     int row;
     int ticks;
+    double started;
+    int killed;        /* stopped at the per-student limit */
 } running;
 
 /* The child: grades one student and writes the JSON report. */
@@ -74,6 +73,7 @@ static int grade_child(const grade_options *base, grade_batch_row *row, const ch
     o.student = row->student;
     o.work_dir = work_dir;
     if (util_mkdirs(work_dir) != 0) return 2;
+    setenv("TMPDIR", work_dir, 1); /* the GPU model's folders too: removed with this student's */
     grade_result r;
     grade_run(&o, child_tick, &progress_fd, NULL, &r);
     char *json = grade_report_render(&r, GF_JSON, st);
@@ -118,9 +118,33 @@ static void read_back(const grade_options *o, grade_batch_row *row) {
     cJSON_Delete(j);
 }
 
+/* A student stopped at the limit: the row says so, and so does a report of its own. */
+static void stopped_at_limit(const grade_options *o, grade_batch_row *row, double limit_s,
+                             const grade_report_style *st) {
+    row->time_limit = 1;
+    row->fatal = 0;
+    snprintf(row->error, sizeof row->error,
+             "time_limit: grading took more than %.0f s (--student-limit), so its processes were stopped and it "
+             "has no grade; grade this student alone, or with a larger --student-limit", limit_s);
+    grade_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.submission, sizeof r.submission, "%s", row->dir);
+    snprintf(r.student, sizeof r.student, "%s", row->student);
+    r.seed = o->seed;
+    r.timeout_s = o->timeout_s;
+    r.cpu_s = o->cpu_s;
+    r.memory_mb = o->memory_mb;
+    r.wall_s = limit_s;
+    r.fatal = 3;
+    snprintf(r.fatal_msg, sizeof r.fatal_msg, "%s", row->error);
+    char *json = grade_report_render(&r, GF_JSON, st);
+    if (json) util_write_file_atomic(row->report, json, strlen(json));
+    free(json);
+}
+
 int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir, int jobs,
-                    const grade_report_style *st, grade_batch_cb cb, void *user, grade_batch_row **rows_out,
-                    int *n_out, char *err, size_t errlen) {
+                    double student_limit_s, const grade_report_style *st, grade_batch_cb cb, void *user,
+                    grade_batch_row **rows_out, int *n_out, char *err, size_t errlen) {
     *rows_out = NULL;
     *n_out = 0;
     DIR *d = opendir(batch_dir);
@@ -201,6 +225,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
             fflush(stderr);
             pid_t pid = fork();
             if (pid == 0) {
+                setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
                 prctl(PR_SET_PDEATHSIG, SIGKILL);
                 close(pfd[0]);
                 for (int k = 0; k < jobs; k++) if (run[k].pid && run[k].fd >= 0) close(run[k].fd);
@@ -215,8 +240,9 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                 next++;
                 continue;
             }
+            setpgid(pid, pid);
             fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-            run[slot] = (running){.pid = pid, .fd = pfd[0], .row = next, .ticks = 0};
+            run[slot] = (running){.pid = pid, .fd = pfd[0], .row = next, .ticks = 0, .started = util_now()};
             active++;
             next++;
         }
@@ -242,6 +268,13 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                 run[map[p]].fd = -1;
             }
         }
+        double now = util_now();
+        for (int k = 0; k < jobs; k++)
+            if (run[k].pid && !run[k].killed && student_limit_s > 0 && now - run[k].started > student_limit_s) {
+                kill(-run[k].pid, SIGKILL);
+                kill(run[k].pid, SIGKILL);
+                run[k].killed = 1;
+            }
         for (int k = 0; k < jobs; k++) {
             if (!run[k].pid) continue;
             int status;
@@ -255,7 +288,13 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                 run[k].fd = -1;
             }
             grade_batch_row *row = &rows[run[k].row];
-            if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            if (run[k].killed) {
+                kill(-run[k].pid, SIGKILL); /* what is left of its group */
+                char work[1100];
+                snprintf(work, sizeof work, "%s/%d", tmpl, run[k].row);
+                grade_remove_tree(work);
+                stopped_at_limit(base, row, student_limit_s, st);
+            } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
                 read_back(base, row);
             } else {
                 row->fatal = 1;
@@ -322,7 +361,8 @@ char *grade_batch_csv(const grade_options *o, const grade_batch_row *rows, int n
             for (int i = 0; i < o->n_lessons; i++) util_sappend(&out, ",");
             util_sappend(&out, ",,,,,%llu,", (unsigned long long)o->seed);
             char status[600];
-            snprintf(status, sizeof status, "error: %s", row->error);
+            if (row->time_limit) snprintf(status, sizeof status, "time_limit");
+            else snprintf(status, sizeof status, "error: %s", row->error);
             csv_field(&out, status);
             util_sappend(&out, ",");
         }

@@ -11,6 +11,7 @@ typedef struct {
     char report[1400];          /* its JSON report */
     int graded;                 /* the grader finished and its report was read back */
     int fatal;                  /* the grader's own failure (64, 69, ...), 0 otherwise */
+    int time_limit;             /* stopped at the per-student limit: not graded (CSV status time_limit) */
     char error[512];
     double score, max_score;
     double *chapter_score;      /* one per graded chapter, in the options' order; -1 when absent */
@@ -24,12 +25,17 @@ typedef void (*grade_batch_cb)(void *user, int tests_done, int tests_total, int 
                                const char *student);
 
 /* Grades every subfolder of batch_dir (hidden ones skipped), `jobs` at a time,
- * writing each student's JSON report into reports_dir. base->submission,
- * student and work_dir are set per student. Returns 0 with *rows sorted by
+ * writing each student's JSON report into reports_dir (named after the folder,
+ * shortened with a hash when the folder's name is too long for a file name).
+ * base->submission, student and work_dir are set per student; each student's
+ * grader has its own process group and its own $TMPDIR inside the batch's
+ * temporary folder. A student still being graded after student_limit_s seconds
+ * (0: no limit) has its processes killed and its row marked time_limit, with a
+ * report that says so; the others go on. Returns 0 with *rows sorted by
  * student, or -1 with a message when the batch could not start. */
 int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir, int jobs,
-                    const grade_report_style *st, grade_batch_cb cb, void *user, grade_batch_row **rows,
-                    int *n_rows, char *err, size_t errlen);
+                    double student_limit_s, const grade_report_style *st, grade_batch_cb cb, void *user,
+                    grade_batch_row **rows, int *n_rows, char *err, size_t errlen);
 void grade_batch_free(grade_batch_row *rows, int n);
 
 /* The CSV: a header, then one row per student with a score per chapter. */

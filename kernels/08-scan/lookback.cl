@@ -17,7 +17,9 @@
  * the wait always ends, whatever order the device runs groups in.
  * A status word is 64 bits, the flag in the high half and the value in the
  * low half, written and read in one access so that a reader never sees a
- * flag with a stale value. The flag carries the launch number (epoch): a
+ * flag with a stale value: an aligned 64-bit volatile load or store, which
+ * every device makes in one piece (the same code on every device: a graded
+ * file may not ask which extensions the device has). The flag carries the launch number (epoch): a
  * status word left over from an earlier launch reads as "not ready", so the
  * host never has to clear them. */
 
@@ -31,14 +33,8 @@
 #define LOG_BANKS 5
 #define PAD(i) ((i) + ((i) >> LOG_BANKS))
 
-#ifdef cl_khr_int64_base_atomics
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-#define STATUS_STORE(p, v) atom_xchg(p, v)
-#define STATUS_LOAD(p) atom_add(p, 0UL)
-#else
 #define STATUS_STORE(p, v) (*(p) = (v))
 #define STATUS_LOAD(p) (*(p))
-#endif
 
 /* Moves a block between global and local memory in whole uint4s, work-item
  * lid taking uint4s lid, lid + LOCAL_SIZE, ... (coalesced: a warp reads 512

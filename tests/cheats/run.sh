@@ -11,7 +11,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 k="$here/kernels"
 export CLTUTOR_WORKSPACE="$tmp/ws"
-seed=7   # at this seed chapter 3's hidden "even" size (1908) is not a multiple of 8
 
 # The corpus, one cheat a line:
 #   NAME  CHAPTER  FILE (in the submission)  CHECK  GRADE_TEST  GRADE
@@ -54,12 +53,24 @@ fix08-reference-as-fix         08-scan           bug-pow2.cl        fix         
 "
 start=$(date +%s)
 
-"$bin" grade --plan --format json --seed $seed > "$tmp/plan.json" 2> "$tmp/plan.err"
-if [ ! -s "$tmp/plan.json" ]; then
-  bad "grade --plan" "$(cat "$tmp/plan.err")"
-  finish
-  exit 1
-fi
+# A fixed seed: the first from 7 up at which chapter 3's hidden "even" size is
+# not a multiple of 8 (ch03-wrong-when-even is right on multiples of 8).
+seed=7
+while :; do
+  "$bin" grade --plan --format json --seed $seed > "$tmp/plan.json" 2> "$tmp/plan.err"
+  if [ ! -s "$tmp/plan.json" ]; then
+    bad "grade --plan" "$(cat "$tmp/plan.err")"
+    finish
+    exit 1
+  fi
+  python3 -c "
+import json, sys
+c = next(c for c in json.load(open(sys.argv[1]))['chapters'] if c['lesson'] == '03-coalesced')
+sys.exit(0 if int(next(t for t in c['tests'] if t['id'] == 'even')['size'].split('x')[0]) % 8 else 1)" "$tmp/plan.json" && break
+  seed=$((seed + 1))
+  [ $seed -lt 40 ] || { bad "no seed from 7 to 39 draws an even size that is not a multiple of 8"; finish; exit 1; }
+done
+echo "# seed $seed"
 
 # honest_chapter DEST LESSON: the chapter as an honest learner hands it in:
 # the reference as the exercise, each listing with its bug mended (fixes/)
@@ -114,7 +125,13 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   *) pat="FAIL technique .*: Not met: $chk = "; what="technique $chk is not met" ;;
   esac
   if grep -E '^ +FAIL [0-9]' "$out" > "$tmp/check/wrong" 2>/dev/null; then
-    bad "$name: correct on every visible test (a wrong cheat proves nothing)" "$(cat "$tmp/check/wrong")"
+    if [ "$chk" = race ]; then
+      # a racy kernel is right by luck of the schedule: PoCL runs work-groups
+      # on several threads, and now and then two of them lose an update
+      echo "# $name: the race showed on the CPU this time: $(head -n 1 "$tmp/check/wrong" | sed 's/^ *//')"
+    else
+      bad "$name: correct on every visible test (a wrong cheat proves nothing)" "$(cat "$tmp/check/wrong")"
+    fi
   else
     ok "$name: correct on every visible test"
   fi

@@ -8,12 +8,11 @@
 #pragma weak integral_suite
 #pragma weak tui_suite
 #pragma weak gpumodel_suite
-#pragma weak wproto_suite
 
 int main(void) {
-    Suite *(*const makers[])(void) = {core_suite, surf_suite, engine_suite, bytes_suite,
-                                      scan_suite, integral_suite, tui_suite, gpumodel_suite, verdict_suite,
-                                      wproto_suite};
+    Suite *(*const makers[])(void) = {core_suite,     surf_suite,    engine_suite, bytes_suite,
+                                      scan_suite,     integral_suite, tui_suite,   gpumodel_suite,
+                                      verdict_suite,  wproto_suite,  srcpolicy_suite, limits_suite};
     SRunner *sr = NULL;
     for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++) {
         if (!makers[i]) continue;

@@ -18,5 +18,7 @@ Suite *tui_suite(void);
 Suite *gpumodel_suite(void);
 Suite *verdict_suite(void);
 Suite *wproto_suite(void);
+Suite *srcpolicy_suite(void);
+Suite *limits_suite(void);
 
 #endif
