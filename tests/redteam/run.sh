@@ -129,10 +129,13 @@ expect "a copy of cltutor under another name, with no cltutor beside it, says wh
   env CLTUTOR_DATA="$root" "$tmp/elsewhere/tutor" run 2 --solution --size 100x4 --no-timing
 expect "... and runs kernels with CLTUTOR_WORKER" 0 '^Correct' -- \
   env CLTUTOR_DATA="$root" CLTUTOR_WORKER="$bin" "$tmp/elsewhere/tutor" run 2 --solution --size 100x4 --no-timing
+# a worker program of its own, so that other runs on the machine do not count
+mkdir -p "$tmp/own-worker" && cp "$bin" "$tmp/own-worker/cltutor"
 expect "a kernel that never ends is stopped" 3 '^Timed out' -- \
-  "$bin" run 2 --kernel "$root/tests/cli/kernels/endless_loop.cl" --size 100x4 --timeout 1 --no-timing
+  env CLTUTOR_WORKER="$tmp/own-worker/cltutor" "$bin" run 2 --kernel "$root/tests/cli/kernels/endless_loop.cl" \
+  --size 100x4 --timeout 1 --no-timing
 sleep 0.5
-if ps -eo args | grep -Fqx "$bin __worker"; then
+if ps -eo args | grep -Fq "$tmp/own-worker/cltutor __worker"; then
   bad "no worker is left running" "$(ps -eo pid,pgid,args | grep '__worker')"
 else ok "no worker is left running after a timeout"; fi
 if ! ls -d "$TMPDIR"/cltutor-worker-* > /dev/null 2>&1; then ok "the workers' scratch folders are removed"
