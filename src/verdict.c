@@ -5,6 +5,7 @@
 #include "verdict.h"
 #include "problem.h"
 #include "srcdiff.h"
+#include "srcpolicy.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -231,15 +232,38 @@ static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed,
     if (rep->status == ENG_BUILD) it->line = rep->error_line;
 }
 
+/* The source as the grader reads it: nothing that reads other files, no
+ * branch on the device. Returns 0, or -1 with the first test item failed. */
+static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb item_cb, void *user) {
+    char *text = util_read_file(rq->kernel_path, NULL);
+    if (!text) return 0; /* the first run says why it cannot read it */
+    char options[512], names_buf[1024];
+    const char *names[33];
+    problem_build_options(rq->lesson, options, sizeof options);
+    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    int bad = srcpolicy_check(text, rq->display_path ? rq->display_path : rq->kernel_path, names, SRCPOLICY_ALL, &f);
+    free(text);
+    if (!bad) return 0;
+    for (int i = 0; i < v->n; i++) {
+        if (v->items[i].kind != VK_TEST) continue;
+        set_item(&v->items[i], VO_FAIL, "Refused", "%s", f.message);
+        v->items[i].line = f.line;
+        if (item_cb) item_cb(user, v, i, NULL);
+        break;
+    }
+    return -1;
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
-    int stop = 0;
+    int stop = check_source(rq, v, item_cb, user) != 0;
     for (int i = 0; i < v->n; i++) {
         verdict_item *it = &v->items[i];
-        if (it->kind != VK_TEST) continue;
+        if (it->kind != VK_TEST || it->outcome != VO_PENDING) continue;
         if (cancel && *cancel) { v->cancelled = 1; break; }
         if (stop) {
-            set_item(it, VO_FAIL, "Not run", "the kernel did not build or start (see the test above).");
+            set_item(it, VO_FAIL, "Not run", "the kernel did not build, start or pass the source check (see above).");
             if (item_cb) item_cb(user, v, i, NULL);
             continue;
         }
