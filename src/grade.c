@@ -789,7 +789,6 @@ typedef struct {
     volatile int *cancel;
     int done, total;
     long cpu_s;
-    const char *const *worker_env; /* for every worker: PoCL's kernel cache in the grader's scratch folder */
 } run_ctx;
 
 /* Runs a kernel file once through the engine; returns the engine's status. */
@@ -811,7 +810,7 @@ static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, co
     }
     rq.cpu_limit_s = rc->cpu_s;
     rq.memory_limit_mb = rc->o->memory_mb;
-    rq.worker_env = rc->worker_env;
+    rq.private_cache = 1; /* what the compiler caches or logs goes with the worker's scratch folder */
     engine_run(&rq, NULL, NULL, rc->cancel, rep);
     if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
     return rep->status;
@@ -849,7 +848,7 @@ static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, cons
     rq.budget_s = 0;
     rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
     rq.memory_limit_mb = rc->o->memory_mb;
-    rq.worker_env = rc->worker_env;
+    rq.private_cache = 1;
     gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->gm);
 }
 
@@ -1168,15 +1167,6 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
         r->n_chapters++;
     }
     run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
-    /* what the compiler caches or logs (PoCL's build.log of a kernel that
-     * prints millions of errors) stays in the scratch folder, removed with it */
-    char cache_env[1200];
-    const char *env[] = {cache_env, NULL};
-    if (o->work_dir && *o->work_dir) {
-        snprintf(cache_env, sizeof cache_env, "POCL_CACHE_DIR=%s/pocl-cache", o->work_dir);
-        util_mkdirs(cache_env + strlen("POCL_CACHE_DIR="));
-        rc.worker_env = env;
-    }
     for (int i = 0; i < r->n_chapters; i++) rc.total += r->chapters[i].n_tests;
 
     char exercises[1200], ex_err[1200] = "";

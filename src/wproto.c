@@ -240,7 +240,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
     }
     char *source = kind == WK_RUN && rq && rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
     char cache[PATH_MAX + 64];
-    if (!source || cache_dir(source, cache, sizeof cache) != 0) {
+    if (!source || (rq && rq->private_cache) || cache_dir(source, cache, sizeof cache) != 0) {
         snprintf(cache, sizeof cache, "%s/cache", scratch); /* compiled kernels last this run only */
         if (mkdir(cache, 0700) != 0) cache[0] = '\0';
     }
