@@ -40,8 +40,9 @@ typedef struct {
                                   * size and seed (the UI's reruns), instead of computing it again */
     const char *worker_writable; /* a folder the confined worker may write into besides its own scratch
                                   * folder (the GPU model's figures); NULL: none */
-    int private_cache;           /* the runtime's compiler cache lives in the worker's scratch folder and
-                                  * goes with it (grading: nothing a kernel causes outlives the run) */
+    const char *cache_root;      /* where the runtime's compiler cache of each kernel text goes (a folder per
+                                  * text); NULL: ~/.cache/cltutor/kernels. Grading puts it in its scratch
+                                  * folder, so that nothing a kernel causes outlives the run */
 } engine_request;
 
 typedef struct {

@@ -11,6 +11,7 @@
 #include "verdict.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -789,6 +790,8 @@ typedef struct {
     volatile int *cancel;
     int done, total;
     long cpu_s;
+    const char *cache_root;       /* the compiler caches of this grading, in its scratch folder */
+    int threads;                  /* untimed tests run side by side on this many threads */
 } run_ctx;
 
 /* Runs a kernel file once through the engine; returns the engine's status. */
@@ -810,10 +813,59 @@ static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, co
     }
     rq.cpu_limit_s = rc->cpu_s;
     rq.memory_limit_mb = rc->o->memory_mb;
-    rq.private_cache = 1; /* what the compiler caches or logs goes with the worker's scratch folder */
+    rq.cache_root = rc->cache_root; /* what the compiler caches or logs goes with the grader's scratch folder */
     engine_run(&rq, NULL, NULL, rc->cancel, rep);
-    if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
     return rep->status;
+}
+
+/* Notes the device the grade ran on (from the first run that opened one). */
+static void note_device(run_ctx *rc, const engine_report *rep) {
+    if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
+}
+
+/* ---- running a chapter's untimed tests side by side ---------------------- */
+
+/* One untimed test a worker thread runs ahead of the chapter's loop. */
+typedef struct {
+    const lesson *l;
+    const char *path;
+    char display[256];
+    grade_test *t;
+    engine_report rep;
+    int ran;
+} ahead_job;
+
+typedef struct {
+    run_ctx *rc;
+    ahead_job *jobs;
+    int n, next;
+    pthread_mutex_t mu;
+} ahead_pool;
+
+static void *ahead_thread(void *arg) {
+    ahead_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
+        ahead_job *j = &p->jobs[i];
+        run_once(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, &j->rep);
+        j->ran = 1;
+    }
+}
+
+/* Runs jobs on up to `threads` threads (each run is a worker process of its own). */
+static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
+    ahead_pool p = {.rc = rc, .jobs = jobs, .n = n};
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_t tid[8];
+    int started = 0;
+    for (int k = 0; k < threads - 1 && k < 8; k++)
+        if (pthread_create(&tid[k], NULL, ahead_thread, &p) == 0) started++;
+    ahead_thread(&p);
+    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    pthread_mutex_destroy(&p.mu);
 }
 
 static int is_fatal(engine_status s) { return s == ENG_USAGE || s == ENG_NO_DEVICE || s == ENG_CANCELLED; }
@@ -848,7 +900,7 @@ static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, cons
     rq.budget_s = 0;
     rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
     rq.memory_limit_mb = rc->o->memory_mb;
-    rq.private_cache = 1;
+    rq.cache_root = rc->cache_root;
     gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->gm);
 }
 
@@ -929,12 +981,14 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
     snprintf(ref, sizeof ref, "%s/kernels/%s/%s", rc->o->course, prev->id, prev->exercise);
     engine_report a, b;
     engine_status sa = run_once(rc, prev, ref, ref, t->size, t->seed, 1.0, &a);
+    note_device(rc, &a);
     if (is_fatal(sa)) {
         fatal_from(rc, &a, "the previous chapter's reference");
         engine_report_free(&a);
         return;
     }
     engine_status sb = run_once(rc, l, path, display, t->size, t->seed, 1.0, &b);
+    note_device(rc, &b);
     if (is_fatal(sb)) {
         fatal_from(rc, &b, t->name);
     } else if (sa != ENG_PASS || a.n_samples == 0) {
@@ -1075,6 +1129,29 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         if (!strcmp(files[nf].file, l->exercise)) ch->submitted = files[nf].ok;
         nf++;
     }
+    /* the untimed tests run side by side first (the timed 'large' one and the
+     * simulator's run keep the machine to themselves); the loop below takes
+     * their reports in order */
+    ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
+    if (ahead) {
+        ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
+        int n_list = 0;
+        for (int i = 0; list && i < ch->n_tests; i++) {
+            grade_test *t = &ch->tests[i];
+            int f = 0;
+            while (f < nf && strcmp(files[f].file, t->file)) f++;
+            if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
+                continue;
+            ahead_job *j = &list[n_list++];
+            j->l = l;
+            j->path = files[f].path;
+            j->t = t;
+            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
+        }
+        run_ahead(rc, list, n_list, rc->threads);
+        for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
+        free(list);
+    }
     int have_passed = 0;
     chapter_analysis an = {0};
     for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
@@ -1098,7 +1175,15 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         } else {
             engine_report rep;
             int large = !strcmp(t->id, "large");
-            engine_status st = run_once(rc, l, files[f].path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+            engine_status st;
+            if (ahead && ahead[i].ran) {
+                rep = ahead[i].rep;
+                ahead[i].ran = 0;
+                st = rep.status;
+            } else {
+                st = run_once(rc, l, files[f].path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+            }
+            note_device(rc, &rep);
             if (is_fatal(st)) {
                 fatal_from(rc, &rep, t->name);
                 engine_report_free(&rep);
@@ -1118,6 +1203,9 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         tick(rc, ch, t);
     }
     if (an.done) gpumodel_report_free(&an.gm);
+    for (int i = 0; ahead && i < ch->n_tests; i++)
+        if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
+    free(ahead);
     gate_on_safety(ch);
     for (int i = 0; i < ch->n_tests; i++) {
         grade_test *t = &ch->tests[i];
@@ -1167,6 +1255,12 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
         r->n_chapters++;
     }
     run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
+    rc.threads = o->threads > 0 ? o->threads : (int)(ncpu > 0 ? (ncpu < 4 ? ncpu : 4) : 1);
+    char cache_root[1200];
+    if (o->work_dir && *o->work_dir) {
+        snprintf(cache_root, sizeof cache_root, "%s/compiler-cache", o->work_dir);
+        rc.cache_root = cache_root;
+    }
     for (int i = 0; i < r->n_chapters; i++) rc.total += r->chapters[i].n_tests;
 
     char exercises[1200], ex_err[1200] = "";

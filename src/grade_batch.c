@@ -208,6 +208,11 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
         return -1;
     }
     if (jobs < 1) jobs = 1;
+    /* the CPUs the jobs leave over go to each student's untimed tests */
+    grade_options per = *base;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (per.threads <= 0) per.threads = ncpu > jobs ? (int)(ncpu / jobs) : 1;
+    base = &per;
     running *run = calloc((size_t)jobs, sizeof *run);
     int next = 0, active = 0, finished = 0, ticks = 0, total = per_student * n, last_ticks = 0, last_finished = 0;
     const char *last = "";

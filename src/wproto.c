@@ -189,14 +189,14 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen) {
 /* The folder where the runtime keeps what it compiled from this source: one
  * per kernel text, so that no kernel can plant a compiled kernel that
  * another one's run would load. */
-static int cache_dir(const char *source, char *buf, size_t len) {
+static int cache_dir(const char *root, const char *source, char *buf, size_t len) {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char base[PATH_MAX];
-    if (xdg && xdg[0] == '/') snprintf(base, sizeof base, "%s", xdg);
-    else if (home && home[0] == '/') snprintf(base, sizeof base, "%s/.cache", home);
+    if (root && *root) snprintf(base, sizeof base, "%s", root);
+    else if (xdg && xdg[0] == '/') snprintf(base, sizeof base, "%s/cltutor/kernels", xdg);
+    else if (home && home[0] == '/') snprintf(base, sizeof base, "%s/.cache/cltutor/kernels", home);
     else return -1;
-    snprintf(buf, len, "%s/cltutor/kernels/%016llx", base,
-             (unsigned long long)util_hash64(source, strlen(source)));
+    snprintf(buf, len, "%s/%016llx", base, (unsigned long long)util_hash64(source, strlen(source)));
     return util_mkdirs(buf) == 0 && access(buf, W_OK) == 0 ? 0 : -1;
 }
 
@@ -240,7 +240,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
     }
     char *source = kind == WK_RUN && rq && rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
     char cache[PATH_MAX + 64];
-    if (!source || (rq && rq->private_cache) || cache_dir(source, cache, sizeof cache) != 0) {
+    if (!source || cache_dir(rq ? rq->cache_root : NULL, source, cache, sizeof cache) != 0) {
         snprintf(cache, sizeof cache, "%s/cache", scratch); /* compiled kernels last this run only */
         if (mkdir(cache, 0700) != 0) cache[0] = '\0';
     }
