@@ -4,8 +4,9 @@
 # tries is written at its top; README.md has the figures). Every cheat is
 # correct on the visible tests; each must fail `cltutor check` on the race
 # check or the technique it dodges, and must lose that test's points in
-# `cltutor grade`, while an honest class-mate (the references, and small
-# fixes of the find-the-bug listings, kernels/fixes) gets full marks.
+# `cltutor grade`, while an honest class-mate in the same batch (the
+# references, and small fixes of the find-the-bug listings, kernels/fixes)
+# gets full marks.
 # Usage: tests/cheats/run.sh BUILD_DIR
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
@@ -16,9 +17,10 @@ export CLTUTOR_WORKSPACE="$tmp/ws"
 #   NAME  CHAPTER  FILE (in the submission)  CHECK  GRADE_TEST  GRADE
 # CHECK: what `check N --kernel` must fail: race (the race check finds a data
 #   race), refused (the simulator cannot run it), a metric name (that
-#   technique is not met), technique (some technique is not met), fix (`check N` in a workspace: "a fix, not a
-#   rewrite" fails), public (the cheat is fitted to the public sizes: check
-#   cannot see it and is only recorded), - (not run).
+#   technique is not met), technique (some technique is not met), fix
+#   (`check N` in a workspace: "a fix, not a rewrite" fails), public (the
+#   cheat is fitted to the public sizes: check cannot see it, its exit status
+#   is only recorded), - (not run).
 # GRADE_TEST names a test of the grade (a technique test also matches under
 # its kernel-qualified name, technique.X.KERNEL); "technique" stands for any
 # of the chapter's technique tests.
@@ -40,6 +42,7 @@ ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_bro
 ch06b-constant-descriptors     06-constant       histogram.cl       refused               safety                        race
 ch06c-constant-to-local        06-constant       histogram.cl       refused               safety                        race
 ch06d-constant-to-local-fits   06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch06e-constant-dummy-broadcast 06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
 ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
 ch08a-serial-scan              08-scan           scan.cl            active_lanes          technique.active_lanes        technique
 ch08b-hillis-steele            08-scan           scan.cl            local_ops_per_element technique.local_ops_per_element technique
@@ -153,11 +156,14 @@ done < "$tmp/check/results"
 echo "# check: $(( $(date +%s) - start ))s"
 
 # ---- grade: one batch, every cheat a student with one honest chapter and
-# the cheat in it. To keep it quick the batch runs the hidden tests odd, even
-# and one (check above ran every visible size) and every race, technique and
-# fix test. (grade keeps only the first 511 characters of --tests: a longer
-# list would lose tests silently, so then every test runs.)
+# the cheat in it, and an honest student with every chapter. To keep it
+# quick the batch runs the hidden tests odd and even (check above ran every
+# visible size; tests/grade runs the references on every hidden test)
+# and every race, technique and fix test. (grade keeps only the first 511
+# characters of --tests: a longer list would lose tests silently, so then
+# every test runs.)
 b="$tmp/class"
+honest_chapter "$b/honest" all
 printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   [ -n "$name" ] || continue
   honest_chapter "$b/$name" "$lesson"
@@ -166,13 +172,13 @@ done
 tests=$(python3 -c "
 import json, sys
 j = json.load(open(sys.argv[1]))
-ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidden' or t['id'] in ('odd', 'even', 'one')}
+ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidden' or t['id'] in ('odd', 'even')}
 print(','.join(sorted(ids)))" "$tmp/plan.json")
 [ ${#tests} -lt 512 ] || tests=
 t0=$(date +%s)
 "$bin" grade --batch "$b" -j 2 --seed $seed ${tests:+--tests "$tests"} -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
 rc=$?
-echo "# grade --batch -j 2 (cheats): $(( $(date +%s) - t0 ))s"
+echo "# grade --batch -j 2: $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ ! -s "$tmp/grades.csv" ]; then
   bad "grade --batch (exit $rc)" "$(cat "$tmp/batch.out")"
   finish
@@ -245,14 +251,11 @@ while IFS= read -r line; do
   echo "$line"
 done < "$tmp/grade-results"
 
-# ---- the honest student: every chapter, every hidden test
-honest_chapter "$tmp/honest" all
-t0=$(date +%s)
-"$bin" grade --dir "$tmp/honest" --seed $seed --format json -o "$tmp/honest.json" 2> "$tmp/honest.err"
-echo "# grade --dir honest (every test): $(( $(date +%s) - t0 ))s"
-if python3 - "$tmp/honest.json" > "$tmp/honest.out" 2>&1 <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
+# ---- the honest student: full marks in every chapter
+if python3 - "$tmp/grades.csv" > "$tmp/honest.out" 2>&1 <<'EOF'
+import csv, json, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+j = json.load(open(rows["honest"]["report"]))
 good = True
 for c in j["chapters"]:
     if abs(c["score"] - c["max_score"]) > 1e-6 or c["max_score"] <= 0:
@@ -262,12 +265,12 @@ for c in j["chapters"]:
                 print(c["lesson"], t["id"], t["status"], (t.get("detail") or "")[:300].replace("\n", " "))
 sys.exit(0 if good and j["failed"] == 0 else 1)
 EOF
-then ok "the honest student (references, small fixes of the listings) gets full marks in every chapter"
-else bad "the honest student should get full marks in every chapter" "$(cat "$tmp/honest.out" "$tmp/honest.err")"; fi
+then ok "the honest student (references, small fixes of the listings) gets full marks in every chapter, on the same tests"
+else bad "the honest student should get full marks in every chapter" "$(cat "$tmp/honest.out")"; fi
 
 # CHEATS_KEEP=DIR keeps the check outputs and grade reports (for README.md's figures)
 if [ -n "$CHEATS_KEEP" ]; then
-  mkdir -p "$CHEATS_KEEP" && cp -R "$tmp/check" "$tmp/grades.csv" "$tmp/grades-reports" "$tmp/honest.json" "$CHEATS_KEEP/"
+  mkdir -p "$CHEATS_KEEP" && cp -R "$tmp/check" "$tmp/grades.csv" "$tmp/grades-reports" "$CHEATS_KEEP/"
   sed -i "s|$tmp/grades-reports|$CHEATS_KEEP/grades-reports|" "$CHEATS_KEEP/grades.csv"
 fi
 echo "# run time: $(( $(date +%s) - start ))s"

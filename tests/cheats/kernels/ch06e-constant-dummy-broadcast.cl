@@ -1,0 +1,74 @@
+/* Cheat (chapter 6e, dilution): 6a (the centroids read through a cast to
+ * __global), plus one vload4 per step of centroid 0 through the __constant
+ * pointer: the same address for every work-item (a broadcast), multiplied by
+ * zero. Hole it tries: constant_broadcasts is a share of all load bytes, so
+ * 16 wasted broadcast bytes next to 32 useful ones make it a third.
+ * Expected if the check were robust: constant_broadcasts fails (the
+ * centroids the distances use are global loads). */
+#ifndef LOCAL_FEATURES
+#define LOCAL_FEATURES 64   /* features staged per descriptor: 64 x 64 work-items x 4 bytes = 16 KiB */
+#endif
+
+__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
+void histogram(__global const float *descriptors,
+               __constant float *centroids,
+               __global int *histogram,
+               int n_descriptors,
+               int n_centroids,
+               int n_features)
+{
+    /* row k holds feature k of the group's LOCAL_SIZE descriptors, so work-item
+     * lid reads column lid: neighbours hit neighbouring banks, no conflicts */
+    __local float tile[LOCAL_FEATURES * LOCAL_SIZE];
+
+    /* the __constant buffer, read as __global memory */
+    __global const float *gcentroids = (__global const float *)(uintptr_t)centroids;
+
+    int d = get_global_id(0);
+    int lid = get_local_id(0);
+    int in_range = d < n_descriptors;
+    int n_staged = min(n_features, LOCAL_FEATURES);
+
+    /* 1. copy: one coalesced row of the transposed array per feature */
+    for (int k = 0; k < n_staged; k++)
+        tile[k * LOCAL_SIZE + lid] = in_range ? descriptors[k * n_descriptors + d] : 0.0f;
+
+    /* 2. every work-item of the group reaches this barrier, including those
+     * past the end: that is why there is no early return above */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!in_range)
+        return;
+
+    /* 3. distances, the descriptor from local memory */
+    int nearest = 0;
+    float best = FLT_MAX;
+    for (int c = 0; c < n_centroids; c++) {
+        __global const float *centroid = gcentroids + c * n_features;
+        float4 acc = (float4)(0.0f), pad = (float4)(0.0f);
+        int k = 0;
+        for (; k < n_staged; k += 4) {
+            float4 x = (float4)(tile[(k + 0) * LOCAL_SIZE + lid],
+                                tile[(k + 1) * LOCAL_SIZE + lid],
+                                tile[(k + 2) * LOCAL_SIZE + lid],
+                                tile[(k + 3) * LOCAL_SIZE + lid]);
+            float4 diff = x - vload4(k / 4, centroid);
+            acc += diff * diff;
+            pad += vload4(k / 4, centroids);   /* centroid 0 from __constant, never needed */
+        }
+        /* descriptors longer than LOCAL_FEATURES: the rest from global memory */
+        for (; k < n_features; k += 4) {
+            float4 x = (float4)(descriptors[(k + 0) * n_descriptors + d],
+                                descriptors[(k + 1) * n_descriptors + d],
+                                descriptors[(k + 2) * n_descriptors + d],
+                                descriptors[(k + 3) * n_descriptors + d]);
+            float4 diff = x - vload4(k / 4, centroid);
+            acc += diff * diff;
+        }
+        float dist = (acc.x + acc.y) + (acc.z + acc.w) + 0.0f * (pad.x + pad.y + pad.z + pad.w);
+        if (dist < best) {
+            best = dist;
+            nearest = c;
+        }
+    }
+    atomic_inc(&histogram[nearest]);
+}
