@@ -178,6 +178,13 @@ static int check_verdict(check_run *cr, const lesson *l, const char *path, const
     if (!cr->json) printf("  %s\n", label);
     verdict_request vq = {.lesson = l, .kernel_path = path, .display_path = path, .device_spec = cr->device,
                           .timeout_s = cr->timeout};
+    char prev_ref[1400];
+    const lesson *prev = l->previous > 0 ? catalog_by_number(&cr->cx->cat, l->previous) : NULL;
+    if (prev && !strcmp(prev->problem, l->problem)) {
+        paths_solution(&cr->cx->paths, prev, prev_ref, sizeof prev_ref);
+        vq.previous = prev;
+        vq.previous_reference = prev_ref;
+    }
     verdict_print vp = {.cr = cr, .l = l, .path = path, .label = label};
     verdict_run(&vq, &v, cli_on_progress, &cr->live, on_verdict_item, &vp, NULL);
     cli_clear_status(&cr->live);

@@ -400,10 +400,12 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
                (strstr(msg, "ILLEGAL_ADDRESS") || strstr(msg, "CL_OUT_OF_RESOURCES") || strstr(msg, "CL_UNKNOWN"))) {
         /* GPUs report a fault as an error code rather than a signal */
         set_msg(r, ENG_CRASH, "Crashed",
-                "Your kernel faulted on the device (%s). Likely cause: a read or write outside a buffer (an "
+                "Your kernel faulted on the device (%s). Likely causes: a read or write outside a buffer (an "
                 "index past the end, often a missing `if (id >= n) return;` guard when the global size is "
-                "rounded up to a multiple of the work-group size). Try: check each index against its "
-                "buffer's length; a smaller --size can make the fault easier to find.", msg);
+                "rounded up to a multiple of the work-group size), or more __local or __constant memory than "
+                "the device gives a kernel (48 KiB of __local and 64 KiB of __constant are what every GPU "
+                "guarantees). Try: check each index against its buffer's length and the size of each __local "
+                "array and __constant argument; a smaller --size can make a fault easier to find.", msg);
     } else if (*status == ENG_RUNTIME) {
         set_msg(r, ENG_RUNTIME, "OpenCL error",
                 "%s. Likely causes: a work-group size the device refuses, a kernel that uses more local "

@@ -505,11 +505,15 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
         /* a subset, for regrading one test: the points stay those of the full plan */
         int kept = 0;
         for (int i = 0; i < ch->n_tests; i++) {
-            char list[512], *save = NULL;
-            snprintf(list, sizeof list, "%s", o->only);
+            /* the list as given, of any length: an id is a whole item between commas or spaces */
             int want = 0;
-            for (char *tok = strtok_r(list, ", ", &save); tok && !want; tok = strtok_r(NULL, ", ", &save))
-                want = !strcmp(tok, ch->tests[i].id);
+            size_t idlen = strlen(ch->tests[i].id);
+            for (const char *p = o->only; *p && !want;) {
+                p += strspn(p, ", ");
+                size_t n = strcspn(p, ", ");
+                want = n == idlen && !strncmp(p, ch->tests[i].id, n);
+                p += n;
+            }
             if (want) ch->tests[kept++] = ch->tests[i];
         }
         ch->n_tests = kept;
@@ -883,7 +887,35 @@ static void mark_missing(grade_test *t, const char *status, const char *msg);
 typedef struct {
     int done;
     gpumodel_report gm;
+    int prev_done;              /* the previous chapter's reference at the same size (some techniques compare) */
+    gpumodel_report prev;
 } chapter_analysis;
+
+/* The previous chapter's reference, analysed at the size of an->gm. */
+static const gpumodel_report *analyse_previous(run_ctx *rc, const lesson *l, chapter_analysis *an) {
+    if (an->prev_done) return an->prev.status == GM_OK ? &an->prev : NULL;
+    an->prev_done = 1;
+    memset(&an->prev, 0, sizeof an->prev);
+    an->prev.status = GM_FAILED;
+    const catalog *cat = rc->o->cat;
+    const lesson *prev = cat && l->previous > 0 ? catalog_by_number(cat, l->previous) : NULL;
+    if (!prev || strcmp(prev->problem, l->problem) != 0 || !rc->o->course || an->gm.status != GM_OK) return NULL;
+    char ref[1400];
+    snprintf(ref, sizeof ref, "%s/kernels/%s/%s", rc->o->course, prev->id, prev->exercise);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = prev;
+    rq.kernel_path = ref;
+    rq.display_path = ref;
+    rq.size_spec = an->gm.size_text;
+    rq.timeout_s = 120;
+    rq.budget_s = 0;
+    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    rq.cache_root = rc->cache_root;
+    gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->prev);
+    return an->prev.status == GM_OK ? &an->prev : NULL;
+}
 
 static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, const char *path, const char *display,
                          chapter_analysis *an) {
@@ -958,7 +990,7 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         technique_check c;
         char err[256];
         if (technique_parse(t->check, &c, 1, err, sizeof err) != 1) return;
-        verdict_technique(&c, &an->gm, &it);
+        verdict_technique(&c, &an->gm, technique_needs_previous(&c) ? analyse_previous(rc, l, an) : NULL, &it);
     }
     from_item(t, &it);
     t->wall_s = an->gm.wall_s;
@@ -1203,6 +1235,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         tick(rc, ch, t);
     }
     if (an.done) gpumodel_report_free(&an.gm);
+    if (an.prev_done) gpumodel_report_free(&an.prev);
     for (int i = 0; ahead && i < ch->n_tests; i++)
         if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
     free(ahead);

@@ -126,6 +126,8 @@ static void title_of(const technique_check *c, char *buf, size_t len) {
     case TQ_BANK_CONFLICTS: snprintf(buf, len, "technique: no bank conflicts"); break;
     case TQ_ACTIVE_LANES: snprintf(buf, len, "technique: the work spread over the work-items"); break;
     case TQ_LOCAL_OPS: snprintf(buf, len, "technique: a work-efficient scan"); break;
+    case TQ_GLOBAL_LOADS_VS_PREV: snprintf(buf, len, "technique: fewer global loads than the previous stage"); break;
+    case TQ_LOAD_REQUESTS_VS_PREV: snprintf(buf, len, "technique: fewer load requests than the previous stage"); break;
     default: snprintf(buf, len, "technique: %s", c->text); break;
     }
 }
@@ -232,7 +234,24 @@ static void not_measured(technique_result *r, const char *why) {
 
 static double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
-void technique_measure(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
+int technique_needs_previous(const technique_check *c) {
+    return c->metric == TQ_GLOBAL_LOADS_VS_PREV || c->metric == TQ_LOAD_REQUESTS_VS_PREV;
+}
+
+/* Global load bytes, and global and __constant load requests, of every kernel. */
+static void load_totals(const gpumodel_report *rep, double *global_bytes, double *requests) {
+    *global_bytes = *requests = 0;
+    for (int k = 0; k < rep->n_kernels; k++)
+        for (int i = 0; i < rep->kernels[k].n_acc; i++) {
+            const gm_access *a = &rep->kernels[k].acc[i];
+            if (a->kind != GM_LOAD || a->space == GM_LOCAL) continue;
+            if (a->space == GM_GLOBAL) *global_bytes += (double)a->bytes;
+            *requests += (double)a->requests;
+        }
+}
+
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const gpumodel_report *prev,
+                       technique_result *r) {
     memset(r, 0, sizeof *r);
     r->measured = 1;
     if (c->kernel[0]) {
@@ -379,6 +398,35 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, tec
                  "tree needs about 2 additions per element; one that adds at every distance needs log2 of the "
                  "block size).", r->value);
         finish(r, c, m, "Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add.");
+        return;
+    }
+    case TQ_GLOBAL_LOADS_VS_PREV:
+    case TQ_LOAD_REQUESTS_VS_PREV: {
+        if (!prev || prev->status != GM_OK) {
+            not_measured(r, "The previous chapter's reference could not be analysed at the same size, so there is "
+                            "nothing to compare with.");
+            return;
+        }
+        double mine_b, mine_r, theirs_b, theirs_r;
+        load_totals(rep, &mine_b, &mine_r);
+        load_totals(prev, &theirs_b, &theirs_r);
+        int bytes = c->metric == TQ_GLOBAL_LOADS_VS_PREV;
+        double mine = bytes ? mine_b : mine_r, theirs = bytes ? theirs_b : theirs_r;
+        if (theirs <= 0) {
+            not_measured(r, "The previous chapter's reference makes no such loads to compare with.");
+            return;
+        }
+        r->value = mine / theirs;
+        if (bytes)
+            snprintf(m, sizeof m, "The kernel loads %.0f bytes from global memory where the previous chapter's "
+                     "reference loads %.0f at the same size (%.2f of it).", mine, theirs, r->value);
+        else
+            snprintf(m, sizeof m, "The kernel's warps make %.0f global and __constant load requests where the "
+                     "previous chapter's reference makes %.0f at the same size (%.2f of it).", mine, theirs, r->value);
+        finish(r, c, m, bytes ? "Read each value from global memory once and reuse it from faster memory (__local "
+                                "or __constant), as the chapter shows; loads you add do not replace the ones you keep."
+                              : "Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
+                                "you add do not replace the ones you keep.");
         return;
     }
     default:

@@ -24,7 +24,11 @@
     X(TQ_LOCAL_ATOMICS, "local_atomics", ">=", 0.9, "share of atomic updates made on __local memory")          \
     X(TQ_BANK_CONFLICTS, "bank_conflicts", "<=", 1.5, "worst bank-conflict degree of a significant __local access")\
     X(TQ_ACTIVE_LANES, "active_lanes", ">=", 8, "work-items of a warp taking part in a memory request, on average")\
-    X(TQ_LOCAL_OPS, "local_ops_per_element", "<=", 12, "__local loads and stores per element read from global memory")
+    X(TQ_LOCAL_OPS, "local_ops_per_element", "<=", 6, "__local loads and stores per element read from global memory") \
+    X(TQ_GLOBAL_LOADS_VS_PREV, "global_loads_vs_previous", "<=", 0.7,                                          \
+      "global load bytes, as a share of the previous chapter's reference at the same size")                       \
+    X(TQ_LOAD_REQUESTS_VS_PREV, "load_requests_vs_previous", "<=", 0.8,                                        \
+      "global and __constant load requests, as a share of the previous chapter's reference at the same size")
 
 typedef enum {
 #define TQ_ENUM(e, name, op, thr, what) e,
@@ -72,7 +76,13 @@ typedef struct {
     char detail[768];     /* what was measured, what the chapter asks, what to change */
 } technique_result;
 
-/* Measures one check on an analysed run (rep->status GM_OK). */
-void technique_measure(const technique_check *c, const gpumodel_report *rep, technique_result *out);
+/* Whether the check compares with the previous chapter's reference (which
+ * must then be analysed at the same size). */
+int technique_needs_previous(const technique_check *c);
+
+/* Measures one check on an analysed run (rep->status GM_OK); prev is the
+ * previous chapter's reference analysed at the same size, or NULL. */
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const gpumodel_report *prev,
+                       technique_result *out);
 
 #endif

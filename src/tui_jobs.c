@@ -51,7 +51,8 @@ static void run_verdict(tui_jobs *j, tui_job *job) {
     j->live_id = job->id;
     pthread_mutex_unlock(&j->mu);
     verdict_request vq = {.lesson = job->rq.lesson, .kernel_path = job->kernel_path, .display_path = job->display_path,
-                          .device_spec = job->device_spec[0] ? job->device_spec : NULL, .timeout_s = job->rq.timeout_s};
+                          .device_spec = job->device_spec[0] ? job->device_spec : NULL, .timeout_s = job->rq.timeout_s,
+                          .previous = job->prev, .previous_reference = job->prev_ref[0] ? job->prev_ref : NULL};
     verdict_run(&vq, job->vd, on_progress, j, on_verdict_item, j, &job->cancel);
     pthread_mutex_lock(&j->mu);
     j->live_id = 0;
@@ -229,9 +230,12 @@ tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog
     return job;
 }
 
-tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device) {
+tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device,
+                             const lesson *prev, const char *prev_ref) {
     tui_job *job = tui_job_new_run(JOB_VERDICT, l, kernel, display, device, NULL);
     if (!job) return NULL;
+    job->prev = prev;
+    copy_str(job->prev_ref, sizeof job->prev_ref, prev_ref);
     job->preemptible = 1;
     return job;
 }

@@ -23,6 +23,8 @@ typedef struct tui_job {
     gpumodel_report *gm;      /* its result */
     /* the chapter's whole verdict (tests, race check, technique) */
     verdict *vd;
+    const lesson *prev;       /* the previous chapter and its reference, for techniques that compare */
+    char prev_ref[1400];
     /* results */
     engine_report rep;
     engine_device *devs;
@@ -72,7 +74,8 @@ tui_job *tui_job_new_devices(void);
 /* An analysis of kernel (a chapter's file) on the GPU memory model, compared with the previous stage. */
 tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p);
 /* The whole verdict on kernel (every visible test, the race check, the technique). */
-tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device);
+tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device,
+                             const lesson *prev, const char *prev_ref);
 void tui_job_free(tui_job *job);
 /* Copies the checklist of verdict job id as it stands; 0 when that job is not running. */
 int tui_jobs_verdict_live(tui_jobs *j, int id, verdict *out);

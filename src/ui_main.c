@@ -429,7 +429,12 @@ static void start_verdict(ui_app *a) {
     if (!a->in_chapter) return;
     if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
     char dev[32];
-    tui_job *job = tui_job_new_verdict(c->l, c->kernel_path, c->display, device_spec(a, dev, sizeof dev));
+    const lesson *prev = previous_lesson(a, c->l);
+    char prev_ref[1400] = "";
+    if (prev && !strcmp(prev->problem, c->l->problem)) paths_solution(&a->paths, prev, prev_ref, sizeof prev_ref);
+    else prev = NULL;
+    tui_job *job = tui_job_new_verdict(c->l, c->kernel_path, c->display, device_spec(a, dev, sizeof dev), prev,
+                                       prev_ref);
     if (!job) return;
     job->rq.timeout_s = a->timeout_s;
     if (!c->vd) c->vd = calloc(1, sizeof *c->vd);

@@ -173,7 +173,8 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
     return 0;
 }
 
-void verdict_technique(const technique_check *c, const gpumodel_report *gm, verdict_item *it) {
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const gpumodel_report *prev,
+                       verdict_item *it) {
     if (gm->status == GM_UNAVAILABLE) {
         set_item(it, VO_SKIP, "Not measured", "The GPU memory model needs Oclgrind, which is not installed here: %s",
                  gm->message);
@@ -190,7 +191,7 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, verd
         return;
     }
     technique_result r;
-    technique_measure(c, gm, &r);
+    technique_measure(c, gm, prev, &r);
     it->line = r.line;
     if (!r.measured) {
         set_item(it, VO_FAIL, "Not met", "%s", r.detail);
@@ -303,14 +304,28 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
         technique_check tq[TECHNIQUE_MAX];
         char err[256];
         int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
+        /* the previous stage's reference at the same size, for the checks that compare with it */
+        gpumodel_report prev;
+        int have_prev = 0;
+        for (int i = 0; i < nq && !have_prev && !stop && gm.status == GM_OK && rq->previous_reference; i++) {
+            if (!technique_needs_previous(&tq[i])) continue;
+            engine_request prq = erq;
+            prq.lesson = rq->previous;
+            prq.kernel_path = rq->previous_reference;
+            prq.display_path = rq->previous_reference;
+            prq.size_spec = gm.size_text;
+            gpumodel_analyze(&prq, progress, progress_user, cancel, &prev);
+            have_prev = 1;
+        }
         int t = 0;
         for (int i = 0; i < v->n && !v->cancelled; i++) {
             verdict_item *it = &v->items[i];
             if (it->kind == VK_SAFETY) verdict_safety(&gm, it);
-            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, it);
+            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, have_prev ? &prev : NULL, it);
             else continue;
             if (item_cb) item_cb(user, v, i, NULL);
         }
+        if (have_prev) gpumodel_report_free(&prev);
         if (!stop) gpumodel_report_free(&gm);
     }
     verdict_settle(v);

@@ -72,6 +72,8 @@ typedef struct {
     const char *device_spec;
     double timeout_s;
     const char *analysis_size;   /* NULL: the chapter's analysis size */
+    const lesson *previous;      /* the previous chapter, whose reference some techniques compare with, or NULL */
+    const char *previous_reference; /* that reference's file */
 } verdict_request;
 
 /* Called after each item; index is the item just finished, rep its run
@@ -89,8 +91,10 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
  * 1 when safe. */
 int verdict_safety(const gpumodel_report *gm, verdict_item *item);
 
-/* One technique check on an analysed run; the run must be correct to earn it. */
-void verdict_technique(const technique_check *c, const gpumodel_report *gm, verdict_item *item);
+/* One technique check on an analysed run; the run must be correct to earn it.
+ * prev: the previous chapter's reference at the same size, or NULL. */
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const gpumodel_report *prev,
+                       verdict_item *item);
 
 /* A fixed find-the-bug listing must be that listing with its bug mended, not
  * another kernel: the code lines (comments and spacing aside) that differ
