@@ -61,14 +61,14 @@ START_TEST(coalescing_is_judged_per_instruction) {
     one_kernel(&rep, &k, acc, 3);
     technique_check c = parse_one("coalesced_loads>=0.8");
     technique_result r;
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(r.measured);
     ck_assert(!r.met);
     ck_assert_int_eq(r.line, 20);
     ck_assert_ptr_nonnull(strstr(r.detail, "line 20"));
     /* an instruction under 5% of the sectors does not decide it */
     acc[0] = access_of(GM_GLOBAL, GM_LOAD, 20, 10, 32, 0.125, 4);
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(r.met);
 }
 END_TEST
@@ -82,23 +82,23 @@ START_TEST(shares_and_lanes) {
     one_kernel(&rep, &k, acc, 3);
     technique_result r;
     technique_check c = parse_one("local_loads>=0.3");
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(r.met);
     ck_assert_double_eq_tol(r.value, 0.5, 1e-9);
     c = parse_one("local_atomics");
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(!r.met); /* every atomic is global */
     c = parse_one("active_lanes>=8");
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(r.met);
     for (int i = 0; i < 3; i++) acc[i].lanes = acc[i].requests; /* one work-item does everything */
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(!r.met);
     c = parse_one("wide_loads>=0.25");
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(!r.met);
     acc[0].width_min = acc[0].width_max = 16;
-    technique_measure(&c, &rep, &r);
+    technique_measure(&c, &rep, NULL, &r);
     ck_assert(r.met);
 }
 END_TEST
@@ -144,7 +144,7 @@ START_TEST(safety_names_the_race_and_what_to_do) {
     rep.n_issues = 0;
     rep.run.status = ENG_WRONG;
     technique_check c = parse_one("active_lanes");
-    verdict_technique(&c, &rep, &it);
+    verdict_technique(&c, &rep, NULL, &it);
     ck_assert_int_eq(it.outcome, VO_FAIL);
 }
 END_TEST
