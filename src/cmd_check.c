@@ -122,6 +122,9 @@ static void on_verdict_item(void *user, const verdict *v, int index, const engin
         cJSON_AddStringToObject(o, "label", vp->label);
         cJSON_AddStringToObject(o, "outcome", verdict_outcome_name(it->outcome));
         if (!rep) {
+            cJSON_AddStringToObject(o, "lesson", vp->l->id);
+            cJSON_AddNumberToObject(o, "chapter", vp->l->number);
+            cJSON_AddStringToObject(o, "status", verdict_outcome_name(it->outcome));
             cJSON_AddStringToObject(o, "headline", it->headline);
             cJSON_AddStringToObject(o, "message", it->detail);
             if (it->line) cJSON_AddNumberToObject(o, "line", it->line);

@@ -299,6 +299,7 @@ static const char *const pairs[][2] = {
     {"Not run", "未运行"},
     {"Not timed: the race check failed, so this result holds only by luck of the device.",
      "不计时：竞争检查没有通过，这个结果只是碰巧在这台设备上正确。"},
+    {"Correct here, but the race check failed", "这里结果正确，但竞争检查没有通过"},
 };
 
 static int zh;

@@ -266,11 +266,16 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     }
     if (a->in_chapter && a->ch.have_rep) {
         const engine_report *r = &a->ch.rep;
+        const verdict *v = a->ch.vd && a->ch.vd_hash == a->ch.kernel_hash && !a->ch.vd_id ? a->ch.vd : NULL;
+        int unsafe = 0;
+        for (int i = 0; v && i < v->n; i++)
+            unsafe |= v->items[i].kind == VK_SAFETY && v->items[i].outcome == VO_FAIL;
         char ms[32] = "";
-        if (r->status == ENG_PASS && r->n_samples > 0) st_fmt_ms(ms, sizeof ms, r->timing.median);
-        snprintf(left, len, " %s %s%s%s", r->status == ENG_PASS ? (a->utf8 ? "✓" : "+") : (a->utf8 ? "✗" : "x"),
-                 T(r->headline), ms[0] ? " · " : "", ms);
-        *left_style = (r->status == ENG_PASS ? ST_OK : ST_ERR) | ST_A_BOLD;
+        if (r->status == ENG_PASS && r->n_samples > 0 && !unsafe) st_fmt_ms(ms, sizeof ms, r->timing.median);
+        int good = r->status == ENG_PASS && !unsafe;
+        snprintf(left, len, " %s %s%s%s", good ? (a->utf8 ? "✓" : "+") : (a->utf8 ? "✗" : "x"),
+                 unsafe ? T("Correct here, but the race check failed") : T(r->headline), ms[0] ? " · " : "", ms);
+        *left_style = (good ? ST_OK : ST_ERR) | ST_A_BOLD;
     }
     if (kind == JOB_ANALYZE) {
         size_t n = strlen(left);

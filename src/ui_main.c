@@ -461,6 +461,7 @@ static void finish_verdict(ui_app *a, tui_job *job) {
     if (pc) was = pc->state == PROG_PASSED && pc->passed_hash == c->vd_hash;
     progress_record_verdict(&a->prog, c->l->id, job->vd->passed, c->vd_hash, c->vd_median_ms, c->vd_device);
     save_progress(a);
+    if (util_now() < a->note_until) return; /* the learner's own last action keeps the status line */
     if (job->vd->passed && !was) {
         int next = a->ch.index + 1 < a->cat.count ? a->cat.items[a->ch.index + 1].number : 0;
         if (next) set_note(a, 0, T("Chapter passed: every test, the race check and the technique. Next is chapter %d (q, then pick it)."), next);

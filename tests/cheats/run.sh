@@ -35,14 +35,14 @@ ch03-strided                   03-coalesced      histogram.cl       coalesced_lo
 ch03-coalesced-at-1024         03-coalesced      histogram.cl       public                technique.coalesced_loads     technique
 ch03-wrong-when-even           03-coalesced      histogram.cl       public                even                          wrong
 ch04-chapter3-kernel           04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
-ch04-dummy-vload4              04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
+ch04-dummy-vload4              04-float4         histogram.cl       load_requests_vs_previous technique.load_requests_vs_previous technique
 ch05-token-local               05-local          histogram.cl       local_loads           technique.local_loads         technique
-ch05-token-local-in-loop       05-local          histogram.cl       local_loads           technique.local_loads         technique
+ch05-token-local-in-loop       05-local          histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
 ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
 ch06b-constant-descriptors     06-constant       histogram.cl       refused               safety                        race
 ch06c-constant-to-local        06-constant       histogram.cl       refused               safety                        race
 ch06d-constant-to-local-fits   06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
-ch06e-constant-dummy-broadcast 06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
 ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
 ch08a-serial-scan              08-scan           scan.cl            active_lanes          technique.active_lanes        technique
 ch08b-hillis-steele            08-scan           scan.cl            local_ops_per_element technique.local_ops_per_element technique

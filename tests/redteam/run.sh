@@ -135,7 +135,7 @@ expect "a kernel that never ends is stopped" 3 '^Timed out' -- \
   env CLTUTOR_WORKER="$tmp/own-worker/cltutor" "$bin" run 2 --kernel "$root/tests/cli/kernels/endless_loop.cl" \
   --size 100x4 --timeout 1 --no-timing
 sleep 0.5
-if ps -eo args | grep -Fq "$tmp/own-worker/cltutor __worker"; then
+if ps -eo args= | awk -v w="$tmp/own-worker/cltutor __worker" '$0 == w { found = 1 } END { exit !found }'; then
   bad "no worker is left running" "$(ps -eo pid,pgid,args | grep '__worker')"
 else ok "no worker is left running after a timeout"; fi
 if ! ls -d "$TMPDIR"/cltutor-worker-* > /dev/null 2>&1; then ok "the workers' scratch folders are removed"

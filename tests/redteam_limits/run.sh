@@ -123,7 +123,7 @@ print(src[:i] + macros + src[i:], end="")
 EOF
 rm -rf "$tmp/sub3" && mkdir -p "$tmp/sub3/exercises/03-coalesced" && cp "$tmp/gl.cl" "$tmp/sub3/exercises/03-coalesced/histogram.cl"
 t0=$(date +%s)
-"$bin" grade 3 --dir "$tmp/sub3" --seed 4 --tests odd,technique.coalescing --format json -o "$tmp/gl.json" 2>/dev/null
+"$bin" grade 3 --dir "$tmp/sub3" --seed 4 --tests odd,technique.coalesced_loads --format json -o "$tmp/gl.json" 2>/dev/null
 took=$(( $(date +%s) - t0 ))
 json "a bomb only the GPU model's compiler sees fails the technique check, in bounded time (${took}s)" "$tmp/gl.json" \
   "[x['outcome'] for x in c['tests']] == ['pass', 'fail'] and 'did not compile' in c['tests'][1]['detail'] or c['tests'][1]['outcome'] == 'skip'"

@@ -157,7 +157,7 @@ grep -q "^+1[0-9] " "$tmp/editor.log" && ok "build tab: Enter edits at the error
 # ---- watch: a save from elsewhere reruns it
 cp "$root/kernels/01-serial/histogram.cl" "$ex1"
 check "watch: an outside save reruns it" "✓ Correct"
-check "verdict: a correct run checks the whole chapter, and only that passes it" "Chapter passed" "visible tests" "✓ passed"
+check "verdict: a correct run checks the whole chapter, and only that passes it" "✓ passed" "Chapter passed" "visible tests"
 keys w
 check "watch: off" "Watch off"
 keys w
