@@ -9,6 +9,7 @@
 #include "srcpolicy.h"
 #include "util.h"
 #include "verdict.h"
+#include "wproto.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -794,13 +795,24 @@ typedef struct {
     volatile int *cancel;
     int done, total;
     long cpu_s;
-    const char *cache_root;       /* the compiler caches of this grading, in its scratch folder */
+    const char *cache_root;       /* where compiled kernels are cached (NULL: the user's cache) */
     int threads;                  /* untimed tests run side by side on this many threads */
 } run_ctx;
 
 /* Runs a kernel file once through the engine; returns the engine's status. */
+static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
+                                 const char *size, uint64_t seed, double budget_s, const char *cache_root,
+                                 engine_report *rep);
+
 static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, const char *display, const char *size,
                               uint64_t seed, double budget_s, engine_report *rep) {
+    return run_once_in(rc, l, path, display, size, seed, budget_s, rc->cache_root, rep);
+}
+
+/* run_once with the compiled kernels cached under cache_root (each thread running side by side has its own). */
+static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
+                                 const char *size, uint64_t seed, double budget_s, const char *cache_root,
+                                 engine_report *rep) {
     engine_request rq;
     engine_request_defaults(&rq);
     rq.lesson = l;
@@ -817,7 +829,7 @@ static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, co
     }
     rq.cpu_limit_s = rc->cpu_s;
     rq.memory_limit_mb = rc->o->memory_mb;
-    rq.cache_root = rc->cache_root; /* what the compiler caches or logs goes with the grader's scratch folder */
+    rq.cache_root = cache_root;
     engine_run(&rq, NULL, NULL, rc->cancel, rep);
     return rep->status;
 }
@@ -842,25 +854,67 @@ typedef struct {
 typedef struct {
     run_ctx *rc;
     ahead_job *jobs;
-    int n, next;
+    int n, next, lanes;
     pthread_mutex_t mu;
 } ahead_pool;
 
 static void *ahead_thread(void *arg) {
     ahead_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    int lane = p->lanes++;
+    pthread_mutex_unlock(&p->mu);
+    /* lane 0 uses the grade's cache; the others one each, for no two
+     * runtimes may fill one cache folder at once */
+    char root[1200] = "", base[1100];
+    if (lane > 0) {
+        if (p->rc->cache_root) snprintf(base, sizeof base, "%s", p->rc->cache_root);
+        else if (wproto_cache_root(base, sizeof base) != 0) base[0] = '\0';
+        if (base[0]) snprintf(root, sizeof root, "%s/lane-%d", base, lane);
+    }
     for (;;) {
         pthread_mutex_lock(&p->mu);
         int i = p->next < p->n ? p->next++ : -1;
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
         ahead_job *j = &p->jobs[i];
-        run_once(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, &j->rep);
+        if (j->ran) continue; /* the first run of its file, done before */
+        run_once_in(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, root[0] ? root : p->rc->cache_root,
+                    &j->rep);
         j->ran = 1;
     }
 }
 
-/* Runs jobs on up to `threads` threads (each run is a worker process of its own). */
+/* Runs jobs on up to `threads` threads (each run is a worker process of its own).
+ * The first run of each file goes alone: it compiles the kernel into the
+ * cache, which two compilers of the same text must not fill at once. */
+static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads);
+
 static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
+    /* the first job of each file (different texts compile into different
+     * folders, so these may run side by side), then the others */
+    ahead_job *order = calloc((size_t)(n ? n : 1), sizeof *order);
+    int *first = calloc((size_t)(n ? n : 1), sizeof *first);
+    if (!order || !first) {
+        free(order);
+        free(first);
+        run_pool(rc, jobs, n, 1);
+        return;
+    }
+    int n_first = 0;
+    for (int i = 0; i < n; i++) {
+        first[i] = 1;
+        for (int k = 0; k < i && first[i]; k++) first[i] = strcmp(jobs[k].path, jobs[i].path) != 0;
+        if (first[i]) order[n_first++] = jobs[i];
+    }
+    run_pool(rc, order, n_first, threads);
+    for (int i = 0, k = 0; i < n; i++)
+        if (first[i]) jobs[i] = order[k++];
+    run_pool(rc, jobs, n, threads);
+    free(order);
+    free(first);
+}
+
+static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads) {
     ahead_pool p = {.rc = rc, .jobs = jobs, .n = n};
     pthread_mutex_init(&p.mu, NULL);
     pthread_t tid[8];
@@ -1289,11 +1343,11 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
     }
     run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
     rc.threads = o->threads > 0 ? o->threads : (int)(ncpu > 0 ? (ncpu < 4 ? ncpu : 4) : 1);
-    char cache_root[1200];
-    if (o->work_dir && *o->work_dir) {
-        snprintf(cache_root, sizeof cache_root, "%s/compiler-cache", o->work_dir);
-        rc.cache_root = cache_root;
-    }
+    /* compiled kernels are cached per kernel text in the user's cache (a
+     * text compiles once, and no kernel can plant a binary for another); a
+     * cache that grows past what a compiled kernel takes (a runaway build
+     * log) is removed after its run */
+    rc.cache_root = o->cache_root;
     for (int i = 0; i < r->n_chapters; i++) rc.total += r->chapters[i].n_tests;
 
     char exercises[1200], ex_err[1200] = "";

@@ -81,6 +81,8 @@ typedef struct {
     long memory_mb;                     /* data segment of one test's worker */
     double require_speedup;             /* 0: timing is reported, not graded */
     const char *only;                   /* NULL, or test ids separated by commas: run just those */
+    const char *cache_root;             /* compiled kernels' cache, one folder per kernel text; NULL:
+                                         * ~/.cache/cltutor/kernels */
     int threads;                        /* untimed tests of a chapter run side by side on this many
                                          * threads; 0: one per CPU, at most 4 (a batch sets 1 per student
                                          * when its jobs fill the CPUs) */

@@ -235,3 +235,30 @@ int util_remove_tree(const char *path) {
 }
 
 unsigned long long util_hash_text(const char *s) { return util_hash64(s ? s : "", s ? strlen(s) : 0); }
+
+static unsigned long long tree_bytes_at(int dirfd, int depth) {
+    DIR *d = fdopendir(dirfd);
+    if (!d) {
+        close(dirfd);
+        return 0;
+    }
+    unsigned long long total = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        struct stat st;
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (S_ISREG(st.st_mode)) total += (unsigned long long)st.st_size;
+        else if (S_ISDIR(st.st_mode) && depth < 16) {
+            int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) total += tree_bytes_at(sub, depth + 1);
+        }
+    }
+    closedir(d);
+    return total;
+}
+
+unsigned long long util_tree_bytes(const char *path) {
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    return fd < 0 ? 0 : tree_bytes_at(fd, 0);
+}

@@ -50,6 +50,9 @@ void util_rstrip(char *s);
 /* A 64-bit hash of len bytes (not cryptographic: it tells outputs apart). */
 uint64_t util_hash64(const void *data, size_t len);
 
+/* du: the bytes of the regular files beneath path, never following a link (0 when missing). */
+unsigned long long util_tree_bytes(const char *path);
+
 /* rm -r: removes path and everything beneath it, never following a link; 0 on success. */
 int util_remove_tree(const char *path);
 /* util_hash64 of a text (NULL hashes as ""), to tell versions of a file apart. */

@@ -186,16 +186,23 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen) {
     return 0;
 }
 
+#define CACHE_KEEP_BYTES (1024 * 1024)
+
 /* The folder where the runtime keeps what it compiled from this source: one
  * per kernel text, so that no kernel can plant a compiled kernel that
  * another one's run would load. */
-static int cache_dir(const char *root, const char *source, char *buf, size_t len) {
+int wproto_cache_root(char *buf, size_t len) {
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') snprintf(buf, len, "%s/cltutor/kernels", xdg);
+    else if (home && home[0] == '/') snprintf(buf, len, "%s/.cache/cltutor/kernels", home);
+    else return -1;
+    return 0;
+}
+
+static int cache_dir(const char *root, const char *source, char *buf, size_t len) {
     char base[PATH_MAX];
     if (root && *root) snprintf(base, sizeof base, "%s", root);
-    else if (xdg && xdg[0] == '/') snprintf(base, sizeof base, "%s/cltutor/kernels", xdg);
-    else if (home && home[0] == '/') snprintf(base, sizeof base, "%s/.cache/cltutor/kernels", home);
-    else return -1;
+    else if (wproto_cache_root(base, sizeof base) != 0) return -1;
     snprintf(buf, len, "%s/%016llx", base, (unsigned long long)util_hash64(source, strlen(source)));
     return util_mkdirs(buf) == 0 && access(buf, W_OK) == 0 ? 0 : -1;
 }
@@ -263,6 +270,10 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
         close(req);
     }
     util_remove_tree(scratch);
+    /* a compiled kernel takes a few hundred KiB; a folder grown past that holds
+     * what a kernel made the compiler write (a log of millions of errors) */
+    if (cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0 && util_tree_bytes(cache) > CACHE_KEEP_BYTES)
+        util_remove_tree(cache);
     return rc;
 }
 

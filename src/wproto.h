@@ -85,4 +85,9 @@ engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t
  * probe into *text (malloc'd); returns 0 when everything was as it must be. */
 int wproto_selftest(const char *probe_dir, const char *device_spec, char **text, char *err, size_t errlen);
 
+/* The user's cache of compiled kernels (one folder per kernel text below
+ * it): $XDG_CACHE_HOME/cltutor/kernels or ~/.cache/cltutor/kernels. Two
+ * runtimes must not fill one folder at once: runs side by side use a root each. */
+int wproto_cache_root(char *buf, size_t len);
+
 #endif
