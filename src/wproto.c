@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -264,7 +265,19 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
         for (size_t i = 0; envp && i < n; i++)
             if (passed_on(environ[i])) envp[k++] = environ[i];
         char *const argv[] = {exe, WPROTO_MODE, NULL};
+        /* one runtime at a time fills a cache folder: other processes running
+         * the same text (a class graded side by side, the course beside a
+         * check) wait for it */
+        int lock = -1;
+        if (cache[0]) {
+            char lock_path[PATH_MAX + 80];
+            snprintf(lock_path, sizeof lock_path, "%s/.lock", cache);
+            lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+            if (lock >= 0)
+                while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {}
+        }
         rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
+        if (lock >= 0) close(lock);
         if (rc != 0) util_errf(err, errlen, "%s", envp ? "fork failed" : "out of memory");
         free(envp);
         close(req);
