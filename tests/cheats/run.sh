@@ -5,7 +5,7 @@
 # correct on the visible tests; each must fail `cltutor check` on the race
 # check or the technique it dodges, and must lose that test's points in
 # `cltutor grade`, while an honest class-mate in the same batch (the
-# references, and small fixes of the find-the-bug listings, kernels/fixes)
+# references, and small fixes of the find-the-bug listings, tests/grade/fixes)
 # gets full marks.
 # Usage: tests/cheats/run.sh BUILD_DIR
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,7 +78,7 @@ echo "# seed $seed"
 # honest_chapter DEST LESSON: the chapter as an honest learner hands it in:
 # the reference as the exercise, each listing with its bug mended (fixes/)
 honest_chapter() {
-  python3 - "$tmp/plan.json" "$root" "$k/fixes" "$1" "$2" <<'EOF'
+  python3 - "$tmp/plan.json" "$root" "$root/tests/grade/fixes" "$1" "$2" <<'EOF'
 import json, os, shutil, sys
 plan, root, fixes, dest, only = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 for c in plan["chapters"]:
@@ -90,7 +90,7 @@ for c in plan["chapters"]:
         if t["kind"] == "hidden":
             shutil.copy(os.path.join(root, "kernels", c["lesson"], t["file"]), os.path.join(d, t["file"]))
         elif t["kind"] == "fix":
-            shutil.copy(os.path.join(fixes, c["lesson"][:2] + "-" + t["file"]), os.path.join(d, t["file"]))
+            shutil.copy(os.path.join(fixes, c["lesson"], t["file"]), os.path.join(d, t["file"]))
 EOF
 }
 
