@@ -36,7 +36,8 @@ static int surf_parse_size(const char *spec, prob_size *s, char *err, size_t err
     snprintf(buf, sizeof buf, "%s", spec);
     long v[3] = {0, SURF_DEFAULT_CENTROIDS, SURF_DEFAULT_FEATURES};
     int i = 0;
-    for (char *tok = strtok(buf, "xX"); tok; tok = strtok(NULL, "xX")) {
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, "xX", &save); tok; tok = strtok_r(NULL, "xX", &save)) {
         if (i == 3 || util_parse_count(tok, &v[i]) != 0) {
             util_errf(err, errlen, "size '%s' is not N, NxC or NxCxF (descriptors x centroids x features), "
                       "for example 65536x256", spec);
