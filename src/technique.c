@@ -152,28 +152,6 @@ static void each_access(const gpumodel_report *rep, const char *only, access_fn 
     }
 }
 
-/* The least efficient significant global access of one kind (loads or stores). */
-typedef struct {
-    int want_load, want_store, pass;       /* pass 0 sums, pass 1 finds the worst */
-    unsigned long long total;
-    double worst;
-    const gm_access *worst_acc;
-    const gm_kernel *worst_kernel;
-} coalesce_scan;
-
-static void coalesce_visit(const gm_kernel *k, const gm_access *a, void *user) {
-    coalesce_scan *s = user;
-    if (a->space != GM_GLOBAL || !a->sectors) return;
-    if (!((a->kind == GM_LOAD && s->want_load) || (a->kind == GM_STORE && s->want_store))) return;
-    if (s->pass == 0) { s->total += a->sectors; return; }
-    if ((double)a->sectors < TECHNIQUE_SIGNIFICANT * (double)s->total) return;
-    if (!s->worst_acc || a->efficiency < s->worst) {
-        s->worst = a->efficiency;
-        s->worst_acc = a;
-        s->worst_kernel = k;
-    }
-}
-
 /* Byte, execution and request totals by space and kind over every kernel. */
 typedef struct {
     double load_bytes[GM_N_SPACES], wide_load_bytes, broadcast_constant_bytes;
@@ -193,24 +171,51 @@ static void traffic_visit(const gm_kernel *k, const gm_access *a, void *user) {
     if (a->space == GM_CONSTANT && a->distinct_avg <= 1.5) t->broadcast_constant_bytes += (double)a->bytes;
 }
 
+/* The worst significant access among those a check judges: each access that
+ * carries TECHNIQUE_SIGNIFICANT of the traffic (its weight) must meet the
+ * check by itself. Coalescing weighs global loads or stores by sectors and
+ * the least efficient is worst; bank conflicts weigh __local accesses by
+ * requests and the most conflicted is worst. */
 typedef struct {
-    int pass;
+    int bank;                              /* 0: coalescing, 1: bank conflicts */
+    int want_load, want_store;             /* coalescing: which global accesses */
+    int pass;                              /* 0 sums the weights, 1 finds the worst */
     unsigned long long total;
     double worst;
     const gm_access *worst_acc;
     const gm_kernel *worst_kernel;
-} bank_scan;
+} worst_scan;
 
-static void bank_visit(const gm_kernel *k, const gm_access *a, void *user) {
-    bank_scan *s = user;
-    if (a->space != GM_LOCAL || !a->requests) return;
-    if (s->pass == 0) { s->total += a->requests; return; }
-    if ((double)a->requests < TECHNIQUE_SIGNIFICANT * (double)s->total) return;
-    if (!s->worst_acc || a->bank_avg > s->worst) {
-        s->worst = a->bank_avg;
+static void worst_visit(const gm_kernel *k, const gm_access *a, void *user) {
+    worst_scan *s = user;
+    unsigned long long weight;
+    double value;
+    if (s->bank) {
+        if (a->space != GM_LOCAL || !a->requests) return;
+        weight = a->requests;
+        value = a->bank_avg;
+    } else {
+        if (a->space != GM_GLOBAL || !a->sectors) return;
+        if (!((a->kind == GM_LOAD && s->want_load) || (a->kind == GM_STORE && s->want_store))) return;
+        weight = a->sectors;
+        value = a->efficiency;
+    }
+    if (s->pass == 0) { s->total += weight; return; }
+    if ((double)weight < TECHNIQUE_SIGNIFICANT * (double)s->total) return;
+    int worse = s->bank ? value > s->worst : value < s->worst;
+    if (!s->worst_acc || worse) {
+        s->worst = value;
         s->worst_acc = a;
         s->worst_kernel = k;
     }
+}
+
+/* Runs the two passes over the kernels the check judges. */
+static void find_worst(const gpumodel_report *rep, const char *only, worst_scan *s) {
+    s->pass = 0;
+    each_access(rep, only, worst_visit, s);
+    s->pass = 1;
+    each_access(rep, only, worst_visit, s);
 }
 
 static void set_where(technique_result *r, const gm_kernel *k, const gm_access *a) {
@@ -305,10 +310,8 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
     case TQ_COALESCING:
     case TQ_COALESCED_LOADS:
     case TQ_COALESCED_STORES: {
-        coalesce_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
-        each_access(rep, c->kernel, coalesce_visit, &s);
-        s.pass = 1;
-        each_access(rep, c->kernel, coalesce_visit, &s);
+        worst_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
+        find_worst(rep, c->kernel, &s);
         if (!s.worst_acc) {
             not_measured(r, "The GPU memory model saw no global loads or stores of that kind, so there is nothing "
                             "coalesced to credit.");
@@ -358,10 +361,8 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
         return;
     }
     case TQ_BANK_CONFLICTS: {
-        bank_scan s = {0};
-        each_access(rep, c->kernel, bank_visit, &s);
-        s.pass = 1;
-        each_access(rep, c->kernel, bank_visit, &s);
+        worst_scan s = {.bank = 1};
+        find_worst(rep, c->kernel, &s);
         if (!s.worst_acc) {
             not_measured(r, "The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
                             "not used.");
