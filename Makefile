@@ -34,9 +34,14 @@ $(BUILD)/obj/ui_%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
-.PHONY: all run test unit cli-test asan deps test-deps install uninstall clean bench plugin
+.PHONY: all have-deps run test unit cli-test asan deps test-deps install uninstall clean bench plugin
 
-all: deps $(BUILD)/cltutor plugin
+# `make` only builds; `make run` and `make test` first install what is
+# missing (scripts/deps.sh), as the README says.
+all: have-deps $(BUILD)/cltutor plugin
+
+have-deps:
+	@sh scripts/deps.sh check
 
 deps:
 	@sh scripts/deps.sh build
@@ -67,7 +72,8 @@ $(GM_PLUGIN): plugin/gpumodel_plugin.cpp
 	    -loclgrind $$($(LLVM_CONFIG) --ldflags) $$($(LLVM_CONFIG) --libs); \
 	else echo "note: Oclgrind's plugin headers are missing, so \`cltutor analyze\` is unavailable (sh scripts/deps.sh build installs them)"; fi
 
-run: all
+run: deps
+	@$(MAKE) --no-print-directory all
 	@$(BUILD)/cltutor
 
 # Unit tests (Check) of the model, built with ASan and UBSan.
@@ -94,19 +100,31 @@ test: deps test-deps
 	@sh tests/run_all.sh $(BUILD)
 
 # Reference kernels against the device's own limits (see docs/results/).
-bench: all
+bench: deps
+	@$(MAKE) --no-print-directory all
 	$(BUILD)/cltutor bench all $(BENCH_ARGS)
 
+# The installed program finds its course in ../share/cltutor and its
+# Oclgrind plugin in ../lib/cltutor beside its own folder, so that PREFIX
+# and DESTDIR need no rebuild. NO_SOLUTIONS=1 makes a student install:
+# no reference solutions (kernels/) anywhere on disk.
+DOCDIR  = $(PREFIX)/share/doc/cltutor
+COMPDIR = $(PREFIX)/share/bash-completion/completions
+DOCS    = README.md LICENSE $(wildcard docs/*.md)
 install: $(BUILD)/cltutor plugin
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
-	cp -R lessons kernels exercises $(DESTDIR)$(DATADIR)/
+	rm -rf $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/exercises $(DESTDIR)$(DATADIR)/kernels
+	cp -R lessons exercises $(if $(NO_SOLUTIONS),,kernels) $(DESTDIR)$(DATADIR)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
 	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	if [ -f completions/cltutor.bash ]; then install -m 644 completions/cltutor.bash $(DESTDIR)$(COMPDIR)/cltutor; fi
 	if [ -f $(GM_PLUGIN) ]; then install -d $(DESTDIR)$(PLUGINDIR) && install -m 644 $(GM_PLUGIN) $(DESTDIR)$(PLUGINDIR)/; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/cltutor $(DESTDIR)$(MANDIR)/cltutor.1
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PLUGINDIR)
+	rm -f $(DESTDIR)$(BINDIR)/cltutor $(DESTDIR)$(MANDIR)/cltutor.1 $(DESTDIR)$(COMPDIR)/cltutor
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf $(BUILD)

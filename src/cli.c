@@ -8,6 +8,7 @@
 #include "report.h"
 #include "ui.h"
 #include "util.h"
+#include "workspace.h"
 
 #include <cJSON.h>
 #include <getopt.h>
@@ -39,7 +40,8 @@ static const char *const main_usage =
     "\n"
     "Options:\n"
     "  --workspace DIR       where your exercises and progress live\n"
-    "                        (default: $CLTUTOR_WORKSPACE, the source tree, or ~/.local/share/cltutor)\n"
+    "                        (default: $CLTUTOR_WORKSPACE, workspace/ in a source checkout,\n"
+    "                        or ~/.local/share/cltutor)\n"
     "  -h, --help            this help\n"
     "  -V, --version         the version\n"
     "\n"
@@ -57,7 +59,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
 }
 
 int cli_load_course(cli_ctx *cx) {
-    char err[1200];
+    char err[1600];
     if (paths_init(&cx->paths, cx->workspace, err, sizeof err) != 0) {
         fprintf(stderr, "cltutor: %s\n", err);
         return EXIT_USAGE;
@@ -71,19 +73,34 @@ int cli_load_course(cli_ctx *cx) {
     if (cx->cat.n_skipped)
         fprintf(stderr, "cltutor: warning: skipped %d chapter%s that did not load:\n%s", cx->cat.n_skipped,
                 cx->cat.n_skipped == 1 ? "" : "s", cx->cat.skipped);
+    workspace_news news;
+    if (workspace_prepare(&cx->paths, &news) != 0) fprintf(stderr, "cltutor: warning: %s\n", news.error);
+    else if (news.notice[0]) fprintf(stderr, "cltutor: %s\n", news.notice);
     char state[1200], file[1300];
-    if (paths_state_dir(&cx->paths, state, sizeof state) == 0) {
-        snprintf(file, sizeof file, "%s/progress.json", state);
-        if (progress_load(&cx->prog, file, err, sizeof err) == 0) cx->have_progress = 1;
-        else fprintf(stderr, "cltutor: warning: %s; progress will not be saved\n", err);
+    if (paths_state_dir(&cx->paths, state, sizeof state) != 0) {
+        snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: the folder %s cannot be "
+                 "created; make the workspace writable or choose another (--workspace DIR)", state);
+        return 0;
     }
+    snprintf(file, sizeof file, "%s/progress.json", state);
+    int rc = progress_load(&cx->prog, file, &cx->cat, err, sizeof err);
+    if (rc >= 0) cx->have_progress = 1;
+    if (rc == 1) fprintf(stderr, "cltutor: warning: %s\n", err);
+    if (rc < 0) snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: %s", err);
     return 0;
 }
 
 void cli_save_progress(cli_ctx *cx) {
-    char err[1300];
-    if (cx->have_progress && progress_save(&cx->prog, err, sizeof err) != 0)
-        fprintf(stderr, "cltutor: warning: %s\n", err);
+    char err[1600];
+    if (!cx->have_progress) fprintf(stderr, "cltutor: warning: %s\n", cx->progress_error);
+    else if (progress_save(&cx->prog, err, sizeof err) != 0) fprintf(stderr, "cltutor: warning: %s\n", err);
+}
+
+int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len) {
+    if (paths_solution(&cx->paths, l, buf, len) == 0) return 0;
+    fprintf(stderr, "cltutor %s: the instructor withheld the reference solutions from this install (it has no "
+            "%s/kernels/), so there is no reference for chapter %d to run here.\n", cmd, cx->paths.data, l->number);
+    return -1;
 }
 
 const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec) {

@@ -24,6 +24,7 @@ typedef struct {
     catalog cat;
     progress prog;
     int have_progress;
+    char progress_error[1700]; /* why progress cannot be saved, told at each save */
 } cli_ctx;
 
 /* Live status on a terminal while a worker runs. */
@@ -50,6 +51,9 @@ int cli_json_only_options(const char *cmd, int argc, char **argv, const char *us
  * selected, or -1 after printing the usage error for an unknown one. */
 int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected);
 const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec);
+/* The chapter's reference solution in buf; -1 after saying that the
+ * install withheld the solutions (a student install). */
+int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len);
 /* An engine_progress_cb for a cli_live_status. */
 void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed);
 void cli_clear_status(cli_live_status *ls);

@@ -111,8 +111,9 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
 
     char path[1400], err[1400];
     if (kernel) snprintf(path, sizeof path, "%s", kernel);
-    else if (solution) paths_solution(&cx->paths, l, path, sizeof path);
-    else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
+    else if (solution) {
+        if (cli_solution_path(cx, "analyze", l, path, sizeof path) != 0) return EXIT_USAGE;
+    } else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
         fprintf(stderr, "cltutor analyze: %s\n", err);
         return EXIT_USAGE;
     }

@@ -109,7 +109,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
         const char *beyond = lesson_param_get(l, "bench_beyond", NULL);
         for (int v = 0; v < (beyond ? 2 : 1); v++) {
             char path[1400];
-            paths_solution(&cx->paths, l, path, sizeof path);
+            if (cli_solution_path(cx, "bench", l, path, sizeof path) != 0) return EXIT_USAGE;
             if (v) {
                 char *slash = strrchr(path, '/');
                 snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);

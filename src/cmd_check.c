@@ -170,9 +170,23 @@ static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *
     free(fixed);
 }
 
+/* The learner has worked on the chapter: run it before, or changed its
+ * file (a bare `check` of chapters never opened records nothing). */
+static int worked_on(cli_ctx *cx, const lesson *l, const char *path) {
+    char start[1400];
+    paths_starting(&cx->paths, l, start, sizeof start);
+    char *mine = util_read_file(path, NULL), *orig = util_read_file(start, NULL);
+    int changed = !mine || !orig || strcmp(mine, orig) != 0;
+    free(mine);
+    free(orig);
+    const progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+    return changed || (pc && pc->n_runs > 0);
+}
+
 /* The exercise through the whole verdict; returns 1 when nothing failed (checks
  * that could not run here aside), with *passed set when the chapter passes. */
-static int check_verdict(check_run *cr, const lesson *l, const char *path, const char *label, int *passed) {
+static int check_verdict(check_run *cr, const lesson *l, const char *path, const char *label, int *passed,
+                         progress_run *run) {
     *passed = 0;
     verdict v;
     char err[1024];
@@ -186,8 +200,7 @@ static int check_verdict(check_run *cr, const lesson *l, const char *path, const
                           .timeout_s = cr->timeout};
     char prev_ref[1400];
     const lesson *prev = l->previous > 0 ? catalog_by_number(&cr->cx->cat, l->previous) : NULL;
-    if (prev && !strcmp(prev->problem, l->problem)) {
-        paths_solution(&cr->cx->paths, prev, prev_ref, sizeof prev_ref);
+    if (prev && !strcmp(prev->problem, l->problem) && paths_solution(&cr->cx->paths, prev, prev_ref, sizeof prev_ref) == 0) {
         vq.previous = prev;
         vq.previous_reference = prev_ref;
     }
@@ -202,6 +215,14 @@ static int check_verdict(check_run *cr, const lesson *l, const char *path, const
                     "    marked passed.\n");
     }
     *passed = v.passed;
+    verdict_to_progress(&v, run);
+    run->passed = 1;
+    for (int i = 0; i < v.n; i++)
+        if (v.items[i].kind == VK_TEST && v.items[i].outcome != VO_PASS && run->passed) {
+            run->passed = 0;
+            snprintf(run->status, sizeof run->status, "%s", engine_status_name(v.items[i].status));
+        }
+    if (run->passed) snprintf(run->status, sizeof run->status, "%s", engine_status_name(ENG_PASS));
     return !v.failed && !v.cancelled;
 }
 
@@ -235,6 +256,9 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
     if (n_selected < 0) return EXIT_USAGE;
     if (kernel && (n_selected != 1 || optind >= argc))
         return cli_usage_error("check", "--kernel needs exactly one chapter, as in `cltutor check 3 --kernel FILE`");
+    /* chapters named one by one are the learner's to judge; `check` or
+     * `check all` judges only those the learner has worked on */
+    int named = optind < argc && strcmp(argv[optind], "all") != 0;
     cr.style = report_style_for(stdout);
     cr.live.enabled = !cr.json && isatty(2);
     cr.results = cJSON_CreateArray();
@@ -243,8 +267,9 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         if (!selected[i]) continue;
         char path[1400], err[1400];
         if (kernel) snprintf(path, sizeof path, "%s", kernel);
-        else if (solution) paths_solution(&cx->paths, l, path, sizeof path);
-        else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
+        else if (solution) {
+            if (cli_solution_path(cx, "check", l, path, sizeof path) != 0) return EXIT_USAGE;
+        } else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
             fprintf(stderr, "cltutor check: %s\n", err);
             return EXIT_USAGE;
         }
@@ -254,12 +279,13 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         char label[256];
         snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? "reference solution" : l->exercise);
         int chapter_ok = 0;
-        check_verdict(&cr, l, path, label, &chapter_ok);
+        progress_run pr = {.when = (double)time(NULL), .origin = FROM_CHECK};
+        check_verdict(&cr, l, path, label, &chapter_ok, &pr);
         /* find-the-bug listings: the exposing input first, then the usual tests */
         for (int b = 0; b < l->n_bugs && !kernel && !cr.fatal; b++) {
             const lesson_bug *bug = &l->bugs[b];
             char bpath[1400];
-            if (solution) paths_solution(&cx->paths, l, bpath, sizeof bpath);
+            if (solution) cli_solution_path(cx, "check", l, bpath, sizeof bpath);
             else if (paths_exercise_file(&cx->paths, l, bug->file, bpath, sizeof bpath, err, sizeof err) != 0) {
                 fprintf(stderr, "cltutor check: %s\n", err);
                 return EXIT_USAGE;
@@ -273,12 +299,10 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             int fixed = check_file(&cr, l, bpath, label, bsizes, nb);
             if (fixed && !solution) check_fix_is_edit(&cr, l, bug, bpath);
         }
-        if (!kernel && !solution)
-        {
-            char *text = util_read_file(path, NULL);
-            progress_record_verdict(&cx->prog, l->id, chapter_ok, util_hash_text(text), 0, "");
-            free(text);
-        }
+        char *text = util_read_file(path, NULL);
+        pr.file_hash = util_hash_text(text);
+        free(text);
+        if (!kernel && !solution && (named || worked_on(cx, l, path))) progress_record_verdict(&cx->prog, l->id, &pr);
     }
     if (!kernel && !solution) cli_save_progress(cx);
     if (cr.json) cli_print_json(cr.results);

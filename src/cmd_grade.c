@@ -349,6 +349,13 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     o.lessons = lessons;
     o.n_lessons = nl;
     o.course = cx->paths.data;
+    if (!paths_have_solutions(&cx->paths)) {
+        fprintf(stderr, "cltutor grade: the instructor withheld the reference solutions from this install (it "
+                "has no %s/kernels/); grading compares with them, so grade on an instructor's install.\n",
+                cx->paths.data);
+        free(lessons);
+        return EXIT_USAGE;
+    }
     if (!have_seed) o.seed = grade_fresh_seed();
     grade_report_style st = {.color = 0, .visibility = visibility, .version = CLT_VERSION};
     grade_live live = {.enabled = isatty(2)};

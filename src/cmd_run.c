@@ -43,7 +43,7 @@ static const char *const run_usage =
 /* Times one reference kernel like the learner's run; returns its median or 0. */
 static double time_reference(cli_ctx *cx, const lesson *l, const engine_request *like, const char *size) {
     char path[1400];
-    paths_solution(&cx->paths, l, path, sizeof path);
+    if (paths_solution(&cx->paths, l, path, sizeof path) != 0) return 0; /* withheld: no row */
     engine_request rq = *like;
     rq.lesson = l;
     rq.kernel_path = rq.display_path = path;
@@ -128,8 +128,9 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
     if (!l) return EXIT_USAGE;
     char path[1400], err[1400];
     if (kernel) snprintf(path, sizeof path, "%s", kernel);
-    else if (solution) paths_solution(&cx->paths, l, path, sizeof path);
-    else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
+    else if (solution) {
+        if (cli_solution_path(cx, "run", l, path, sizeof path) != 0) return EXIT_USAGE;
+    } else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
         fprintf(stderr, "cltutor run: %s\n", err);
         return EXIT_USAGE;
     }
@@ -161,8 +162,14 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
                    "technique\nhold: `cltutor check %d` runs them all.\n", l->number);
     }
     if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) {
-        progress_record_run(&cx->prog, l->id, rep.status == ENG_PASS, engine_status_name(rep.status),
-                            rep.status == ENG_PASS ? rep.timing.median : 0, rep.device.name, (double)time(NULL));
+        progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep.status == ENG_PASS,
+                           .median_ms = rep.status == ENG_PASS ? rep.timing.median : 0};
+        snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(rep.status));
+        snprintf(pr.device, sizeof pr.device, "%s", rep.device.name);
+        char *text = util_read_file(path, NULL);
+        pr.file_hash = util_hash_text(text);
+        free(text);
+        progress_record_run(&cx->prog, l->id, &pr);
         cli_save_progress(cx);
     }
     if (compare && rep.status == ENG_PASS && rep.n_samples > 0) compare_with_references(cx, l, &rq, &rep, json);

@@ -402,6 +402,11 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
     }
     int rc = cli_load_course(cx);
     if (rc) return rc;
+    if (!paths_have_solutions(&cx->paths)) {
+        fprintf(stderr, "cltutor validate: this install has no reference solutions (%s/kernels/): validate a "
+                "source checkout or an instructor's install\n", cx->paths.data);
+        return EXIT_USAGE;
+    }
     int selected[CATALOG_MAX];
     int n_selected = cli_select_lessons(cx, "validate", argc - optind, argv + optind, selected);
     if (n_selected < 0) return EXIT_USAGE;

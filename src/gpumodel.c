@@ -83,7 +83,8 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
             if (slash) {
                 *slash = '\0';
                 char p[1200];
-                snprintf(p, sizeof p, "%s/%s", exe, GM_PLUGIN_NAME);
+                snprintf(p, sizeof p, "%s/%s", exe, GM_PLUGIN_NAME);   /* a build folder */
+                if (!util_is_file(p)) snprintf(p, sizeof p, "%s/../lib/cltutor/%s", exe, GM_PLUGIN_NAME); /* PREFIX/bin */
                 if (util_is_file(p)) snprintf(plugin, plugin_len, "%s", p);
             }
         }

@@ -22,56 +22,92 @@ static int has_course(const char *dir) {
     return util_is_dir(p);
 }
 
-int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen) {
-    memset(p, 0, sizeof *p);
+/* The canonical form of dir/rel in out (unchanged when it does not exist). */
+static void resolve(const char *dir, const char *rel, char *out, size_t len) {
+    char joined[PATH_MAX + 64];
+    snprintf(joined, sizeof joined, "%s/%s", dir, rel);
+    char *real = realpath(joined, NULL);
+    snprintf(out, len, "%s", real ? real : joined);
+    free(real);
+}
+
+static int find_course(paths *p, char *err, size_t errlen) {
     const char *env = getenv("CLTUTOR_DATA");
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char tree[PATH_MAX] = "";
-    if (n > 0) {
-        exe[n] = '\0';
-        /* build/cltutor in a source checkout: the course is one folder up */
-        snprintf(tree, sizeof tree, "%s/..", dirname(exe));
-        char *real = realpath(tree, NULL);
-        if (real) {
-            snprintf(tree, sizeof tree, "%s", real);
-            free(real);
-        }
+    char tree[PATH_MAX] = "", share[PATH_MAX] = "";
+    if (p->exe_dir[0]) {
+        resolve(p->exe_dir, "..", tree, sizeof tree);                 /* build/cltutor in a checkout */
+        resolve(p->exe_dir, "../share/cltutor", share, sizeof share); /* PREFIX/bin/cltutor */
     }
     if (env && *env) {
         if (!has_course(env)) {
-            util_errf(err, errlen, "CLTUTOR_DATA=%s has no lessons/ folder", env);
+            util_errf(err, errlen, "CLTUTOR_DATA=%s has no lessons/ folder: point it at the folder that holds "
+                      "lessons/ and exercises/, or unset it", env);
             return -1;
         }
         snprintf(p->data, sizeof p->data, "%s", env);
     } else if (tree[0] && has_course(tree)) {
         snprintf(p->data, sizeof p->data, "%s", tree);
-        char mk[1200];
+        char mk[PATH_MAX + 16];
         snprintf(mk, sizeof mk, "%s/Makefile", tree);
         p->in_source_tree = util_is_file(mk);
+    } else if (share[0] && has_course(share)) {
+        snprintf(p->data, sizeof p->data, "%s", share);
     } else if (has_course(CLT_DATADIR)) {
         snprintf(p->data, sizeof p->data, "%s", CLT_DATADIR);
     } else {
-        util_errf(err, errlen, "cannot find the course (lessons/): set CLTUTOR_DATA to the folder "
-                  "that holds lessons/, kernels/ and exercises/");
+        util_errf(err, errlen, "cannot find the course (lessons/) in %s or " CLT_DATADIR ": reinstall cltutor, "
+                  "or set CLTUTOR_DATA to the folder that holds lessons/ and exercises/",
+                  share[0] ? share : "../share/cltutor");
         return -1;
     }
-    const char *ws = workspace_opt && *workspace_opt ? workspace_opt : getenv("CLTUTOR_WORKSPACE");
-    if (ws && *ws) {
-        snprintf(p->workspace, sizeof p->workspace, "%s", ws);
-        p->in_source_tree = 0;
-    } else if (p->in_source_tree) {
-        snprintf(p->workspace, sizeof p->workspace, "%s", p->data);
-    } else {
-        const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-        if (xdg && *xdg) snprintf(p->workspace, sizeof p->workspace, "%s/cltutor", xdg);
-        else if (home && *home) snprintf(p->workspace, sizeof p->workspace, "%s/.local/share/cltutor", home);
-        else {
-            util_errf(err, errlen, "no workspace: set CLTUTOR_WORKSPACE or HOME");
-            return -1;
-        }
+    return 0;
+}
+
+static int per_user_workspace(paths *p, char *err, size_t errlen) {
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    p->origin = WS_PER_USER;
+    if (xdg && *xdg == '/') snprintf(p->workspace, sizeof p->workspace, "%s/cltutor", xdg);
+    else if (home && *home) snprintf(p->workspace, sizeof p->workspace, "%s/.local/share/cltutor", home);
+    else {
+        util_errf(err, errlen, "no workspace: set CLTUTOR_WORKSPACE or HOME");
+        return -1;
     }
     return 0;
+}
+
+int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        snprintf(p->exe_dir, sizeof p->exe_dir, "%s", dirname(exe));
+    }
+    if (find_course(p, err, errlen) != 0) return -1;
+    const char *env_ws = getenv("CLTUTOR_WORKSPACE");
+    if (workspace_opt && *workspace_opt) {
+        snprintf(p->workspace, sizeof p->workspace, "%s", workspace_opt);
+        p->origin = WS_FROM_OPTION;
+        return 0;
+    }
+    if (env_ws && *env_ws) {
+        snprintf(p->workspace, sizeof p->workspace, "%s", env_ws);
+        p->origin = WS_FROM_ENV;
+        return 0;
+    }
+    if (p->in_source_tree) {
+        /* a checkout the learner owns keeps the work beside it, git-ignored;
+         * a shared, read-only one (a lab) sends each learner to their own */
+        char ws[1200];
+        snprintf(ws, sizeof ws, "%s/workspace", p->data);
+        if (util_is_dir(ws) ? access(ws, W_OK | X_OK) == 0 : access(p->data, W_OK | X_OK) == 0) {
+            snprintf(p->workspace, sizeof p->workspace, "%s", ws);
+            p->origin = WS_IN_TREE;
+            return 0;
+        }
+        p->tree_read_only = 1;
+    }
+    return per_user_workspace(p, err, errlen);
 }
 
 void paths_lessons(const paths *p, char *buf, size_t len) { snprintf(buf, len, "%s/lessons", p->data); }
@@ -106,8 +142,19 @@ int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char
     return 0;
 }
 
-void paths_solution(const paths *p, const lesson *l, char *buf, size_t len) {
+int paths_solution(const paths *p, const lesson *l, char *buf, size_t len) {
     snprintf(buf, len, "%s/kernels/%s/%s", p->data, l->id, l->exercise);
+    return paths_have_solutions(p) ? 0 : -1;
+}
+
+int paths_have_solutions(const paths *p) {
+    char k[1200];
+    snprintf(k, sizeof k, "%s/kernels", p->data);
+    return util_is_dir(k);
+}
+
+void paths_exercise_path(const paths *p, const lesson *l, char *buf, size_t len) {
+    snprintf(buf, len, "%s/exercises/%s/%s", p->workspace, l->id, l->exercise);
 }
 
 int paths_exercise(const paths *p, const lesson *l, char *buf, size_t len, char *err, size_t errlen) {

@@ -452,6 +452,17 @@ static void fmt_when(double when, char *buf, size_t len) {
     else strftime(buf, len, "%m-%d %H:%M", &tm);
 }
 
+const char *tui_results_run_outcome(const progress_run *r, int *good) {
+    *good = r->passed && r->verdict != PV_FAILED;
+    switch (r->verdict) {
+    case PV_PASSED: return T("passed");
+    case PV_FAILED: return T("not passed");
+    case PV_INCOMPLETE: return T("unchecked");
+    case PV_NONE: break;
+    }
+    return r->passed ? T("correct") : T(r->status);
+}
+
 void tui_results_history(const progress_chapter *pc, const char *device_now, int width, int utf8, st_doc *out) {
     if (!pc || pc->n_runs == 0) {
         st_doc_addf(out, ST_DIM, "%s", T("No runs yet: each run's median time appears here as a bar."));
@@ -465,7 +476,7 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
             if (r->median_ms > max) max = r->median_ms;
             if (best == 0 || r->median_ms < best) best = r->median_ms;
         }
-        if (device_now && *device_now && strcmp(r->device, device_now)) n_other++;
+        if (device_now && *device_now && r->device[0] && strcmp(r->device, device_now)) n_other++;
     }
     char bs[32];
     st_fmt_ms(bs, sizeof bs, best);
@@ -475,25 +486,31 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
                  pc->n_runs);
     if (best > 0) st_line_addf(h, ST_DIM, T("   best %s"), bs);
     if (n_other) st_line_addf(h, ST_DIM, "%s", T("   (dim: another device)"));
-    int barw = width - 39; /* number, time, result and median take 36 columns, the best mark 2 */
+    st_doc_addf(out, ST_DIM, "%s", T("   # when        from  result        median"));
+    int barw = width - 51; /* number, time, origin, result and median take 48 columns, the best mark 2 */
     if (barw < 6) barw = 6;
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     for (int i = 0; i < pc->n_runs; i++) {
         const progress_run *r = &pc->runs[i];
-        int other = device_now && *device_now && strcmp(r->device, device_now);
+        int other = device_now && *device_now && r->device[0] && strcmp(r->device, device_now), good;
         char when[32], med[32];
         fmt_when(r->when, when, sizeof when);
         st_fmt_ms(med, sizeof med, r->passed ? r->median_ms : 0);
         st_line *l = st_doc_add(out);
         st_line_addf(l, other ? ST_DIM : ST_LINENO, "%4d %-11s ", i + 1, when);
-        const char *status = r->passed ? T("pass") : T(r->status);
-        char sbuf[40];
-        snprintf(sbuf, sizeof sbuf, "%s %s", r->passed ? (utf8 ? "✓" : "+") : (utf8 ? "✗" : "x"), status);
-        int pad = 8 - st_widths(sbuf);
-        st_line_adds(l, other ? ST_DIM : r->passed ? ST_OK : ST_ERR, sbuf);
+        const char *origin = T(progress_origin_name(r->origin));
+        st_line_adds(l, ST_DIM, origin);
+        st_line_addf(l, ST_NORMAL, "%*s", 6 - st_widths(origin) > 0 ? 6 - st_widths(origin) : 1, "");
+        const char *outcome = tui_results_run_outcome(r, &good);
+        char sbuf[64];
+        snprintf(sbuf, sizeof sbuf, "%s %s", good ? (utf8 ? "✓" : "+") : (utf8 ? "✗" : "x"), outcome);
+        int pad = 13 - st_widths(sbuf);
+        st_line_adds(l, other ? ST_DIM : good ? ST_OK : ST_ERR, sbuf);
         st_line_addf(l, ST_NORMAL, "%*s", pad > 0 ? pad + 1 : 1, "");
         st_line_addf(l, other ? ST_DIM : ST_NORMAL, "%9s ", med);
-        if (r->passed && r->median_ms > 0 && max > 0) {
+        if (r->verdict_note[0] && r->verdict != PV_PASSED) {
+            st_line_adds(l, ST_DIM, r->verdict_note);
+        } else if (r->passed && r->median_ms > 0 && max > 0) {
             double units = r->median_ms / max * barw * 8;
             int full = (int)(units / 8), rem = (int)units % 8;
             if (full == 0 && rem == 0) rem = 1;

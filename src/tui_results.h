@@ -39,6 +39,9 @@ void tui_results_check(const tui_results_in *in, int width, st_doc *out);
 void tui_results_build(const tui_results_in *in, int width, st_doc *out);
 void tui_results_timing(const tui_results_in *in, int width, st_doc *out);
 /* Every run's median as a horizontal bar; device_now marks runs on other devices. */
+/* What a run of the history came to, in words: the chapter's verdict when
+ * it was decided, else how the one size went; *good when it went well. */
+const char *tui_results_run_outcome(const progress_run *r, int *good);
 void tui_results_history(const progress_chapter *pc, const char *device_now, int width, int utf8, st_doc *out);
 
 /* "1.81x faster", "3.20x slower", "about as fast" (ratio = before / after). */

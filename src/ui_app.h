@@ -68,7 +68,9 @@ typedef struct {
     catalog cat;
     progress prog;
     int have_progress;
-    char warn[1600];          /* shown on the home screen: what did not load */
+    char warn[3200];          /* shown on the home screen: what did not load */
+    char notice[1600];        /* told once at start: the work moved to the workspace */
+    char progress_error[1700];/* why progress cannot be saved, told at each save */
     char prefs_path[1300];
     /* terminal */
     int utf8, color;

@@ -467,8 +467,9 @@ static void draw_home(ui_app *a) {
             localtime_r(&t, &tm);
             strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
             st_fmt_ms(med, sizeof med, pc->best_ms);
+            int good;
             snprintf(buf, sizeof buf, T("Last run %s: %s. %d runs, %d hints seen, best %s."), when,
-                     T(lr->passed ? "pass" : lr->status), pc->n_runs, pc->hints_seen, med);
+                     tui_results_run_outcome(lr, &good), pc->n_runs, pc->hints_seen, med);
             st_doc_addf(&d, ST_DIM, "%s", buf);
         } else {
             st_doc_addf(&d, ST_DIM, "%s", T("Not started. Press Enter to open it."));

@@ -11,6 +11,7 @@
 #include "tui_help.h"
 #include "tui_text.h"
 #include "util.h"
+#include "workspace.h"
 
 #include <cJSON.h>
 #include <curses.h>
@@ -121,11 +122,16 @@ static void show_message(ui_app *a, const char *text) {
     a->st.overlay_list.has_cursor = 0;
 }
 
+/* Saves now; when it cannot, the status line says where and why, every time. */
 static void save_progress(ui_app *a) {
-    if (!a->have_progress) return;
-    char err[1400];
-    if (progress_save(&a->prog, err, sizeof err) != 0)
-        set_note(a, 1, "%s %s", T("Progress not saved:"), err);
+    char err[1600];
+    if (!a->have_progress) {
+        set_note(a, 1, "%s", a->progress_error);
+        return;
+    }
+    int rc = progress_save(&a->prog, err, sizeof err);
+    if (rc < 0) set_note(a, 1, "%s %s", T("Progress not saved:"), err);
+    else if (rc > 0) set_note(a, 1, "%s", err); /* saved, after setting a damaged file aside */
 }
 
 /* ---- preferences (.cltutor/ui.json): language and device -------------- */
@@ -238,10 +244,10 @@ static void request_reference(ui_app *a, const lesson *ref_lesson, const lesson 
     ui_ref *r = ref_slot(a, key);
     if (r->t.state != REF_NONE) return;
     r->t.chapter = ref_lesson->number;
-    paths_solution(&a->paths, ref_lesson, path, sizeof path);
-    if (!util_is_file(path)) {
+    int withheld = paths_solution(&a->paths, ref_lesson, path, sizeof path) != 0;
+    if (withheld || !util_is_file(path)) {
         r->t.state = REF_FAILED;
-        snprintf(r->t.note, sizeof r->t.note, "%s", T("no reference kernel"));
+        snprintf(r->t.note, sizeof r->t.note, "%s", withheld ? T("withheld by the instructor") : T("no reference kernel"));
         return;
     }
     tui_job *job = tui_job_new_run(JOB_REFERENCE, ref_lesson, path, NULL, device_spec(a, dev, sizeof dev),
@@ -375,7 +381,7 @@ static void open_chapter(ui_app *a, int index) {
     a->st.tab_enabled[TAB_ANALYSIS] = 1;
     progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
     if (!pc || pc->n_runs == 0) a->st.focus = PANE_LESSON; /* a new chapter: read first */
-    snprintf(a->prog.last, sizeof a->prog.last, "%s", c->l->id);
+    progress_set_last(&a->prog, c->l->id);
     save_progress(a);
 }
 
@@ -431,8 +437,10 @@ static void start_verdict(ui_app *a) {
     char dev[32];
     const lesson *prev = previous_lesson(a, c->l);
     char prev_ref[1400] = "";
-    if (prev && !strcmp(prev->problem, c->l->problem)) paths_solution(&a->paths, prev, prev_ref, sizeof prev_ref);
-    else prev = NULL;
+    if (!prev || strcmp(prev->problem, c->l->problem) || paths_solution(&a->paths, prev, prev_ref, sizeof prev_ref) != 0) {
+        prev = NULL;
+        prev_ref[0] = '\0';
+    }
     tui_job *job = tui_job_new_verdict(c->l, c->kernel_path, c->display, device_spec(a, dev, sizeof dev), prev,
                                        prev_ref);
     if (!job) return;
@@ -459,7 +467,12 @@ static void finish_verdict(ui_app *a, tui_job *job) {
     int was = 0;
     progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
     if (pc) was = pc->state == PROG_PASSED && pc->passed_hash == c->vd_hash;
-    progress_record_verdict(&a->prog, c->l->id, job->vd->passed, c->vd_hash, c->vd_median_ms, c->vd_device);
+    progress_run pr = {.when = (double)time(NULL), .origin = FROM_UI, .passed = 1, .file_hash = c->vd_hash,
+                       .median_ms = c->vd_median_ms};
+    snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(ENG_PASS));
+    snprintf(pr.device, sizeof pr.device, "%s", c->vd_device);
+    verdict_to_progress(job->vd, &pr);
+    progress_record_verdict(&a->prog, c->l->id, &pr);
     save_progress(a);
     if (util_now() < a->note_until) return; /* the learner's own last action keeps the status line */
     if (job->vd->passed && !was) {
@@ -526,9 +539,12 @@ static void finish_run(ui_app *a, tui_job *job) {
     c->prev_run_ms = c->rep.device.name[0] ? last_passing_ms(a, c->rep.device.name) : 0;
     if (c->rep.status != ENG_USAGE && c->rep.status != ENG_NO_DEVICE && c->rep.status != ENG_CANCELLED &&
         !c->kernel_ro) {
-        progress_record_run(&a->prog, c->l->id, c->rep.status == ENG_PASS, engine_status_name(c->rep.status),
-                            c->rep.status == ENG_PASS ? c->rep.timing.median : 0, c->rep.device.name,
-                            (double)time(NULL));
+        progress_run pr = {.when = (double)time(NULL), .origin = FROM_UI, .passed = c->rep.status == ENG_PASS,
+                           .median_ms = c->rep.status == ENG_PASS ? c->rep.timing.median : 0,
+                           .file_hash = c->run_hash};
+        snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(c->rep.status));
+        snprintf(pr.device, sizeof pr.device, "%s", c->rep.device.name);
+        progress_record_run(&a->prog, c->l->id, &pr);
         save_progress(a);
         count_failures(a);
         progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
@@ -666,15 +682,10 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         tui_results_history(progress_get(&a->prog, c->l->id, 0), device_key(a), width, a->utf8, d);
         break;
     case TAB_CHANGES: {
-        const lesson *prev = c->l->previous ? catalog_by_number(&a->cat, c->l->previous) : NULL;
+        /* what the learner changed, against the course's own starting file */
         char path[1400], name[300];
-        if (prev) {
-            paths_solution(&a->paths, prev, path, sizeof path);
-            snprintf(name, sizeof name, T("chapter %d's reference (kernels/%s/%s)"), prev->number, prev->id, prev->exercise);
-        } else {
-            paths_starting(&a->paths, c->l, path, sizeof path);
-            snprintf(name, sizeof name, T("the starting file"));
-        }
+        paths_starting(&a->paths, c->l, path, sizeof path);
+        snprintf(name, sizeof name, "%s", T("the starting file"));
         char mine[400];
         snprintf(mine, sizeof mine, T("yours (%s)"), c->display);
         diff_files(path, name, c->kernel_text, mine, d);
@@ -690,7 +701,10 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
             break;
         }
         char path[1400], name[300], mine[400];
-        paths_solution(&a->paths, c->l, path, sizeof path);
+        if (paths_solution(&a->paths, c->l, path, sizeof path) != 0) {
+            wrap_into(d, width, ST_DIM, T("The instructor withheld the reference solutions from this install: ask them, or compare with a classmate's passing kernel."));
+            break;
+        }
         snprintf(name, sizeof name, T("yours (%s)"), c->display);
         snprintf(mine, sizeof mine, T("the reference (kernels/%s/%s)"), c->l->id, c->l->exercise);
         char *ref = util_read_file(path, NULL);
@@ -1077,7 +1091,7 @@ static void next_hint(ui_app *a) {
     progress_chapter *pc = progress_get(&a->prog, a->ch.l->id, 1);
     if (!pc) return;
     if (pc->hints_seen < a->ch.l->n_hints) {
-        pc->hints_seen++;
+        progress_set_hints_seen(&a->prog, a->ch.l->id, pc->hints_seen + 1);
         save_progress(a);
     }
     a->st.overlay_list.top = 1 << 20; /* show the newest */
@@ -1180,6 +1194,11 @@ static void handle_key(ui_app *a, int ch) {
     do_action(a, act);
 }
 
+static void append_warning(ui_app *a, const char *text) {
+    size_t n = strlen(a->warn);
+    snprintf(a->warn + n, sizeof a->warn - n, "%s\n", text);
+}
+
 static void load_course(ui_app *a, const char *workspace, char *fatal, size_t flen) {
     char err[1400];
     if (paths_init(&a->paths, workspace, err, sizeof err) != 0) {
@@ -1193,21 +1212,24 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
         return;
     }
     if (a->cat.n_skipped) snprintf(a->warn, sizeof a->warn, "%s", a->cat.skipped);
+    workspace_news news;
+    if (workspace_prepare(&a->paths, &news) != 0) append_warning(a, news.error);
+    else if (news.notice[0]) snprintf(a->notice, sizeof a->notice, "%s", news.notice);
     char state[1200], file[1300];
-    if (paths_state_dir(&a->paths, state, sizeof state) == 0) {
-        snprintf(file, sizeof file, "%s/progress.json", state);
-        if (progress_load(&a->prog, file, err, sizeof err) == 0) a->have_progress = 1;
-        else {
-            size_t n = strlen(a->warn);
-            snprintf(a->warn + n, sizeof a->warn - n, "%s; %s\n", err, T("progress will not be saved"));
-        }
-        snprintf(a->prefs_path, sizeof a->prefs_path, "%s/ui.json", state);
-    } else {
-        snprintf(file, sizeof file, "%s/.cltutor/progress.json", a->paths.workspace);
-        if (progress_load(&a->prog, file, err, sizeof err) != 0) memset(&a->prog, 0, sizeof a->prog);
-        size_t n = strlen(a->warn);
-        snprintf(a->warn + n, sizeof a->warn - n, T("The workspace %s is read-only: progress and changes cannot be saved.\n"),
-                 a->paths.workspace);
+    if (paths_state_dir(&a->paths, state, sizeof state) != 0) {
+        snprintf(a->progress_error, sizeof a->progress_error,
+                 T("The workspace %s is read-only: progress and changes cannot be saved."), a->paths.workspace);
+        append_warning(a, a->progress_error);
+        return;
+    }
+    snprintf(file, sizeof file, "%s/progress.json", state);
+    snprintf(a->prefs_path, sizeof a->prefs_path, "%s/ui.json", state);
+    int rc = progress_load(&a->prog, file, &a->cat, err, sizeof err);
+    if (rc >= 0) a->have_progress = 1;
+    if (rc == 1) append_warning(a, err);
+    if (rc < 0) {
+        snprintf(a->progress_error, sizeof a->progress_error, "%s %s", T("Progress not saved:"), err);
+        append_warning(a, a->progress_error);
     }
 }
 
@@ -1284,6 +1306,7 @@ int ui_main(const char *workspace) {
         for (int i = 0; i < a->cat.count; i++)
             if (!strcmp(a->cat.items[i].id, a->prog.last)) sel = i;
     a->st.home.cur = sel > 0 ? sel : 0;
+    if (a->notice[0]) show_message(a, a->notice);
     request_devices(a);
 
     int dirty = 1;

@@ -398,3 +398,16 @@ int verdict_fix_distance(const char *listing, const char *fixed) {
 int verdict_fix_allowed(const lesson_bug *b) {
     return b->max_changed_lines > 0 ? b->max_changed_lines : VERDICT_FIX_DEFAULT_LINES;
 }
+
+void verdict_to_progress(const verdict *v, progress_run *run) {
+    run->verdict = v->passed ? PV_PASSED : v->failed || v->cancelled ? PV_FAILED : PV_INCOMPLETE;
+    run->verdict_note[0] = '\0';
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->outcome != VO_FAIL) continue;
+        snprintf(run->verdict_note, sizeof run->verdict_note, "%s: %s", it->name, it->headline);
+        return;
+    }
+    if (run->verdict == PV_INCOMPLETE)
+        snprintf(run->verdict_note, sizeof run->verdict_note, "the race check or the technique could not run here");
+}

@@ -9,6 +9,7 @@
 #include "catalog.h"
 #include "engine.h"
 #include "gpumodel.h"
+#include "progress.h"
 #include "technique.h"
 
 /* X(enum, name for machines) */
@@ -102,6 +103,10 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
 #define VERDICT_FIX_DEFAULT_LINES 8
 int verdict_fix_distance(const char *listing, const char *fixed);
 int verdict_fix_allowed(const lesson_bug *b);
+
+/* The verdict as a run in the learner's history: its outcome and the
+ * first thing that failed, in words (run's other fields untouched). */
+void verdict_to_progress(const verdict *v, progress_run *run);
 
 /* Sets passed/failed from the items. */
 void verdict_settle(verdict *v);

@@ -20,5 +20,6 @@ Suite *verdict_suite(void);
 Suite *wproto_suite(void);
 Suite *srcpolicy_suite(void);
 Suite *limits_suite(void);
+Suite *progress_suite(void);
 
 #endif

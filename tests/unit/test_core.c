@@ -211,53 +211,6 @@ START_TEST(catalog_reports_file_and_line) {
 }
 END_TEST
 
-START_TEST(progress_round_trip_atomic) {
-    char dir[] = "/tmp/clt-prog-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char path[256], err[512];
-    snprintf(path, sizeof path, "%s/progress.json", dir);
-    progress p;
-    ck_assert_int_eq(progress_load(&p, path, err, sizeof err), 0); /* missing = empty */
-    ck_assert_int_eq(p.count, 0);
-    progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 100);
-    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
-    progress_record_run(&p, "02-atomic", 1, "pass", 12.5, "cpu", 200);
-    /* a correct run at one size decides nothing: only the verdict passes a chapter */
-    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
-    ck_assert_double_eq(progress_get(&p, "02-atomic", 0)->best_ms, 0);
-    progress_record_verdict(&p, "02-atomic", 1, util_hash_text("kernel A"), 12.5, "cpu");
-    progress_record_run(&p, "02-atomic", 1, "pass", 10.0, "gpu", 300);
-    progress_record_verdict(&p, "02-atomic", 1, util_hash_text("kernel A"), 10.0, "gpu");
-    progress_record_run(&p, "02-atomic", 1, "pass", 11.0, "cpu", 400);
-    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_PASSED);
-    /* the state follows the file: other text is "changed" until checked again */
-    ck_assert_int_eq(progress_state_now(progress_get(&p, "02-atomic", 0), util_hash_text("kernel A")), PROG_PASSED);
-    ck_assert_int_eq(progress_state_now(progress_get(&p, "02-atomic", 0), util_hash_text("kernel B")), PROG_CHANGED);
-    progress_record_run(&p, "02-atomic", 0, "wrong", 0, "cpu", 500); /* failing now, passed before */
-    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->state, PROG_FAILING);
-    ck_assert_int_eq(progress_get(&p, "02-atomic", 0)->ever_passed, 1);
-    progress_record_verdict(&p, "02-atomic", 1, util_hash_text("kernel A"), 0, "cpu");
-    ck_assert_int_eq(progress_save(&p, err, sizeof err), 0);
-    progress_free(&p);
-    progress q;
-    ck_assert_int_eq(progress_load(&q, path, err, sizeof err), 0);
-    progress_chapter *c = progress_get(&q, "02-atomic", 0);
-    ck_assert_ptr_nonnull(c);
-    ck_assert_int_eq(c->state, PROG_PASSED);
-    ck_assert_double_eq(c->best_ms, 10.0);
-    ck_assert_str_eq(c->best_device, "gpu");
-    ck_assert_int_eq(c->n_runs, 5);
-    ck_assert_str_eq(q.last, "02-atomic");
-    progress_free(&q);
-    write_text(path, "{ not json");
-    ck_assert_int_eq(progress_load(&q, path, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "progress.json"));
-    progress_free(&q);
-    unlink(path);
-    rmdir(dir);
-}
-END_TEST
-
 START_TEST(build_log_names_the_learners_file) {
     int line, col;
     char *out = engine_rewrite_build_log(
@@ -303,7 +256,6 @@ Suite *core_suite(void) {
     tcase_add_test(t, blob_round_trip_and_truncation);
     tcase_add_test(t, catalog_finds_by_number_and_name);
     tcase_add_test(t, catalog_reports_file_and_line);
-    tcase_add_test(t, progress_round_trip_atomic);
     tcase_add_test(t, build_log_names_the_learners_file);
     tcase_add_test(t, parse_count_suffixes);
     suite_add_tcase(s, t);

@@ -655,28 +655,38 @@ START_TEST(history_bars) {
     memset(&pc, 0, sizeof pc);
     progress_run runs[4];
     memset(runs, 0, sizeof runs);
-    runs[0] = (progress_run){1.7e9, 0, "wrong", 0, "GPU"};
-    runs[1] = (progress_run){1.7e9 + 60, 1, "pass", 40, "GPU"};
-    runs[2] = (progress_run){1.7e9 + 120, 1, "pass", 10, "GPU"};
-    runs[3] = (progress_run){1.7e9 + 180, 1, "pass", 20, "CPU"};
+    runs[0] = (progress_run){.when = 1.7e9, .status = "wrong", .device = "GPU"};
+    runs[1] = (progress_run){.when = 1.7e9 + 60, .passed = 1, .status = "pass", .median_ms = 40, .device = "GPU"};
+    runs[2] = (progress_run){.when = 1.7e9 + 120, .passed = 1, .status = "pass", .median_ms = 10, .device = "GPU",
+                             .verdict = PV_PASSED};
+    runs[3] = (progress_run){.when = 1.7e9 + 180, .passed = 1, .status = "pass", .median_ms = 20, .device = "CPU",
+                             .origin = FROM_CHECK, .verdict = PV_FAILED, .verdict_note = "safety: data race"};
     pc.runs = runs;
     pc.n_runs = 4;
     st_doc d;
     st_doc_init(&d);
     tui_results_history(&pc, "GPU", 79, 1, &d);
-    ck_assert_int_eq(d.n, 5);
+    ck_assert_int_eq(d.n, 6);
     ck_assert(strstr(st_line_text(&d.lines[0]), "4 runs"));
     ck_assert(strstr(st_line_text(&d.lines[0]), "best 10.00 ms"));
-    ck_assert(strstr(st_line_text(&d.lines[1]), "✗ wrong"));
-    ck_assert(!strstr(st_line_text(&d.lines[1]), "█"));
-    /* bars are proportional to the median: 40 ms fills the 40 columns, 10 ms a quarter */
+    ck_assert(strstr(st_line_text(&d.lines[1]), "from  result"));
+    ck_assert(strstr(st_line_text(&d.lines[2]), "ui"));
+    ck_assert(strstr(st_line_text(&d.lines[2]), "✗ wrong"));
+    ck_assert(!strstr(st_line_text(&d.lines[2]), "█"));
+    /* a run the verdict did not judge is "correct" at its size; a judged one says the verdict */
+    ck_assert(strstr(st_line_text(&d.lines[3]), "✓ correct"));
+    ck_assert(strstr(st_line_text(&d.lines[4]), "✓ passed"));
+    ck_assert(strstr(st_line_text(&d.lines[5]), "check"));
+    ck_assert(strstr(st_line_text(&d.lines[5]), "✗ not passed"));
+    ck_assert(strstr(st_line_text(&d.lines[5]), "safety: data race"));
+    /* bars are proportional to the median: 40 ms fills the 28 columns, 10 ms a quarter */
     int full = 0, quarter = 0;
-    for (const char *p = st_line_text(&d.lines[2]); (p = strstr(p, "█")); p += 3) full++;
-    for (const char *p = st_line_text(&d.lines[3]); (p = strstr(p, "█")); p += 3) quarter++;
-    ck_assert_int_eq(full, 40);
-    ck_assert_int_eq(quarter, 10);
-    ck_assert(strstr(st_line_text(&d.lines[3]), "★"));
-    ck_assert_int_eq(ST_ROLE(d.lines[4].spans[0].style), ST_DIM); /* another device */
+    for (const char *p = st_line_text(&d.lines[3]); (p = strstr(p, "█")); p += 3) full++;
+    for (const char *p = st_line_text(&d.lines[4]); (p = strstr(p, "█")); p += 3) quarter++;
+    ck_assert_int_eq(full, 28);
+    ck_assert_int_eq(quarter, 7);
+    ck_assert(strstr(st_line_text(&d.lines[4]), "★"));
+    ck_assert_int_eq(ST_ROLE(d.lines[5].spans[0].style), ST_DIM); /* another device */
     ck_assert_int_le(doc_max_width(&d), 79);
     st_doc_clear(&d);
     tui_results_history(NULL, "GPU", 74, 1, &d);
