@@ -67,7 +67,7 @@ $(GM_PLUGIN): plugin/gpumodel_plugin.cpp
 	@mkdir -p $(BUILD)
 	@if [ -f /usr/include/oclgrind/Plugin.h ] && $(LLVM_CONFIG) --includedir >/dev/null 2>&1; then \
 	  echo "$(CXX) -shared -fPIC -fno-rtti ... -o $@ $<"; \
-	  $(CXX) -std=c++17 -O2 -g -shared -fPIC -fno-rtti -Wall -Wextra $(WERROR) \
+	  $(CXX) -std=c++17 -O2 -g $(CXXFLAGS) $(filter -D_FORTIFY_SOURCE%,$(CPPFLAGS)) $(filter-out -fopenmp,$(LDFLAGS)) -shared -fPIC -fno-rtti -Wall -Wextra $(WERROR) \
 	    -isystem $$($(LLVM_CONFIG) --includedir) -o $@ $< \
 	    -loclgrind $$($(LLVM_CONFIG) --ldflags) $$($(LLVM_CONFIG) --libs); \
 	else echo "note: Oclgrind's plugin headers are missing, so \`cltutor analyze\` is unavailable (sh scripts/deps.sh build installs them)"; fi

@@ -34,6 +34,7 @@ static const char *const main_usage =
     "  grade [LESSON...]     grade exercises with hidden tests (instructors; --batch for a class)\n"
     "  bench [LESSON...]     reference kernels against the device's own limits\n"
     "  validate [LESSON...]  check chapters: metadata, texts, hints, kernels (authors)\n"
+    "  doctor                what this machine lacks for cltutor, and what to do\n"
     "\n"
     "LESSON is a chapter number (2) or folder name (02-atomic).\n"
     "Run `cltutor COMMAND --help` for a command's options.\n"
@@ -96,7 +97,16 @@ void cli_save_progress(cli_ctx *cx) {
     else if (progress_save(&cx->prog, err, sizeof err) != 0) fprintf(stderr, "cltutor: warning: %s\n", err);
 }
 
+const char *cli_device(const cli_ctx *cx, const char *option) {
+    return option && *option ? option : cx->cfg.device[0] ? cx->cfg.device : NULL;
+}
+
 int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len) {
+    if (!cx->cfg.solutions_shown) {
+        fprintf(stderr, "cltutor %s: the reference solutions are hidden here ([course] solutions = hidden in %s).\n",
+                cmd, cx->cfg.solutions_hidden_by);
+        return -1;
+    }
     if (paths_solution(&cx->paths, l, buf, len) == 0) return 0;
     fprintf(stderr, "cltutor %s: the instructor withheld the reference solutions from this install (it has no "
             "%s/kernels/), so there is no reference for chapter %d to run here.\n", cmd, cx->paths.data, l->number);
@@ -142,6 +152,13 @@ int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int
 /* Live status on a terminal while the worker runs. */
 void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed) {
     cli_live_status *ls = user;
+    if (!strcmp(phase, "queue")) {
+        /* said even without a live status line: a wait needs its reason */
+        fprintf(stderr, ls->enabled ? "\r\033[Kwaiting for the device (%d ahead)... (%.1f s)" : "cltutor: waiting for "
+                "the device (%d ahead): another timing run is using it\n", done, elapsed);
+        ls->shown = ls->enabled;
+        return;
+    }
     if (!ls->enabled) return;
     const char *label = !strcmp(phase, "reference") ? "computing the golden reference"
                       : !strcmp(phase, "device") ? "opening the device"
@@ -209,11 +226,14 @@ static const cli_command commands[] = {
     {"grade", cmd_grade},
     {"bench", cmd_bench},
     {"validate", cmd_validate},
+    {"doctor", cmd_doctor},
 };
 
 int cli_main(int argc, char **argv) {
     cli_ctx cx;
     memset(&cx, 0, sizeof cx);
+    char cfg_err[1400];
+    if (config_load(&cx.cfg, cfg_err, sizeof cfg_err) != 0) fprintf(stderr, "cltutor: warning: %s\n", cfg_err);
     int i = 1;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--workspace") && i + 1 < argc) cx.workspace = argv[++i];

@@ -3,6 +3,7 @@
 #define CLT_CLI_H
 #include <cJSON.h>
 #include "catalog.h"
+#include "config.h"
 #include "paths.h"
 #include "progress.h"
 
@@ -20,6 +21,7 @@ enum {
 
 typedef struct {
     const char *workspace;   /* --workspace, or NULL */
+    config cfg;              /* /etc/cltutor.conf and the user's settings */
     paths paths;
     catalog cat;
     progress prog;
@@ -51,6 +53,8 @@ int cli_json_only_options(const char *cmd, int argc, char **argv, const char *us
  * selected, or -1 after printing the usage error for an unknown one. */
 int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected);
 const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec);
+/* The device to use: the --device option, else the configured default, else NULL (the built-in one). */
+const char *cli_device(const cli_ctx *cx, const char *option);
 /* The chapter's reference solution in buf; -1 after saying that the
  * install withheld the solutions (a student install). */
 int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len);
@@ -71,5 +75,6 @@ int cmd_reset(cli_ctx *cx, int argc, char **argv);
 int cmd_grade(cli_ctx *cx, int argc, char **argv);
 int cmd_bench(cli_ctx *cx, int argc, char **argv);
 int cmd_validate(cli_ctx *cx, int argc, char **argv);
+int cmd_doctor(cli_ctx *cx, int argc, char **argv);
 
 #endif

@@ -80,6 +80,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
         default: return cli_usage_error("bench", "unknown option %s", argv[optind - 1]);
         }
     }
+    device = cli_device(cx, device);
     int rc = cli_load_course(cx);
     if (rc) return rc;
     /* which chapters */

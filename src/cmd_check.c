@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 static const char *const check_usage =
-    "Usage: cltutor check [LESSON...|all] [--device SPEC] [--kernel FILE] [--json]\n"
+    "Usage: cltutor check [LESSON...|all] [--kernel FILE | --solution] [--device SPEC]\n"
+    "                     [--timeout SEC] [--json]\n"
     "\n"
-    "Runs your exercises for the chapters named (default: every chapter) through\n"
-    "the chapter's whole verdict, as the course and the grader decide it:\n"
+    "Runs your exercises for the chapters named (default: every chapter; one you\n"
+    "have not touched is checked but not marked failing) through the chapter's\n"
+    "whole verdict, as the course and the grader decide it:\n"
     "  tests      correct at every visible size and input (ragged sizes, length 1,\n"
     "             the chapter's own size, the inputs that expose each listing's bug)\n"
     "  safety     no data race, memory error, uninitialised __local read or\n"
@@ -249,6 +251,7 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         }
     }
     if (kernel && solution) return cli_usage_error("check", "--kernel and --solution cannot be used together");
+    cr.device = cli_device(cx, cr.device);
     int rc = cli_load_course(cx);
     if (rc) return rc;
     int selected[CATALOG_MAX];

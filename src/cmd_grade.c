@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 static const char *const grade_usage =
-    "Usage: cltutor grade [LESSON...] [--dir WORKSPACE] [--format FORMAT] [-o FILE] [OPTIONS]\n"
+    "Usage: cltutor grade [LESSON...] [--dir DIR] [--format FORMAT] [-o FILE] [OPTIONS]\n"
     "       cltutor grade [LESSON...] --batch DIR [-j N] [-o grades.csv] [OPTIONS]\n"
     "\n"
     "Grades exercises with hidden tests: inputs drawn fresh from a seed, ragged\n"
@@ -332,6 +332,7 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
                                : "--student-limit");
     if (o.require_speedup > 0 && !o.device_spec)
         return cli_usage_error("grade", "--require-speedup needs --device: a speed requirement holds on a named device");
+    o.device_spec = cli_device(cx, o.device_spec);
     int rc = cli_load_course(cx);
     if (rc) return rc;
     const lesson **lessons = calloc((size_t)(cx->cat.count + argc + 1), sizeof *lessons);

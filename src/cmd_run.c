@@ -17,13 +17,13 @@
 #include <unistd.h>
 
 static const char *const run_usage =
-    "Usage: cltutor run LESSON [--kernel FILE] [--device SPEC] [--size SPEC] [--seed N]\n"
-    "                          [--timeout SEC] [--json]\n"
+    "Usage: cltutor run LESSON [--kernel FILE | --solution] [--device SPEC] [--size SPEC]\n"
+    "                          [--seed N] [--timeout SEC] [--no-timing] [--compare] [--json]\n"
     "\n"
     "Builds and runs a chapter's kernel, checks it against the serial golden\n"
     "reference and times it.\n"
     "\n"
-    "  --kernel FILE    the .cl file to run (default: your exercise in exercises/);\n"
+    "  --kernel FILE    the .cl file to run (default: your exercise in the workspace);\n"
     "                   a file with exactly one kernel runs whatever its name\n"
     "  --solution       run the chapter's reference solution instead\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
@@ -93,6 +93,8 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     engine_request rq;
     engine_request_defaults(&rq);
+    rq.budget_s = cx->cfg.budget_s;
+    rq.queue_dir = config_queue_dir(&cx->cfg);
     const char *kernel = NULL;
     int json = 0, solution = 0, compare = 0;
     int ch;
@@ -122,6 +124,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
     if (optind >= argc) return cli_usage_error("run", "which chapter? Give its number or name, e.g. `cltutor run 2`");
     if (optind + 1 < argc) return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
     if (kernel && solution) return cli_usage_error("run", "--kernel and --solution cannot be used together");
+    rq.device_spec = cli_device(cx, rq.device_spec);
     int rc = cli_load_course(cx);
     if (rc) return rc;
     const lesson *l = cli_find_lesson(cx, "run", argv[optind]);

@@ -312,7 +312,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     r->work = ops->work(pi);
 
     sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
-                          .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb};
+                          .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb,
+                          .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL};
     sandbox_result sr;
     if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
         set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (%s)", err);

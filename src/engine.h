@@ -40,6 +40,8 @@ typedef struct {
                                   * size and seed (the UI's reruns), instead of computing it again */
     const char *worker_writable; /* a folder the confined worker may write into besides its own scratch
                                   * folder (the GPU model's figures); NULL: none */
+    const char *queue_dir;       /* timing waits its turn for the device there, first come first served
+                                  * across users (gpulock); NULL: no queue. Correctness runs never wait */
     const char *cache_root;      /* where the runtime's compiler cache of each kernel text goes (a folder per
                                   * text); NULL: ~/.cache/cltutor/kernels. Grading puts it in its scratch
                                   * folder, so that nothing a kernel causes outlives the run */

@@ -2,6 +2,7 @@
  * time limits, with live progress, and hands back what it wrote. */
 #define _GNU_SOURCE
 #include "sandbox.h"
+#include "gpulock.h"
 #include "util.h"
 
 #include <errno.h>
@@ -29,6 +30,14 @@ void sandbox_progress(int fd, int done, int total) {
     char line[64];
     int n = snprintf(line, sizeof line, "progress %d %d\n", done, total);
     if (n > 0 && write(fd, line, (size_t)n) < 0) { /* ignore */ }
+}
+
+void sandbox_gate(int fd, const char *key) {
+    char line[192];
+    int n = snprintf(line, sizeof line, "gate %s\n", key);
+    if (n <= 0 || write(fd, line, (size_t)n) < 0) return;
+    char go;
+    while (read(SANDBOX_FD_CONTROL, &go, 1) < 0 && errno == EINTR) {}
 }
 
 static int temp_fd(void) {
@@ -67,8 +76,12 @@ static char *read_fd_all(int fd, size_t *len, size_t keep_tail) {
 
 /* Handles one complete line from the child. */
 static void handle_line(char *line, sandbox_result *out, double *phase_start, double t0, sandbox_progress_cb cb,
-                        void *user) {
+                        void *user, char *gate_key, size_t gate_len) {
     char name[32];
+    if (!strncmp(line, "gate ", 5)) {
+        snprintf(gate_key, gate_len, "%s", line + 5);
+        return;
+    }
     double limit;
     int done, total;
     double now = util_now();
@@ -80,6 +93,39 @@ static void handle_line(char *line, sandbox_result *out, double *phase_start, do
     } else if (sscanf(line, "progress %d %d", &done, &total) == 2) {
         if (cb) cb(user, out->phase, done, total, now - t0);
     }
+}
+
+/* A child waiting at a gate (sandbox_gate): its place in the queue. */
+typedef struct {
+    char key[160];       /* the gate it asked for, "" none */
+    gpulock lock;
+    int queued;          /* 0 not yet, 1 in the queue, -1 no queue here (the gate opens) */
+    int last_ahead;
+    double since, waited;
+} gate_wait;
+
+/* One look at the queue; opens the gate when the child's turn has come.
+ * Returns 1 while the child still waits. */
+static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, sandbox_progress_cb cb, void *user,
+                     double elapsed) {
+    double now = util_now();
+    int ahead = 0, open = 1;
+    if (!gw->queued) {
+        char err[256];
+        gw->since = now;
+        gw->queued = lim && lim->gate_dir && gpulock_enqueue(&gw->lock, lim->gate_dir, gw->key, err, sizeof err) == 0
+                         ? 1 : -1;
+    }
+    if (gw->queued == 1) open = gpulock_try(&gw->lock, &ahead);
+    if (!open) {
+        if (ahead != gw->last_ahead && cb) cb(user, "queue", ahead, 0, elapsed);
+        gw->last_ahead = ahead;
+        return 1;
+    }
+    gw->waited += now - gw->since;
+    gw->key[0] = '\0';
+    if (write(control_fd, "g", 1) < 0) { /* the child is gone */ }
+    return 0;
 }
 
 /* In the child: CPU time, data and file size limits, and never a core file. */
@@ -101,19 +147,19 @@ static void set_limits(const sandbox_limits *lim) {
  * the descriptors where the program expects them, closes every other one,
  * and runs it. Never returns. */
 static void exec_child(const char *exe, char *const argv[], char *const envp[], int request_fd, int result_fd,
-                       int output_fd, int progress_fd, const sandbox_limits *lim) {
+                       int output_fd, int progress_fd, int control_fd, const sandbox_limits *lim) {
     /* copies above the target numbers first, so that no dup2 below clobbers a source */
     int devnull = open("/dev/null", O_RDWR);
-    int fds[5] = {devnull, output_fd, request_fd, result_fd, progress_fd};
-    for (int i = 0; i < 5; i++)
+    int fds[6] = {devnull, output_fd, request_fd, result_fd, progress_fd, control_fd};
+    for (int i = 0; i < 6; i++)
         if (fds[i] >= 0) fds[i] = fcntl(fds[i], F_DUPFD, 10);
-    if (fds[0] < 0 || fds[1] < 0 || fds[3] < 0 || fds[4] < 0) _exit(126);
+    if (fds[0] < 0 || fds[1] < 0 || fds[3] < 0 || fds[4] < 0 || fds[5] < 0) _exit(126);
     if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
         dup2(fds[2] >= 0 ? fds[2] : fds[0], SANDBOX_FD_REQUEST) < 0 || dup2(fds[3], SANDBOX_FD_RESULT) < 0 ||
-        dup2(fds[4], SANDBOX_FD_PROGRESS) < 0)
+        dup2(fds[4], SANDBOX_FD_PROGRESS) < 0 || dup2(fds[5], SANDBOX_FD_CONTROL) < 0)
         _exit(126);
-    if (close_range(SANDBOX_FD_PROGRESS + 1, ~0U, 0) != 0)
-        for (int fd = SANDBOX_FD_PROGRESS + 1; fd < 4096; fd++) close(fd);
+    if (close_range(SANDBOX_FD_CONTROL + 1, ~0U, 0) != 0)
+        for (int fd = SANDBOX_FD_CONTROL + 1; fd < 4096; fd++) close(fd);
     set_limits(lim);
     if (envp) execve(exe, argv, envp);
     else execv(exe, argv);
@@ -140,10 +186,14 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
     snprintf(out->phase, sizeof out->phase, "start");
     out->phase_limit_s = 30;
     int result_fd = temp_fd(), output_fd = temp_fd();
-    int pipefd[2] = {-1, -1};
-    if (result_fd < 0 || output_fd < 0 || pipe2(pipefd, O_CLOEXEC) != 0) {
+    int pipefd[2] = {-1, -1}, ctl[2] = {-1, -1};
+    if (result_fd < 0 || output_fd < 0 || pipe2(pipefd, O_CLOEXEC) != 0 || pipe2(ctl, O_CLOEXEC) != 0) {
         if (result_fd >= 0) close(result_fd);
         if (output_fd >= 0) close(output_fd);
+        for (int i = 0; i < 2; i++) {
+            if (pipefd[i] >= 0) close(pipefd[i]);
+            if (ctl[i] >= 0) close(ctl[i]);
+        }
         return -1;
     }
     fflush(stdout);
@@ -154,8 +204,10 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
     if (pid < 0) {
         close(result_fd);
         close(output_fd);
-        close(pipefd[0]);
-        close(pipefd[1]);
+        for (int i = 0; i < 2; i++) {
+            close(pipefd[i]);
+            close(ctl[i]);
+        }
         return -1;
     }
     if (pid == 0) {
@@ -166,7 +218,8 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
         signal(SIGPIPE, SIG_IGN);
         signal(SIGINT, SIG_DFL);
         signal(SIGTSTP, SIG_IGN);
-        if (cs->exe) exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, result_fd, output_fd, pipefd[1], lim);
+        if (cs->exe)
+            exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, result_fd, output_fd, pipefd[1], ctl[0], lim);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
         dup2(output_fd, 1);
@@ -179,6 +232,7 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
     }
     setpgid(pid, pid); /* either side may win the race; both ask for the same */
     close(pipefd[1]);
+    close(ctl[0]);
     fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
     double phase_start = t0;
     double total_cap = lim && lim->total_s > 0 ? lim->total_s : 600;
@@ -186,6 +240,7 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
     char linebuf[512];
     size_t used = 0;
     int status = 0, pipe_open = 1;
+    gate_wait gw = {.lock = {.ticket_fd = -1, .lock_fd = -1}, .last_ahead = -1};
     for (;;) {
         struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
         int pr = pipe_open ? poll(&pfd, 1, 50) : (usleep(20000), 0);
@@ -198,7 +253,7 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
                 char *nl;
                 while ((nl = strchr(linebuf, '\n'))) {
                     *nl = '\0';
-                    handle_line(linebuf, out, &phase_start, t0, cb, user);
+                    handle_line(linebuf, out, &phase_start, t0, cb, user, gw.key, sizeof gw.key);
                     size_t rest = used - (size_t)(nl + 1 - linebuf);
                     memmove(linebuf, nl + 1, rest);
                     used = rest;
@@ -217,12 +272,15 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
             out->cancelled = 1;
             break;
         }
-        if (now - phase_start > out->phase_limit_s + grace || now - t0 > total_cap) {
+        if (gw.key[0] && gate_step(&gw, lim, ctl[1], cb, user, now - t0)) phase_start = now; /* waiting: no clock */
+        if (now - phase_start > out->phase_limit_s + grace || now - t0 - gw.waited > total_cap) {
             out->timed_out = 1;
             break;
         }
     }
     out->phase_s = util_now() - phase_start;
+    gpulock_release(&gw.lock);
+    close(ctl[1]);
     kill_group(pid);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     close(pipefd[0]);

@@ -11,6 +11,7 @@
 #define SANDBOX_FD_REQUEST 3
 #define SANDBOX_FD_RESULT 4
 #define SANDBOX_FD_PROGRESS 5
+#define SANDBOX_FD_CONTROL 6   /* the parent's answers: one byte opens a gate */
 
 /* Called in the parent for each progress line. */
 typedef void (*sandbox_progress_cb)(void *user, const char *phase, int done, int total, double elapsed);
@@ -20,6 +21,7 @@ typedef struct {
     double grace_s;          /* added to each phase's own limit */
     long cpu_s;              /* RLIMIT_CPU for the child, 0 none */
     long memory_mb;          /* RLIMIT_DATA for the child, 0 none */
+    const char *gate_dir;    /* where the queues behind the child's gates live (gpulock); NULL: gates open at once */
 } sandbox_limits;           /* RLIMIT_CORE is always 0 */
 
 typedef struct {
@@ -40,6 +42,12 @@ typedef struct {
 void sandbox_phase(int progress_fd, const char *phase, double limit_s);
 /* In the child: report progress within the current phase. */
 void sandbox_progress(int progress_fd, int done, int total);
+
+/* In the child: waits until the parent lets it through the gate named key
+ * (first come, first served across processes, e.g. one device's timing).
+ * While it waits its phase clock stands still; the parent reports the
+ * phase "queue" with the waiters ahead as progress. */
+void sandbox_gate(int progress_fd, const char *key);
 
 /* Code of our own run in a forked child (the device's limits): writes its
  * results with blob_put(result_fd, ...) and progress with sandbox_phase()/

@@ -5,6 +5,7 @@
 #include "catalog.h"
 #include "engine.h"
 #include "paths.h"
+#include "config.h"
 #include "progress.h"
 #include "stext.h"
 #include "tui_jobs.h"
@@ -69,6 +70,7 @@ typedef struct {
     progress prog;
     int have_progress;
     char warn[3200];          /* shown on the home screen: what did not load */
+    config cfg;               /* /etc/cltutor.conf and the user's settings */
     char notice[1600];        /* told once at start: the work moved to the workspace */
     char progress_error[1700];/* why progress cannot be saved, told at each save */
     char prefs_path[1300];

@@ -240,7 +240,11 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     left[0] = '\0';
     if (a->in_chapter && a->ch.run_id) {
         if (kind == JOB_RUN && id == a->ch.run_id) {
-            if (!strcmp(phase, "run") && done > 0)
+            char queue[96];
+            snprintf(queue, sizeof queue, T("waiting for the device (%d ahead)"), done);
+            if (!strcmp(phase, "queue"))
+                snprintf(left, len, " %s %s  %.1f s   %s", spin, queue, el, T("c: cancel"));
+            else if (!strcmp(phase, "run") && done > 0)
                 snprintf(left, len, " %s %s %d/%d  %.1f s   %s", spin, phase_label(phase), done, total, el,
                          T("c: cancel"));
             else
@@ -389,11 +393,16 @@ static void draw_home(ui_app *a) {
         y++;
     }
     if (a->warn[0]) {
-        char w[400];
+        /* the first warning in full (up to three lines): it says what to do */
+        char w[1200];
         snprintf(w, sizeof w, "%s", a->warn);
         char *nl = strchr(w, '\n');
         if (nl) *nl = '\0';
-        put_text(y++, 2, COLS - 4, w, style_attr(ST_WARN | ST_A_BOLD));
+        st_doc wd;
+        st_doc_init(&wd);
+        st_doc_wrap(&wd, COLS - 4, ST_WARN | ST_A_BOLD, w, "", "", ST_NORMAL);
+        for (int i = 0; i < wd.n && i < 3; i++) draw_sline(y++, 2, COLS - 4, &wd.lines[i], 0, 0, A_NORMAL);
+        st_doc_free(&wd);
     }
     y++;
     int title_w = COLS - 9 - 2 - 16 - 12 - 6 - 2;

@@ -170,6 +170,12 @@ static void prefs_save(ui_app *a) {
 /* ---- devices ---------------------------------------------------------- */
 
 int ui_default_device(const ui_app *a) {
+    const char *want = a->cfg.device; /* the lab's or the learner's configured default */
+    for (int i = 0; i < a->n_devs && want[0]; i++) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", a->devs[i].index);
+        if (!strcmp(want, idx) || util_contains_ci(a->devs[i].name, want)) return i;
+    }
     for (int i = 0; i < a->n_devs; i++)
         if (!strcmp(a->devs[i].type, "GPU")) return i;
     for (int i = 0; i < a->n_devs; i++)
@@ -191,8 +197,8 @@ static const char *device_spec(const ui_app *a, char *buf, size_t len) {
         snprintf(buf, len, "%d", a->devs[a->dev_sel].index);
         return buf;
     }
-    buf[0] = '\0';
-    return NULL;
+    snprintf(buf, len, "%s", a->cfg.device);
+    return buf[0] ? buf : NULL;
 }
 
 /* The device runs use now: its name (for caches and history). */
@@ -256,6 +262,7 @@ static void request_reference(ui_app *a, const lesson *ref_lesson, const lesson 
     job->tag = ref_lesson->number;
     job->preemptible = 1;
     job->rq.budget_s = 0.3;
+    job->rq.queue_dir = config_queue_dir(&a->cfg);
     job->rq.min_runs = 3;
     job->rq.max_runs = 20;
     job->rq.timeout_s = a->timeout_s * 2;
@@ -275,7 +282,7 @@ static const lesson *previous_lesson(const ui_app *a, const lesson *l) {
 const char *ui_kernel_label(const ui_app *a) { return a->ch.display; }
 
 int ui_solution_unlocked(const ui_app *a) {
-    if (!a->in_chapter) return 0;
+    if (!a->in_chapter || !a->cfg.solutions_shown) return 0;
     progress_chapter *pc = progress_get((progress *)&a->prog, a->ch.l->id, 0);
     return (pc && pc->state == PROG_PASSED) || a->ch.failed_runs >= UI_SOLUTION_AFTER;
 }
@@ -405,6 +412,7 @@ static void start_run(ui_app *a) {
     /* quick feedback: at least 2 timed runs, more while 0.15 s lasts (`cltutor run` times longer) */
     job->rq.timeout_s = a->timeout_s;
     job->rq.budget_s = 0.15;
+    job->rq.queue_dir = config_queue_dir(&a->cfg);
     job->rq.min_runs = 2;
     job->rq.max_runs = 30;
     job->rq.keep_reference = 1;
@@ -692,6 +700,13 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         break;
     }
     case TAB_SOLUTION: {
+        if (!a->cfg.solutions_shown) {
+            char buf[1400];
+            snprintf(buf, sizeof buf, T("The reference solutions are hidden on this machine ([course] solutions = hidden in %s)."),
+                     a->cfg.solutions_hidden_by);
+            wrap_into(d, width, ST_DIM, buf);
+            break;
+        }
         if (!ui_solution_unlocked(a)) {
             char buf[400];
             snprintf(buf, sizeof buf,
@@ -1201,6 +1216,7 @@ static void append_warning(ui_app *a, const char *text) {
 
 static void load_course(ui_app *a, const char *workspace, char *fatal, size_t flen) {
     char err[1400];
+    if (config_load(&a->cfg, err, sizeof err) != 0) append_warning(a, err);
     if (paths_init(&a->paths, workspace, err, sizeof err) != 0) {
         snprintf(fatal, flen, "%s", err);
         return;

@@ -116,6 +116,48 @@ if printf '%s\n' "$out" | grep -Eq '^7 +Byte histogram, padded +16M:uniform +[0-
 else bad "bench rows: short titles, sizes in M, at most 120 columns" "$out"; fi
 expect "bench of an unknown chapter" 64 "no chapter '42'" -- "$bin" bench 42
 
+# ---- settings, the device queue, doctor
+printf '[timing]\n\nbudget_s = lots\n' > "$tmp/bad.conf"
+expect "a bad setting names the file, line and key" 0 'bad.conf:3: \[timing\] budget_s = lots: give seconds' -- \
+  env CLTUTOR_CONFIG="$tmp/bad.conf" "$bin" list
+printf '[course]\nsolutions = hidden\n' > "$tmp/lab.conf"
+expect "a lab that hides the solutions: --solution says so" 64 'solutions are hidden' -- \
+  env CLTUTOR_SYSTEM_CONFIG="$tmp/lab.conf" "$bin" run 2 --solution --no-timing
+printf '[device]\ndefault = no-such-device\n' > "$tmp/dev.conf"
+expect "the configured default device is used" 64 'no-such-device' -- env CLTUTOR_CONFIG="$tmp/dev.conf" "$bin" run 2 --solution
+printf '[timing]\nqueue_dir = %s/queue\nbudget_s = 0.2\n' "$tmp" > "$tmp/q.conf"
+env CLTUTOR_CONFIG="$tmp/q.conf" "$bin" run 2 --solution --size 200x8 >/dev/null 2>&1
+lockfile=$(ls "$tmp"/queue/*.lock 2>/dev/null | head -n 1)
+if [ -n "$lockfile" ] && command -v flock >/dev/null 2>&1; then
+  # another user's timing holds the device for 4 s: this run waits its turn, says so, and then times
+  flock "$lockfile" sleep 4 &
+  holder=$!
+  sleep 0.5
+  start=$(date +%s)
+  out=$(env CLTUTOR_CONFIG="$tmp/q.conf" "$bin" run 2 --solution --size 200x8 2>&1)
+  took=$(( $(date +%s) - start ))
+  wait $holder
+  if printf '%s\n' "$out" | grep -q 'waiting for the device (1 ahead)' && printf '%s\n' "$out" | grep -q 'median' && [ "$took" -ge 3 ]; then
+    ok "timing waits for the device another run holds, and says so"
+  else bad "timing waits for the device another run holds, and says so (took ${took}s)" "$out"; fi
+  flock "$lockfile" sleep 4 &
+  holder=$!
+  sleep 0.5
+  start=$(date +%s)
+  out=$(env CLTUTOR_CONFIG="$tmp/q.conf" "$bin" run 2 --solution --size 200x8 --no-timing 2>&1)
+  took=$(( $(date +%s) - start ))
+  wait $holder
+  if ! printf '%s\n' "$out" | grep -q 'waiting' && [ "$took" -lt 4 ]; then ok "a correctness run does not wait for the device"
+  else bad "a correctness run does not wait for the device (took ${took}s)" "$out"; fi
+else
+  bad "the timing queue made its lock file in $tmp/queue" "$(ls -la "$tmp/queue" 2>&1)"
+fi
+json_check "doctor --json: the course, the workspace, OpenCL and each device" "{'course','workspace','settings','opencl','device 0','oclgrind','terminal'} <= {f['check'] for f in j} and all(f['status'] in ('ok','warn','fail') for f in j)" -- "$bin" doctor --json
+expect "doctor names a bad setting and what to do" 1 'what to do: mend the line named' -- env CLTUTOR_CONFIG="$tmp/bad.conf" "$bin" doctor
+mkdir -p "$tmp/ws-dir/.cltutor/progress.json"
+expect "doctor: a folder in place of the progress file" 1 'progress.json is not a file' -- "$bin" --workspace "$tmp/ws-dir" doctor
+expect "a folder in place of the progress file: run says progress cannot be saved" 1 'cannot save progress.*not a file' -- "$bin" --workspace "$tmp/ws-dir" run 1 --no-timing
+
 expect "the worker mode without a request says so" 64 'got no request' -- "$bin" __worker
 
 finish

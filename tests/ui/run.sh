@@ -175,7 +175,7 @@ check "hints: the second" "hint 3 of"
 keys Escape
 grep -q '"hints_seen":[[:space:]]*2' "$ws/.cltutor/progress.json" && ok "hints: saved in the progress" || bad "hints: saved in the progress"
 keys 6
-check "changes: against chapter 1's reference" "chapter 1's reference" "+++ yours"
+check "changes: against the chapter's starting file" "the starting file" "+++ yours"
 keys 7
 check "solution: locked before passing" "opens once you pass"
 sed 's/atomic_inc(&histogram\[nearest\]);/histogram[nearest] += 1;/' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
@@ -265,7 +265,7 @@ keys e
 check "missing editor: says what to do" "No editor found" "no-such-editor" "EDITOR"
 keys Escape
 start "CLTUTOR_WORKSPACE=/dev/null/ws"
-check "read-only workspace: the warning" "read-only"
+check "read-only workspace: the warning says what to do" "cannot create the workspace" "--workspace DIR"
 keys 1
 check "read-only workspace: the chapter still opens" "__kernel void histogram"
 keys e
@@ -282,14 +282,14 @@ if T capture-pane -e -p -t ui | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then
 keys q
 check "monochrome terminal: quits" "EXITED:0"
 
-# ---- a corrupt progress file is left alone, and said so
+# ---- a corrupt progress file is kept aside, and said so
 mkdir -p "$tmp/ws2/.cltutor"
 echo "{ not json" > "$tmp/ws2/.cltutor/progress.json"
 start "CLTUTOR_WORKSPACE=$tmp/ws2"
-check "corrupt progress: the warning" "not valid progress JSON"
+check "corrupt progress: the warning says where it is kept" "was not a progress file" "afresh"
 keys q
 sleep 0.5
-grep -q "not json" "$tmp/ws2/.cltutor/progress.json" && ok "corrupt progress: the file is kept" || bad "corrupt progress: the file is kept"
+grep -q "not json" "$tmp/ws2/.cltutor/progress.json".corrupt-* && ok "corrupt progress: the file is kept aside" || bad "corrupt progress: the file is kept aside" "$(ls -la "$tmp/ws2/.cltutor")"
 
 # ---- the solution opens after 3 failed runs
 start

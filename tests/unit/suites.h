@@ -21,5 +21,6 @@ Suite *wproto_suite(void);
 Suite *srcpolicy_suite(void);
 Suite *limits_suite(void);
 Suite *progress_suite(void);
+Suite *config_suite(void);
 
 #endif
