@@ -4,6 +4,9 @@
 #include "cli.h"
 #include "catalog.h"
 #include "engine.h"
+#include "gpumodel.h"
+#include "technique.h"
+#include "verdict.h"
 #include "paths.h"
 #include "problem.h"
 #include "report.h"
@@ -22,6 +25,7 @@
 
 static const char *const validate_usage =
     "Usage: cltutor validate [LESSON...|all] [--device SPEC] [--timeout SEC] [--static]\n"
+    "                        [--write-figures]\n"
     "\n"
     "Checks that chapters are complete and consistent; for lesson authors.\n"
     "For each chapter named (default: every chapter):\n"
@@ -34,11 +38,15 @@ static const char *const validate_usage =
     "                  visible test (a wrong answer is fine; a crash is not)\n"
     "  bug NAME        each find-the-bug listing fails on its exposing input,\n"
     "                  and the reference passes that input\n"
+    "  figures         where a technique check compares with the previous\n"
+    "                  chapter's reference, the figures committed for installs\n"
+    "                  without it (" VERDICT_PREVIOUS_FIGURES ") match that reference\n"
     "Prints one line per check and a closing line \"N passed, N failed\".\n"
     "\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC    limit for each kernel run (default 20)\n"
     "  --static         metadata, text and hints only: no kernel is built or run\n"
+    "  --write-figures  write each " VERDICT_PREVIOUS_FIGURES " afresh instead of checking it\n"
     "\n"
     "Exit status: 0 when every check passes, 1 when any fails, 64 usage error,\n"
     "69 no usable OpenCL device.\n";
@@ -54,6 +62,7 @@ typedef struct {
     const char *device;
     double timeout;
     int static_only;
+    int write_figures;       /* --write-figures: rewrite each chapter's previous-reference.ini */
     report_style style;
     cli_live_status live;
     int passed, failed, fatal;
@@ -281,6 +290,46 @@ static void check_reference(validate_run *vr, const lesson *l) {
     free(notes);
 }
 
+/* The figures a student install uses in place of the previous chapter's
+ * reference (see VERDICT_PREVIOUS_FIGURES): measured afresh, then compared
+ * with the committed file or written. */
+static void check_figures(validate_run *vr, const lesson *l) {
+    technique_check tq[TECHNIQUE_MAX];
+    char err[512], path[1400], ref[1400];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err), wants = 0;
+    for (int i = 0; i < nq; i++) wants |= technique_needs_previous(&tq[i]);
+    const lesson *prev = l->previous > 0 ? catalog_by_number(&vr->cx->cat, l->previous) : NULL;
+    if (!wants || !prev) return;
+    snprintf(path, sizeof path, "%s/" VERDICT_PREVIOUS_FIGURES, l->dir);
+    paths_solution(&vr->cx->paths, prev, ref, sizeof ref);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = prev;
+    rq.kernel_path = rq.display_path = ref;
+    rq.size_spec = gpumodel_analysis_size(l, NULL);
+    rq.device_spec = vr->device;
+    rq.timeout_s = 120;
+    gpumodel_report gm;
+    gpumodel_analyze(&rq, cli_on_progress, &vr->live, NULL, &gm);
+    cli_clear_status(&vr->live);
+    technique_baseline now = technique_baseline_of(&gm), committed;
+    if (gm.status == GM_UNAVAILABLE) result(vr, 1, "figures", NULL, "not measured here: %s", gm.message);
+    else if (!now.known) result(vr, 0, "figures", NULL, "chapter %d's reference could not be analysed: %s", prev->number,
+                                gm.message);
+    else if (vr->write_figures)
+        result(vr, technique_baseline_save(path, &now, prev->id) == 0, "figures", NULL, "wrote %s (%s)", path, now.size);
+    else if (technique_baseline_load(path, &committed, err, sizeof err) != 0)
+        result(vr, 0, "figures", NULL, "%s; write it with `cltutor validate %d --write-figures`", err, l->number);
+    else if (strcmp(committed.size, now.size) || committed.global_load_bytes != now.global_load_bytes ||
+             committed.load_requests != now.load_requests)
+        result(vr, 0, "figures", NULL, "%s says %s: %.0f bytes, %.0f requests; chapter %d's reference now loads %.0f "
+               "bytes in %.0f requests at %s: write it afresh with `cltutor validate %d --write-figures`", path,
+               committed.size, committed.global_load_bytes, committed.load_requests, prev->number,
+               now.global_load_bytes, now.load_requests, now.size, l->number);
+    else result(vr, 1, "figures", NULL, "%s matches chapter %d's reference", VERDICT_PREVIOUS_FIGURES, prev->number);
+    gpumodel_report_free(&gm);
+}
+
 static void check_starting(validate_run *vr, const lesson *l) {
     char path[1400];
     paths_starting(&vr->cx->paths, l, path, sizeof path);
@@ -363,6 +412,7 @@ static void validate_lesson(validate_run *vr, const lesson *l) {
     check_reference(vr, l);
     if (!vr->fatal) check_starting(vr, l);
     for (int b = 0; b < l->n_bugs && !vr->fatal; b++) check_bug(vr, l, &l->bugs[b]);
+    if (!vr->fatal) check_figures(vr, l);
 }
 
 /* Chapters that did not load at all: one failed metadata check each. */
@@ -385,17 +435,19 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"device", required_argument, 0, 'd'},
                                          {"timeout", required_argument, 0, 't'},
                                          {"static", no_argument, 0, 's'},
+                                         {"write-figures", no_argument, 0, 'W'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     validate_run vr = {.cx = cx, .timeout = 20};
     int ch;
-    while ((ch = getopt_long(argc, argv, "d:t:sh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "d:t:sWh", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': vr.device = optarg; break;
         case 't':
             if (cli_parse_double("validate", "--timeout", optarg, 0.1, 3600, &vr.timeout)) return EXIT_USAGE;
             break;
         case 's': vr.static_only = 1; break;
+        case 'W': vr.write_figures = 1; break;
         case 'h': fputs(validate_usage, stdout); return 0;
         default: return cli_usage_error("validate", "unknown option %s", argv[optind - 1]);
         }

@@ -1044,7 +1044,8 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         technique_check c;
         char err[256];
         if (technique_parse(t->check, &c, 1, err, sizeof err) != 1) return;
-        verdict_technique(&c, &an->gm, technique_needs_previous(&c) ? analyse_previous(rc, l, an) : NULL, &it);
+        technique_baseline prev = technique_baseline_of(technique_needs_previous(&c) ? analyse_previous(rc, l, an) : NULL);
+        verdict_technique(&c, &an->gm, &prev, &it);
     }
     from_item(t, &it);
     t->wall_s = an->gm.wall_s;

@@ -4,6 +4,7 @@
 #include "technique.h"
 #include "util.h"
 
+#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,7 +256,60 @@ static void load_totals(const gpumodel_report *rep, double *global_bytes, double
         }
 }
 
-void technique_measure(const technique_check *c, const gpumodel_report *rep, const gpumodel_report *prev,
+technique_baseline technique_baseline_of(const gpumodel_report *rep) {
+    technique_baseline b;
+    memset(&b, 0, sizeof b);
+    if (!rep || rep->status != GM_OK) return b;
+    b.known = 1;
+    snprintf(b.size, sizeof b.size, "%s", rep->size_text);
+    load_totals(rep, &b.global_load_bytes, &b.load_requests);
+    return b;
+}
+
+typedef struct {
+    technique_baseline *b;
+    int bad;
+} baseline_reading;
+
+static int baseline_key(void *user, const char *section, const char *key, const char *value) {
+    baseline_reading *r = user;
+    if (strcmp(section, "reference")) return 1;
+    char *end;
+    if (!strcmp(key, "size")) snprintf(r->b->size, sizeof r->b->size, "%s", value);
+    else if (!strcmp(key, "global_load_bytes")) r->b->global_load_bytes = strtod(value, &end), r->bad |= *end != 0;
+    else if (!strcmp(key, "load_requests")) r->b->load_requests = strtod(value, &end), r->bad |= *end != 0;
+    return 1;
+}
+
+int technique_baseline_load(const char *path, technique_baseline *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    baseline_reading r = {.b = out};
+    int rc = ini_parse(path, baseline_key, &r);
+    if (rc < 0) {
+        util_errf(err, errlen, "%s: cannot read it", path);
+        return -1;
+    }
+    if (rc > 0 || r.bad || !out->size[0]) {
+        util_errf(err, errlen, "%s:%d: not the figures of a reference ([reference] size, global_load_bytes, "
+                  "load_requests)", path, rc > 0 ? rc : 1);
+        return -1;
+    }
+    out->known = 1;
+    return 0;
+}
+
+int technique_baseline_save(const char *path, const technique_baseline *b, const char *chapter) {
+    char text[1024];
+    int n = snprintf(text, sizeof text,
+                     "; What chapter %s's reference loads at the size its successor's technique checks use,\n"
+                     "; for installs without the reference itself. Written by `cltutor validate --write-figures`;\n"
+                     "; `cltutor validate` checks that it matches the reference.\n"
+                     "[reference]\nsize = %s\nglobal_load_bytes = %.0f\nload_requests = %.0f\n",
+                     chapter, b->size, b->global_load_bytes, b->load_requests);
+    return n > 0 && (size_t)n < sizeof text ? util_write_file_atomic(path, text, (size_t)n) : -1;
+}
+
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
                        technique_result *r) {
     memset(r, 0, sizeof *r);
     r->measured = 1;
@@ -403,14 +457,13 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
     }
     case TQ_GLOBAL_LOADS_VS_PREV:
     case TQ_LOAD_REQUESTS_VS_PREV: {
-        if (!prev || prev->status != GM_OK) {
+        if (!prev || !prev->known || strcmp(prev->size, rep->size_text) != 0) {
             not_measured(r, "The previous chapter's reference could not be analysed at the same size, so there is "
                             "nothing to compare with.");
             return;
         }
-        double mine_b, mine_r, theirs_b, theirs_r;
+        double mine_b, mine_r, theirs_b = prev->global_load_bytes, theirs_r = prev->load_requests;
         load_totals(rep, &mine_b, &mine_r);
-        load_totals(prev, &theirs_b, &theirs_r);
         int bytes = c->metric == TQ_GLOBAL_LOADS_VS_PREV;
         double mine = bytes ? mine_b : mine_r, theirs = bytes ? theirs_b : theirs_r;
         if (theirs <= 0) {

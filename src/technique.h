@@ -80,9 +80,28 @@ typedef struct {
  * must then be analysed at the same size). */
 int technique_needs_previous(const technique_check *c);
 
+/* What the previous chapter's reference loads at one size: the checks that
+ * compare with it need only these two figures (from an analysis of the
+ * reference, or from the course's committed figures where the install
+ * withholds the reference itself). */
+typedef struct {
+    int known;
+    char size[64];        /* the size they were measured at */
+    double global_load_bytes;
+    double load_requests; /* global and __constant load requests of the warps */
+} technique_baseline;
+
+/* The figures of an analysed run (known only when rep->status is GM_OK). */
+technique_baseline technique_baseline_of(const gpumodel_report *rep);
+/* Reads committed figures (lessons/ID/previous-reference.ini); returns 0,
+ * or -1 with err naming the file and line. */
+int technique_baseline_load(const char *path, technique_baseline *out, char *err, size_t errlen);
+/* Writes them (`cltutor validate --write-figures`). */
+int technique_baseline_save(const char *path, const technique_baseline *b, const char *chapter);
+
 /* Measures one check on an analysed run (rep->status GM_OK); prev is the
- * previous chapter's reference analysed at the same size, or NULL. */
-void technique_measure(const technique_check *c, const gpumodel_report *rep, const gpumodel_report *prev,
+ * previous chapter's reference at the same size, or NULL. */
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
                        technique_result *out);
 
 #endif

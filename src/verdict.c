@@ -173,7 +173,7 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
     return 0;
 }
 
-void verdict_technique(const technique_check *c, const gpumodel_report *gm, const gpumodel_report *prev,
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
                        verdict_item *it) {
     if (gm->status == GM_UNAVAILABLE) {
         set_item(it, VO_SKIP, "Not measured", "The GPU memory model needs Oclgrind, which is not installed here: %s",
@@ -256,6 +256,32 @@ static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb i
     return -1;
 }
 
+/* The previous chapter's reference at the analysed size: the course's
+ * committed figures when they were measured at that size, else an analysis
+ * of the reference where the course ships it. */
+static void previous_baseline(const verdict_request *rq, const engine_request *like, const gpumodel_report *gm,
+                              engine_progress_cb progress, void *progress_user, volatile int *cancel,
+                              technique_baseline *out) {
+    memset(out, 0, sizeof *out);
+    /* the course's figures, checked against the reference by `cltutor validate`, where they fit this size */
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/" VERDICT_PREVIOUS_FIGURES, rq->lesson->dir);
+    if (util_is_file(path) && technique_baseline_load(path, out, err, sizeof err) == 0 &&
+        !strcmp(out->size, gm->size_text))
+        return;
+    memset(out, 0, sizeof *out);
+    if (rq->previous_reference && util_is_file(rq->previous_reference)) {
+        engine_request prq = *like;
+        prq.lesson = rq->previous;
+        prq.kernel_path = prq.display_path = rq->previous_reference;
+        prq.size_spec = gm->size_text;
+        gpumodel_report prev;
+        gpumodel_analyze(&prq, progress, progress_user, cancel, &prev);
+        *out = technique_baseline_of(&prev);
+        gpumodel_report_free(&prev);
+    }
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
     int stop = check_source(rq, v, item_cb, user) != 0;
@@ -304,28 +330,19 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
         technique_check tq[TECHNIQUE_MAX];
         char err[256];
         int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
-        /* the previous stage's reference at the same size, for the checks that compare with it */
-        gpumodel_report prev;
-        int have_prev = 0;
-        for (int i = 0; i < nq && !have_prev && !stop && gm.status == GM_OK && rq->previous_reference; i++) {
-            if (!technique_needs_previous(&tq[i])) continue;
-            engine_request prq = erq;
-            prq.lesson = rq->previous;
-            prq.kernel_path = rq->previous_reference;
-            prq.display_path = rq->previous_reference;
-            prq.size_spec = gm.size_text;
-            gpumodel_analyze(&prq, progress, progress_user, cancel, &prev);
-            have_prev = 1;
-        }
+        /* what the previous stage's reference loads at the same size, for the checks that compare with it */
+        technique_baseline prev = {0};
+        int wants_prev = 0;
+        for (int i = 0; i < nq; i++) wants_prev |= technique_needs_previous(&tq[i]);
+        if (wants_prev && !stop && gm.status == GM_OK) previous_baseline(rq, &erq, &gm, progress, progress_user, cancel, &prev);
         int t = 0;
         for (int i = 0; i < v->n && !v->cancelled; i++) {
             verdict_item *it = &v->items[i];
             if (it->kind == VK_SAFETY) verdict_safety(&gm, it);
-            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, have_prev ? &prev : NULL, it);
+            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, &prev, it);
             else continue;
             if (item_cb) item_cb(user, v, i, NULL);
         }
-        if (have_prev) gpumodel_report_free(&prev);
         if (!stop) gpumodel_report_free(&gm);
     }
     verdict_settle(v);

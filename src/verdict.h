@@ -31,6 +31,10 @@ typedef enum {
 const char *verdict_kind_name(verdict_kind k);
 const char *verdict_outcome_name(verdict_outcome o);
 
+/* In a lesson's folder: what the previous chapter's reference loads at this
+ * chapter's analysis size (see technique_baseline). */
+#define VERDICT_PREVIOUS_FIGURES "previous-reference.ini"
+
 #define VERDICT_MAX_ITEMS (LESSON_MAX_SIZES + LESSON_MAX_BUGS + TECHNIQUE_MAX + 4)
 
 typedef struct {
@@ -74,7 +78,8 @@ typedef struct {
     double timeout_s;
     const char *analysis_size;   /* NULL: the chapter's analysis size */
     const lesson *previous;      /* the previous chapter, whose reference some techniques compare with, or NULL */
-    const char *previous_reference; /* that reference's file */
+    const char *previous_reference; /* that reference's file; NULL or missing where the install withholds it:
+                                     * then what it loads comes from VERDICT_PREVIOUS_FIGURES in the lesson's folder */
 } verdict_request;
 
 /* Called after each item; index is the item just finished, rep its run
@@ -93,8 +98,8 @@ void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progr
 int verdict_safety(const gpumodel_report *gm, verdict_item *item);
 
 /* One technique check on an analysed run; the run must be correct to earn it.
- * prev: the previous chapter's reference at the same size, or NULL. */
-void verdict_technique(const technique_check *c, const gpumodel_report *gm, const gpumodel_report *prev,
+ * prev: what the previous chapter's reference loads at the same size, or NULL. */
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
                        verdict_item *item);
 
 /* A fixed find-the-bug listing must be that listing with its bug mended, not
