@@ -165,15 +165,21 @@ static void set_aside(const char *path, char *err, size_t errlen) {
                   path, strerror(errno));
 }
 
+static long long stamp_of(const struct stat *st) {
+    return ((long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec) ^ ((long long)st->st_size << 40);
+}
+
 /* Reads the file into p (empty first). 0 read or missing; 1 set aside; -1 unusable. */
 static int read_file_into(progress *p, char *err, size_t errlen) {
     clear_chapters(p);
     struct stat st;
+    p->seen_stamp = 0;
     if (stat(p->path, &st) != 0) {
         if (errno == ENOENT) return 0;
         util_errf(err, errlen, "%s: %s", p->path, strerror(errno));
         return -1;
     }
+    p->seen_stamp = stamp_of(&st);
     if (!S_ISREG(st.st_mode)) {
         util_errf(err, errlen, "%s is not a file (a folder or device is in its place): move it away so that "
                   "progress can be saved", p->path);
@@ -378,6 +384,8 @@ int progress_save(progress *p, char *err, size_t errlen) {
         util_errf(err, errlen, "cannot save progress to %s (%s)", p->path, strerror(saved_errno));
         return -1;
     }
+    struct stat st;
+    if (stat(p->path, &st) == 0) p->seen_stamp = stamp_of(&st);
     if (rc == 0) {
         clear_chapters(p);
         p->chapters = merged.chapters;
@@ -391,6 +399,26 @@ int progress_save(progress *p, char *err, size_t errlen) {
     p->n_pending = 0;
     if (rc == 1) util_errf(err, errlen, "%s", why); /* saved, after setting a damaged file aside */
     return rc == 1 ? 1 : 0;
+}
+
+int progress_refresh(progress *p) {
+    struct stat st;
+    if (stat(p->path, &st) != 0 || !S_ISREG(st.st_mode) || stamp_of(&st) == p->seen_stamp) return 0;
+    progress fresh = {.cat = p->cat};
+    snprintf(fresh.path, sizeof fresh.path, "%s", p->path);
+    char err[1400];
+    if (read_file_into(&fresh, err, sizeof err) != 0) {
+        progress_free(&fresh); /* damaged meanwhile: the next save sets it aside and says so */
+        p->seen_stamp = stamp_of(&st);
+        return 0;
+    }
+    for (int i = 0; i < p->n_pending; i++) apply(&fresh, &p->pending[i]);
+    clear_chapters(p);
+    p->chapters = fresh.chapters;
+    p->count = fresh.count;
+    memcpy(p->last, fresh.last, sizeof p->last);
+    p->seen_stamp = fresh.seen_stamp;
+    return 1;
 }
 
 void progress_free(progress *p) {

@@ -77,6 +77,7 @@ typedef struct {
     const catalog *cat;   /* chapters outside it are ignored on load; NULL keeps all (bounded) */
     progress_op *pending;
     int n_pending;
+    long long seen_stamp; /* the file's mtime (ns) and size when last read, to notice other writers */
 } progress;
 
 /* Loads path; a missing file is an empty progress. Returns 0; 1 when the
@@ -89,6 +90,10 @@ int progress_load(progress *p, const char *path, const catalog *cat, char *err, 
  * saying what to do (it never replaces a read-only file). */
 int progress_save(progress *p, char *err, size_t errlen);
 void progress_free(progress *p);
+/* Re-reads the file when another process wrote it since (the course open
+ * beside `cltutor run`), keeping this process's unsaved changes. Returns 1
+ * when something new was read. */
+int progress_refresh(progress *p);
 
 progress_chapter *progress_get(progress *p, const char *id, int create);
 /* One run at one size: history only. A wrong run makes the chapter

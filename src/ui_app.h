@@ -69,6 +69,7 @@ typedef struct {
     catalog cat;
     progress prog;
     int have_progress;
+    double progress_seen;     /* when the progress file was last looked at for other writers */
     char warn[3200];          /* shown on the home screen: what did not load */
     config cfg;               /* /etc/cltutor.conf and the user's settings */
     char notice[1600];        /* told once at start: the work moved to the workspace */

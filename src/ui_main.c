@@ -1230,7 +1230,10 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
     if (a->cat.n_skipped) snprintf(a->warn, sizeof a->warn, "%s", a->cat.skipped);
     workspace_news news;
     if (workspace_prepare(&a->paths, &news) != 0) append_warning(a, news.error);
-    else if (news.notice[0]) snprintf(a->notice, sizeof a->notice, "%s", news.notice);
+    else if (news.moved || news.moved_progress)
+        snprintf(a->notice, sizeof a->notice,
+                 T("Your work now lives in %s, apart from the course: %d edited file(s) from the course's exercises/%s moved there, and the course's own starting files are back in place."),
+                 a->paths.workspace, news.moved, news.moved_progress ? T(" and your progress") : "");
     char state[1200], file[1300];
     if (paths_state_dir(&a->paths, state, sizeof state) != 0) {
         snprintf(a->progress_error, sizeof a->progress_error,
@@ -1253,11 +1256,14 @@ static void init_colors_and_locale(ui_app *a) {
     const char *cs = nl_langinfo(CODESET);
     a->utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
     if (!a->utf8) {
-        /* a terminal with no locale set is nearly always UTF-8 today */
-        const char *lc = getenv("LC_ALL"), *lang = getenv("LANG");
-        if ((!lc || !*lc) && (!lang || !*lang || !strcmp(lang, "C") || !strcmp(lang, "POSIX")) &&
-            setlocale(LC_CTYPE, "C.UTF-8"))
-            a->utf8 = 1;
+        /* a terminal with no locale set is nearly always UTF-8 today; one
+         * that names a UTF-8 locale this machine lacks (zh_CN.UTF-8 without
+         * the locales package) still is */
+        const char *lc = getenv("LC_ALL"), *ctype = getenv("LC_CTYPE"), *lang = getenv("LANG");
+        const char *named = lc && *lc ? lc : ctype && *ctype ? ctype : lang;
+        int unset = !named || !*named || !strcmp(named, "C") || !strcmp(named, "POSIX");
+        int says_utf8 = named && (util_contains_ci(named, "utf-8") || util_contains_ci(named, "utf8"));
+        if ((unset || says_utf8) && setlocale(LC_CTYPE, "C.UTF-8")) a->utf8 = 1;
     }
 }
 
@@ -1272,7 +1278,7 @@ int ui_main(const char *workspace) {
     memset(a, 0, sizeof *a);
     a->dev_sel = -1;
     a->want_dev_index = -1;
-    setlocale(LC_ALL, "");
+    if (!setlocale(LC_ALL, "")) setlocale(LC_CTYPE, ""); /* one missing locale (LC_MESSAGES) spoils them all */
     init_colors_and_locale(a);
     tui_text_set_lang(tui_text_default_lang());
     const char *to = getenv("CLTUTOR_UI_TIMEOUT");
@@ -1390,6 +1396,15 @@ int ui_main(const char *workspace) {
             dirty = 1;
         }
         now = util_now();
+        /* another process (`cltutor run` or `check` in a second terminal) wrote progress */
+        if (a->have_progress && now - a->progress_seen > 1.0) {
+            a->progress_seen = now;
+            if (progress_refresh(&a->prog)) {
+                mark_tabs_dirty(a);
+                count_failures(a);
+                dirty = 1;
+            }
+        }
         if (a->in_chapter && tui_watch_check(&a->ch.watch, now)) {
             char *text = util_read_file(a->ch.kernel_path, NULL);
             unsigned long long h = util_hash_text(text ? text : "");

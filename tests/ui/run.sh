@@ -178,6 +178,10 @@ keys 6
 check "changes: against the chapter's starting file" "the starting file" "+++ yours"
 keys 7
 check "solution: locked before passing" "opens once you pass"
+# a run from another terminal shows in the open course's History, marked as such
+env CLTUTOR_WORKSPACE="$ws" "$bin" run 2 --no-timing >/dev/null 2>&1
+keys 5
+check "history: a run from the command line appears, with where it came from" "  run   " "wrong"
 sed 's/atomic_inc(&histogram\[nearest\]);/histogram[nearest] += 1;/' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
 keys 1
 check "race: right on this CPU, but the race check fails and the chapter is not passed" "Data race" "not passed yet" "Not timed"

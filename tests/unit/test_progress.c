@@ -244,6 +244,35 @@ START_TEST(progress_huge_file_is_bounded) {
 }
 END_TEST
 
+START_TEST(progress_refresh_sees_other_writers) {
+    char dir[64], path[128], err[1600], cmd[160];
+    temp_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/progress.json", dir);
+    progress ui, other;
+    ck_assert_int_eq(progress_load(&ui, path, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(progress_refresh(&ui), 0); /* nothing written yet */
+    progress_run mine = a_run(1, 1, 5, "cpu", 1), theirs = a_run(2, 0, 0, "cpu", 2);
+    progress_record_run(&ui, "01-serial", &mine); /* not saved yet */
+    ck_assert_int_eq(progress_load(&other, path, NULL, err, sizeof err), 0);
+    progress_record_run(&other, "02-atomic", &theirs);
+    ck_assert_int_eq(progress_save(&other, err, sizeof err), 0);
+    progress_free(&other);
+    ck_assert_int_eq(progress_refresh(&ui), 1);
+    ck_assert_ptr_nonnull(progress_get(&ui, "02-atomic", 0));                 /* theirs, read */
+    ck_assert_int_eq(progress_get(&ui, "01-serial", 0)->n_runs, 1);            /* mine, kept */
+    ck_assert_int_eq(progress_refresh(&ui), 0);                               /* read once */
+    ck_assert_int_eq(progress_save(&ui, err, sizeof err), 0);
+    ck_assert_int_eq(progress_refresh(&ui), 0);                               /* its own save is not news */
+    progress_free(&ui);
+    ck_assert_int_eq(progress_load(&other, path, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(progress_get(&other, "01-serial", 0)->n_runs, 1);
+    ck_assert_int_eq(progress_get(&other, "02-atomic", 0)->n_runs, 1);
+    progress_free(&other);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *progress_suite(void) {
     Suite *s = suite_create("progress");
     TCase *t = tcase_create("progress");
@@ -251,6 +280,7 @@ Suite *progress_suite(void) {
     tcase_add_test(t, progress_concurrent_writers_lose_nothing);
     tcase_add_test(t, progress_hostile_files);
     tcase_add_test(t, progress_huge_file_is_bounded);
+    tcase_add_test(t, progress_refresh_sees_other_writers);
     suite_add_tcase(s, t);
     return s;
 }
