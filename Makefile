@@ -16,21 +16,25 @@ CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' $(shel
 LDFLAGS += -fopenmp
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp) -lm
 
-# The model: no curses here; the grader and tests link it alone.
-# Every src/*.c is model code except the command line (cli*, cmd_*), the
-# terminal UI (ui_*) and main.c.
+# The source is layered, one folder a layer, lowest first (docs/architecture.md):
+#   base text course cl problem run gpumodel grade ui | term cli
+# A file includes only its own layer and those below it (scripts/layers.sh
+# checks, in `make test`). The model (every layer up to ui) has no curses;
+# the grader and the tests link it alone. src/term is the terminal UI, the
+# only code that sees curses; src/cli the command line and main.c.
 # NO_UI=1 builds without the terminal UI (and without curses), e.g. for a
 # machine that only runs kernels: `cltutor` alone then prints the chapter list.
-UI_SRC    = $(if $(NO_UI),,$(wildcard src/ui_*.c))
-APP_SRC   = src/main.c $(wildcard src/cli*.c src/cmd_*.c) $(UI_SRC)
-MODEL_SRC = $(filter-out src/main.c $(wildcard src/cli*.c src/cmd_*.c src/ui_*.c),$(wildcard src/*.c))
+LAYERS    = base text course cl problem run gpumodel grade ui
+UI_SRC    = $(if $(NO_UI),,$(wildcard src/term/*.c))
+APP_SRC   = $(wildcard src/cli/*.c) $(UI_SRC)
+MODEL_SRC = $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 MODEL_OBJ = $(MODEL_SRC:src/%.c=$(BUILD)/obj/%.o)
 APP_OBJ   = $(APP_SRC:src/%.c=$(BUILD)/obj/%.o)
-# Only the UI's view files (ui_*) see curses.
+HEADERS   = $(wildcard src/*/*.h)
 UI_CPPFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 UI_LIBS     = $(if $(NO_UI),-lpthread,$(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo) -lpthread)
 CPPFLAGS   += $(if $(NO_UI),-DCLT_NO_UI)
-$(BUILD)/obj/ui_%.o: CPPFLAGS += $(UI_CPPFLAGS)
+$(BUILD)/obj/term/%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
@@ -49,11 +53,9 @@ deps:
 test-deps:
 	@sh scripts/deps.sh test
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
-
-$(BUILD)/obj:
-	@mkdir -p $@
 
 $(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(UI_LIBS)
@@ -78,7 +80,7 @@ run: deps
 
 # Unit tests (Check) of the model, built with ASan and UBSan.
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-$(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(wildcard src/*.h tests/unit/*.h)
+$(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(HEADERS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CPPFLAGS) -DCLT_TEST_ROOT='"$(CURDIR)"' -Itests/unit $(shell pkg-config --cflags check) $(CFLAGS) -O1 $(SAN_FLAGS) -o $@ \
 	    $(MODEL_SRC) $(UNIT_SRC) $(LDLIBS) $(shell pkg-config --libs check)

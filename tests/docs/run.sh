@@ -185,8 +185,8 @@ else bad "man page: options of --help missing from GLOBAL OPTIONS:$missing"; fi
 
 # ---- environment variables
 {
-  grep -ho 'getenv("[A-Za-z_][A-Za-z0-9_]*")' "$root"/src/*.c | sed 's/getenv("\(.*\)")/\1/'
-  grep -ho '#define[[:space:]][[:space:]]*[A-Z0-9_]*_ENV[[:space:]][[:space:]]*"[A-Za-z_][A-Za-z0-9_]*"' "$root"/src/*.h "$root"/src/*.c 2>/dev/null |
+  grep -ho 'getenv("[A-Za-z_][A-Za-z0-9_]*")' "$root"/src/*/*.c | sed 's/getenv("\(.*\)")/\1/'
+  grep -ho '#define[[:space:]][[:space:]]*[A-Z0-9_]*_ENV[[:space:]][[:space:]]*"[A-Za-z_][A-Za-z0-9_]*"' "$root"/src/*/*.h "$root"/src/*/*.c 2>/dev/null |
     sed 's/.*"\(.*\)"/\1/'
   for c in "" $cmds; do "$bin" $c --help 2>/dev/null; done | grep -o '\$[A-Z_][A-Z0-9_]*' | tr -d '$'
 } | sort -u > "$tmp/env"

@@ -4,8 +4,8 @@
  * changes. Prints one line per analysis: "kept N comparison M".
  *   cache_probe CHAPTER FILE_TO_CHANGE   (CLTUTOR_DATA names the course) */
 #define _DEFAULT_SOURCE
-#include "gpumodel.h"
-#include "util.h"
+#include "gpumodel/gpumodel.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* test_config — the lab's settings (/etc/cltutor.conf and the user's file)
  * and the device queue that timing waits in (gpulock). */
 #define _DEFAULT_SOURCE
-#include "config.h"
-#include "gpulock.h"
+#include "course/config.h"
+#include "run/gpulock.h"
 #include "suites.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "blob.h"
-#include "catalog.h"
-#include "engine.h"
-#include "progress.h"
-#include "rng.h"
-#include "stats.h"
-#include "util.h"
-#include "verify.h"
+#include "base/blob.h"
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "course/progress.h"
+#include "base/rng.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "problem/verify.h"
 
 START_TEST(rng_is_seeded_and_bounded) {
     rng_state a, b, c;

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "engine.h"
-#include "util.h"
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "base/util.h"
 
 #define ARGS "__global const float *descriptors, __global const float *centroids, __global int *histogram, " \
              "int n_descriptors, int n_centroids, int n_features"

@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clhost.h"
-#include "engine.h"
-#include "scratch.h"
-#include "util.h"
+#include "cl/clhost.h"
+#include "run/engine.h"
+#include "base/scratch.h"
+#include "base/util.h"
 
 static double seconds(void) {
     struct timespec ts;

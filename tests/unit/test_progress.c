@@ -2,9 +2,9 @@
  * writers that lose nothing, and hostile files (garbage, huge, read-only, a
  * folder in its place). */
 #define _DEFAULT_SOURCE
-#include "progress.h"
+#include "course/progress.h"
 #include "suites.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <check.h>
 #include <dirent.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prob_scan.h"
+#include "problem/prob_scan.h"
 
 static prob_instance *make(const char *spec, uint64_t seed) {
     static lesson l;

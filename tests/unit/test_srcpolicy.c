@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grade.h"
-#include "srcpolicy.h"
-#include "util.h"
+#include "grade/grade.h"
+#include "run/srcpolicy.h"
+#include "base/util.h"
 
 static const char *const build_names[] = {"LOCAL_SIZE", "LOCAL_FEATURES", NULL};
 

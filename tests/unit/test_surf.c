@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prob_surf.h"
+#include "problem/prob_surf.h"
 
 static prob_instance *make(const char *spec, uint64_t seed) {
     static lesson l;

@@ -10,17 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clhl.h"
-#include "mdrender.h"
-#include "srcdiff.h"
-#include "stext.h"
-#include "tui_help.h"
-#include "tui_jobs.h"
-#include "tui_results.h"
-#include "tui_state.h"
-#include "tui_text.h"
-#include "tui_watch.h"
-#include "util.h"
+#include "text/clhl.h"
+#include "text/mdrender.h"
+#include "text/srcdiff.h"
+#include "text/stext.h"
+#include "ui/tui_help.h"
+#include "ui/tui_jobs.h"
+#include "ui/tui_results.h"
+#include "ui/tui_state.h"
+#include "text/tui_text.h"
+#include "ui/tui_watch.h"
+#include "base/util.h"
 
 static void utf8_locale(void) {
     setlocale(LC_ALL, "C.UTF-8");

@@ -1,10 +1,10 @@
 /* test_verdict — the rules of a chapter's verdict: technique figures per
  * instruction, the race check, visible tests, and what counts as a fix. */
 #include "suites.h"
-#include "catalog.h"
-#include "technique.h"
-#include "util.h"
-#include "verdict.h"
+#include "course/catalog.h"
+#include "gpumodel/technique.h"
+#include "base/util.h"
+#include "grade/verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>

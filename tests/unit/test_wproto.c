@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
-#include "worker.h"
-#include "wproto.h"
+#include "base/util.h"
+#include "run/worker.h"
+#include "run/wproto.h"
 
 static const uint32_t first_output[4] = {3, 1, 4, 1};
 

@@ -2,7 +2,7 @@
 #ifndef CLT_TESTUTIL_H
 #define CLT_TESTUTIL_H
 #include <stdint.h>
-#include "problem.h"
+#include "problem/problem.h"
 
 /* A lesson of the given problem, with up to two parameters (NULL keys skipped). */
 const lesson *test_lesson(lesson *l, const char *id, const char *problem, const char *key1, const char *value1,

@@ -1,0 +1,272 @@
+/* cli — the command line: shared helpers and the table of commands. */
+#define _DEFAULT_SOURCE
+#include "cli/cli.h"
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "course/paths.h"
+#include "course/progress.h"
+#include "run/report.h"
+#include "term/ui.h"
+#include "base/util.h"
+#include "course/workspace.h"
+
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <stdarg.h>
+
+static const char *const main_usage =
+    "Usage: cltutor [--workspace DIR] COMMAND [ARGS]\n"
+    "\n"
+    "An interactive course in OpenCL GPU optimisation.\n"
+    "\n"
+    "Commands:\n"
+    "  list                  the chapters and how far you are in each\n"
+    "  devices               every OpenCL platform and device, with its index\n"
+    "  run LESSON            build, run, check and time a chapter's kernel\n"
+    "  analyze LESSON        what a GPU would see of its memory accesses (simulated)\n"
+    "  check [LESSON...]     run your exercises against the visible tests\n"
+    "  reset LESSON          put a chapter's starting file back (yours is kept as .bak)\n"
+    "  grade [LESSON...]     grade exercises with hidden tests (instructors; --batch for a class)\n"
+    "  bench [LESSON...]     reference kernels against the device's own limits\n"
+    "  validate [LESSON...]  check chapters: metadata, texts, hints, kernels (authors)\n"
+    "  doctor                what this machine lacks for cltutor, and what to do\n"
+    "\n"
+    "LESSON is a chapter number (2) or folder name (02-atomic).\n"
+    "Run `cltutor COMMAND --help` for a command's options.\n"
+    "\n"
+    "Options:\n"
+    "  --workspace DIR       where your exercises and progress live\n"
+    "                        (default: $CLTUTOR_WORKSPACE, workspace/ in a source checkout,\n"
+    "                        or ~/.local/share/cltutor)\n"
+    "  -h, --help            this help\n"
+    "  -V, --version         the version\n"
+    "\n"
+    "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
+    "64 usage error, 69 no usable OpenCL device.\n";
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cltutor%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry `cltutor%s%s --help`.\n", cmd ? " " : "", cmd ? cmd : "");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int cli_load_course(cli_ctx *cx) {
+    char err[1600];
+    if (paths_init(&cx->paths, cx->workspace, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor: %s\n", err);
+        return EXIT_USAGE;
+    }
+    char lessons[1200];
+    paths_lessons(&cx->paths, lessons, sizeof lessons);
+    if (catalog_load(&cx->cat, lessons, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (cx->cat.n_skipped)
+        fprintf(stderr, "cltutor: warning: skipped %d chapter%s that did not load:\n%s", cx->cat.n_skipped,
+                cx->cat.n_skipped == 1 ? "" : "s", cx->cat.skipped);
+    workspace_news news;
+    if (workspace_prepare(&cx->paths, &news) != 0) fprintf(stderr, "cltutor: warning: %s\n", news.error);
+    else if (news.notice[0]) fprintf(stderr, "cltutor: %s\n", news.notice);
+    char state[1200], file[1300];
+    if (paths_state_dir(&cx->paths, state, sizeof state) != 0) {
+        snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: the folder %s cannot be "
+                 "created; make the workspace writable or choose another (--workspace DIR)", state);
+        return 0;
+    }
+    snprintf(file, sizeof file, "%s/progress.json", state);
+    int rc = progress_load(&cx->prog, file, &cx->cat, err, sizeof err);
+    if (rc >= 0) cx->have_progress = 1;
+    if (rc == 1) fprintf(stderr, "cltutor: warning: %s\n", err);
+    if (rc < 0) snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: %s", err);
+    return 0;
+}
+
+void cli_save_progress(cli_ctx *cx) {
+    char err[1600];
+    if (!cx->have_progress) fprintf(stderr, "cltutor: warning: %s\n", cx->progress_error);
+    else if (progress_save(&cx->prog, err, sizeof err) != 0) fprintf(stderr, "cltutor: warning: %s\n", err);
+}
+
+const char *cli_device(const cli_ctx *cx, const char *option) {
+    return option && *option ? option : cx->cfg.device[0] ? cx->cfg.device : NULL;
+}
+
+int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len) {
+    if (!cx->cfg.solutions_shown) {
+        fprintf(stderr, "cltutor %s: the reference solutions are hidden here ([course] solutions = hidden in %s).\n",
+                cmd, cx->cfg.solutions_hidden_by);
+        return -1;
+    }
+    if (paths_solution(&cx->paths, l, buf, len) == 0) return 0;
+    fprintf(stderr, "cltutor %s: the instructor withheld the reference solutions from this install (it has no "
+            "%s/kernels/), so there is no reference for chapter %d to run here.\n", cmd, cx->paths.data, l->number);
+    return -1;
+}
+
+const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec) {
+    const lesson *l = catalog_find(&cx->cat, spec);
+    if (!l) {
+        fprintf(stderr, "cltutor %s: no chapter '%s'. Chapters:", cmd, spec);
+        for (int i = 0; i < cx->cat.count; i++) fprintf(stderr, " %s", cx->cat.items[i].id);
+        fprintf(stderr, "\nGive the number (2) or the folder name (02-atomic).\n");
+    }
+    return l;
+}
+
+int cli_json_only_options(const char *cmd, int argc, char **argv, const char *usage, int *json) {
+    static const struct option opts[] = {{"json", no_argument, 0, 'j'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    *json = 0;
+    while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        if (ch == 'j') *json = 1;
+        else if (ch == 'h') return fputs(usage, stdout), 0;
+        else return cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
+    }
+    if (optind < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
+int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected) {
+    int all = nargs == 0 || (nargs == 1 && !strcmp(args[0], "all")), n = 0;
+    for (int i = 0; i < cx->cat.count; i++) selected[i] = all;
+    if (all) return cx->cat.count;
+    for (int a = 0; a < nargs; a++) {
+        const lesson *l = cli_find_lesson(cx, cmd, args[a]);
+        if (!l) return -1;
+        selected[l - cx->cat.items] = 1;
+    }
+    for (int i = 0; i < cx->cat.count; i++) n += selected[i];
+    return n;
+}
+
+/* Live status on a terminal while the worker runs. */
+void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed) {
+    cli_live_status *ls = user;
+    if (!strcmp(phase, "queue")) {
+        /* said even without a live status line: a wait needs its reason */
+        fprintf(stderr, ls->enabled ? "\r\033[Kwaiting for the device (%d ahead)... (%.1f s)" : "cltutor: waiting for "
+                "the device (%d ahead): another timing run is using it\n", done, elapsed);
+        ls->shown = ls->enabled;
+        return;
+    }
+    if (!ls->enabled) return;
+    const char *label = !strcmp(phase, "reference") ? "computing the golden reference"
+                      : !strcmp(phase, "device") ? "opening the device"
+                      : !strcmp(phase, "build") ? "building the kernel"
+                      : !strcmp(phase, "setup") ? "preparing buffers"
+                      : !strcmp(phase, "run") ? "running"
+                      : !strcmp(phase, "copy") ? "measuring the device's copy bandwidth"
+                      : !strcmp(phase, "peak") ? "measuring the device's FP32 peak"
+                      : !strcmp(phase, "serial") ? "timing the serial C reference"
+                      : !strcmp(phase, "openmp") ? "timing the OpenMP loop" : phase;
+    if (done > 0)
+        fprintf(stderr, "\r\033[K%s: run %d (%.1f s)", label, done, elapsed);
+    else
+        fprintf(stderr, "\r\033[K%s... (%.1f s)", label, elapsed);
+    (void)total;
+    fflush(stderr);
+    ls->shown = 1;
+}
+
+void cli_clear_status(cli_live_status *ls) {
+    if (ls->shown) fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+}
+
+int cli_parse_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out) {
+    char *end;
+    double d = strtod(v, &end);
+    if (*v == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
+        cli_usage_error(cmd, "%s '%s': give a number from %g to %g", name, v, lo, hi);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+void cli_print_json(cJSON *o) {
+    char *s = cJSON_Print(o);
+    printf("%s\n", s);
+    free(s);
+}
+
+static int cmd_welcome(cli_ctx *cx) {
+    printf("cltutor %s: an interactive course in OpenCL GPU optimisation.\n\n", CLT_VERSION);
+    char *args[] = {"list", NULL};
+    optind = 1;
+    int rc = cmd_list(cx, 1, args);
+    if (rc) return rc;
+    printf("\nCommands: cltutor list | devices | run LESSON | check [LESSON...] | --help\n");
+    return 0;
+}
+
+typedef struct {
+    const char *name;
+    int (*fn)(cli_ctx *cx, int argc, char **argv);
+} cli_command;
+
+/* Every command; its help is `cltutor NAME --help`. */
+static const cli_command commands[] = {
+    {"list", cmd_list},
+    {"devices", cmd_devices},
+    {"run", cmd_run},
+    {"analyze", cmd_analyze},
+    {"check", cmd_check},
+    {"reset", cmd_reset},
+    {"grade", cmd_grade},
+    {"bench", cmd_bench},
+    {"validate", cmd_validate},
+    {"doctor", cmd_doctor},
+};
+
+int cli_main(int argc, char **argv) {
+    cli_ctx cx;
+    memset(&cx, 0, sizeof cx);
+    char cfg_err[1400];
+    if (config_load(&cx.cfg, cfg_err, sizeof cfg_err) != 0) fprintf(stderr, "cltutor: warning: %s\n", cfg_err);
+    int i = 1;
+    for (; i < argc; i++) {
+        if (!strcmp(argv[i], "--workspace") && i + 1 < argc) cx.workspace = argv[++i];
+        else if (!strncmp(argv[i], "--workspace=", 12)) cx.workspace = argv[i] + 12;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "help")) {
+            fputs(main_usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+            printf("cltutor %s\n", CLT_VERSION);
+            return 0;
+        } else if (!strcmp(argv[i], "--workspace")) {
+            return cli_usage_error(NULL, "--workspace needs a folder");
+        } else break;
+    }
+    int rc;
+#ifdef CLT_NO_UI
+    if (i >= argc) rc = cmd_welcome(&cx);
+#else
+    if (i >= argc) rc = ui_available() ? ui_main(cx.workspace) : cmd_welcome(&cx);
+#endif
+    else {
+        const char *cmd = argv[i];
+        int sub_argc = argc - i;
+        char **sub_argv = argv + i;
+        optind = 1;
+        opterr = 0;
+        const cli_command *c = NULL;
+        for (size_t k = 0; k < CLT_ARRAY_LEN(commands); k++)
+            if (!strcmp(commands[k].name, cmd)) c = &commands[k];
+        if (c) rc = c->fn(&cx, sub_argc, sub_argv);
+        else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);
+    }
+    catalog_free(&cx.cat);
+    progress_free(&cx.prog);
+    return rc;
+}

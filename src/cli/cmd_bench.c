@@ -1,0 +1,220 @@
+/* bench: each chapter's reference against the device's own limits */
+#define _DEFAULT_SOURCE
+#include "run/bench.h"
+#include "cli/cli.h"
+#include "run/report.h"
+#include "base/util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const bench_usage =
+    "Usage: cltutor bench [LESSON...|all] [--device SPEC] [--budget SEC] [--json]\n"
+    "\n"
+    "Measures the device's own limits (the bandwidth of a copy kernel over\n"
+    "buffers far larger than any cache, reads and writes counted, and a\n"
+    "simple FP32 peak kernel), then each chapter's reference solution at its\n"
+    "benchmark size: median kernel time and spread, effective bandwidth and\n"
+    "GFLOP/s as fractions of those limits, and the speedup over GPU1\n"
+    "(chapter 2), over the serial C reference and over an OpenMP C loop\n"
+    "doing the same work on this CPU. On a CPU device the chapters run at a\n"
+    "smaller size (lesson.ini bench_size_cpu, else default_size).\n"
+    "\n"
+    "  --device SPEC   an index from `cltutor devices` or part of a device name\n"
+    "  --budget SEC    time spent repeating each kernel (default 2)\n"
+    "  --json          print the results as JSON\n";
+
+static void fmt_time(char *buf, size_t len, double ms) {
+    if (ms <= 0) snprintf(buf, len, "-");
+    else if (ms >= 1000) snprintf(buf, len, "%.2f s", ms / 1000);
+    else if (ms >= 1) snprintf(buf, len, "%.3f ms", ms);
+    else snprintf(buf, len, "%.1f us", ms * 1000);
+}
+
+static void fmt_ratio(char *buf, size_t len, double r) {
+    if (r <= 0) snprintf(buf, len, "-");
+    else snprintf(buf, len, r >= 100 ? "%.0fx" : r >= 10 ? "%.1fx" : "%.2fx", r);
+}
+
+/* "268435456:uniform" -> "256M:uniform": a one-number size in K or M when it
+ * divides evenly; sizes with an x are left as they are. */
+static void fmt_size(char *buf, size_t len, const char *size_text) {
+    char *end;
+    long n = strtol(size_text, &end, 10);
+    if (end == size_text || *end == 'x' || n <= 0) snprintf(buf, len, "%s", size_text);
+    else if (n % 1048576 == 0) snprintf(buf, len, "%ldM%s", n / 1048576, end);
+    else if (n % 1024 == 0) snprintf(buf, len, "%ldK%s", n / 1024, end);
+    else snprintf(buf, len, "%s", size_text);
+}
+
+/* The row's name in the table: the beyond kernel's title, else the chapter's
+ * short title (lesson.ini short_title; validate keeps both within the column). */
+static void row_title(char *buf, size_t len, const bench_row *r) {
+    const lesson *l = r->lesson;
+    const char *t = r->variant[0] ? lesson_param_get(l, "bench_beyond_title", r->variant)
+                                  : lesson_param_get(l, "short_title", l->title);
+    snprintf(buf, len, "%.*s", BENCH_TITLE_WIDTH, t);
+}
+
+int cmd_bench(cli_ctx *cx, int argc, char **argv) {
+    static const struct option opts[] = {{"device", required_argument, 0, 'd'},
+                                         {"budget", required_argument, 0, 'b'},
+                                         {"json", no_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *device = NULL;
+    double budget = 2;
+    int json = 0, ch;
+    while ((ch = getopt_long(argc, argv, "d:b:jh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': device = optarg; break;
+        case 'b':
+            if (cli_parse_double("bench", "--budget", optarg, 0.1, 600, &budget)) return EXIT_USAGE;
+            break;
+        case 'j': json = 1; break;
+        case 'h': fputs(bench_usage, stdout); return 0;
+        default: return cli_usage_error("bench", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    device = cli_device(cx, device);
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    /* which chapters */
+    const lesson *chosen[CATALOG_MAX];
+    int selected[CATALOG_MAX], n = 0;
+    if (cli_select_lessons(cx, "bench", argc - optind, argv + optind, selected) < 0) return EXIT_USAGE;
+    for (int i = 0; i < cx->cat.count; i++)
+        if (selected[i]) chosen[n++] = &cx->cat.items[i];
+    cli_live_status live = {.enabled = isatty(2)};
+    bench_limits lim;
+    char err[512];
+    if (bench_device_limits(device, cli_on_progress, &live, &lim, err, sizeof err) != 0) {
+        cli_clear_status(&live);
+        fprintf(stderr, "cltutor bench: %s\n", err);
+        return strstr(err, "--device") ? EXIT_USAGE : EXIT_NO_DEVICE;
+    }
+    cli_clear_status(&live);
+    char spec[16];
+    snprintf(spec, sizeof spec, "%d", lim.device.index); /* the same device for every chapter */
+
+    /* each chapter's reference, and its "beyond" kernel where it has one */
+    bench_row *rows = calloc((size_t)(2 * n), sizeof *rows);
+    int n_chapters = n;
+    n = 0;
+    for (int i = 0; i < n_chapters; i++) {
+        const lesson *l = chosen[i];
+        const char *beyond = lesson_param_get(l, "bench_beyond", NULL);
+        for (int v = 0; v < (beyond ? 2 : 1); v++) {
+            char path[1400];
+            if (cli_solution_path(cx, "bench", l, path, sizeof path) != 0) return EXIT_USAGE;
+            if (v) {
+                char *slash = strrchr(path, '/');
+                snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);
+            }
+            if (live.enabled)
+                fprintf(stderr, "\r\033[K[%d/%d] chapter %d: %s%s\n", i + 1, n_chapters, l->number, l->title,
+                        v ? " (beyond)" : "");
+            bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, cli_on_progress, &live,
+                          &rows[n]);
+            if (v) snprintf(rows[n].variant, sizeof rows[n].variant, "%s", beyond);
+            cli_clear_status(&live);
+            n++;
+        }
+    }
+    /* GPU1 (chapter 2) is the baseline of the SURF stages */
+    const bench_row *gpu1 = NULL;
+    for (int i = 0; i < n; i++)
+        if (rows[i].lesson->number == 2 && !rows[i].variant[0] && rows[i].report.status == ENG_PASS) gpu1 = &rows[i];
+
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    int failures = 0;
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "date", date);
+        cJSON_AddItemToObject(o, "device", report_device_json(&lim.device));
+        cJSON *lj = cJSON_AddObjectToObject(o, "limits");
+        cJSON_AddNumberToObject(lj, "copy_gb_per_s", lim.copy_gbps);
+        cJSON_AddNumberToObject(lj, "copy_buffer_bytes", lim.copy_bytes);
+        cJSON_AddNumberToObject(lj, "fp32_gflop_per_s", lim.fp32_gflops);
+        cJSON *arr = cJSON_AddArrayToObject(o, "chapters");
+        for (int i = 0; i < n; i++) {
+            const bench_row *r = &rows[i];
+            const engine_report *e = &r->report;
+            cJSON *c = cJSON_CreateObject();
+            cJSON_AddNumberToObject(c, "chapter", r->lesson->number);
+            cJSON_AddStringToObject(c, "lesson", r->lesson->id);
+            cJSON_AddStringToObject(c, "kernel", r->variant[0] ? r->variant : r->lesson->exercise);
+            cJSON_AddBoolToObject(c, "beyond", r->variant[0] != 0);
+            cJSON_AddStringToObject(c, "size", e->size_text[0] ? e->size_text : r->size);
+            cJSON_AddStringToObject(c, "status", engine_status_name(e->status));
+            cJSON_AddNumberToObject(c, "runs", e->n_samples);
+            cJSON_AddNumberToObject(c, "median_ms", e->timing.median);
+            cJSON_AddNumberToObject(c, "min_ms", e->timing.min);
+            cJSON_AddNumberToObject(c, "max_ms", e->timing.max);
+            cJSON_AddNumberToObject(c, "relative_standard_error", e->timing.rse);
+            cJSON_AddNumberToObject(c, "gb_per_s", r->gbps);
+            cJSON_AddNumberToObject(c, "fraction_of_copy", lim.copy_gbps > 0 ? r->gbps / lim.copy_gbps : 0);
+            cJSON_AddNumberToObject(c, "gflop_per_s", r->gflops);
+            cJSON_AddNumberToObject(c, "fraction_of_fp32_peak", lim.fp32_gflops > 0 ? r->gflops / lim.fp32_gflops : 0);
+            cJSON_AddNumberToObject(c, "serial_ms", r->serial_ms);
+            cJSON_AddNumberToObject(c, "openmp_ms", r->openmp_ms);
+            cJSON_AddNumberToObject(c, "speedup_over_serial", e->timing.median > 0 ? r->serial_ms / e->timing.median : 0);
+            cJSON_AddNumberToObject(c, "speedup_over_openmp", e->timing.median > 0 && r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
+            if (gpu1 && !strcmp(r->lesson->problem, "surf") && !strcmp(gpu1->report.size_text, e->size_text))
+                cJSON_AddNumberToObject(c, "speedup_over_gpu1", gpu1->report.timing.median / e->timing.median);
+            if (e->status != ENG_PASS) cJSON_AddStringToObject(c, "message", e->message);
+            cJSON_AddItemToArray(arr, c);
+            failures += e->status != ENG_PASS;
+        }
+        cli_print_json(o);
+        cJSON_Delete(o);
+    } else {
+        printf("Device:  %s (%s, %s, driver %s), %s\n", lim.device.name, lim.device.type, lim.device.platform,
+               lim.device.driver, date);
+        printf("Limits:  copy %.1f GB/s (%.0f MiB buffers, read + write), FP32 peak %.1f GFLOP/s\n\n", lim.copy_gbps,
+               lim.copy_bytes / 1048576, lim.fp32_gflops);
+        printf("%-3s %-24s %-16s %10s %6s %8s %6s %8s %6s %7s %7s %7s\n", "#", "kernel", "size", "median", "spread",
+               "GB/s", "%copy", "GFLOP/s", "%peak", "vs GPU1", "vs C", "vs OMP");
+        for (int i = 0; i < n; i++) {
+            const bench_row *r = &rows[i];
+            const engine_report *e = &r->report;
+            char title[BENCH_TITLE_WIDTH + 1], size[48], med[16], g1[16], vs_c[16], vs_omp[16], num[8];
+            row_title(title, sizeof title, r);
+            snprintf(num, sizeof num, "%d%s", r->lesson->number, r->variant[0] ? "+" : "");
+            if (e->status != ENG_PASS) {
+                printf("%-3s %-24s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
+                failures++;
+                continue;
+            }
+            fmt_time(med, sizeof med, e->timing.median);
+            double spread = e->timing.median > 0 ? (e->timing.max - e->timing.min) / e->timing.median * 100 : 0;
+            fmt_ratio(g1, sizeof g1, gpu1 && !strcmp(r->lesson->problem, "surf") &&
+                                             !strcmp(gpu1->report.size_text, e->size_text)
+                                         ? gpu1->report.timing.median / e->timing.median : 0);
+            fmt_ratio(vs_c, sizeof vs_c, r->serial_ms / e->timing.median);
+            fmt_ratio(vs_omp, sizeof vs_omp, r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
+            char gfl[16] = "-", pk[16] = "-";
+            if (r->gflops > 0) {
+                snprintf(gfl, sizeof gfl, "%.1f", r->gflops);
+                snprintf(pk, sizeof pk, "%.1f%%", lim.fp32_gflops > 0 ? 100 * r->gflops / lim.fp32_gflops : 0);
+            }
+            fmt_size(size, sizeof size, e->size_text);
+            printf("%-3s %-24s %-16s %10s %5.1f%% %8.1f %5.1f%% %8s %6s %7s %7s %7s\n", num, title,
+                   size, med, spread, r->gbps, lim.copy_gbps > 0 ? 100 * r->gbps / lim.copy_gbps : 0, gfl,
+                   pk, g1, vs_c, vs_omp);
+        }
+        printf("\nmedian: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"
+               "GB/s: bytes an ideal kernel must move / median. vs GPU1, C, OMP: speedup over chapter 2's\n"
+               "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n"
+               "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n");
+    }
+    for (int i = 0; i < n; i++) bench_row_free(&rows[i]);
+    free(rows);
+    return failures ? EXIT_WRONG : 0;
+}

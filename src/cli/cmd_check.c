@@ -1,0 +1,316 @@
+/* check: the learner's exercises against the visible tests */
+#define _DEFAULT_SOURCE
+#include "cli/cli.h"
+#include "run/engine.h"
+#include "run/report.h"
+#include "base/util.h"
+#include "grade/verdict.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const check_usage =
+    "Usage: cltutor check [LESSON...|all] [--kernel FILE | --solution] [--device SPEC]\n"
+    "                     [--timeout SEC] [--json]\n"
+    "\n"
+    "Runs your exercises for the chapters named (default: every chapter; one you\n"
+    "have not touched is checked but not marked failing) through the chapter's\n"
+    "whole verdict, as the course and the grader decide it:\n"
+    "  tests      correct at every visible size and input (ragged sizes, length 1,\n"
+    "             the chapter's own size, the inputs that expose each listing's bug)\n"
+    "  safety     no data race, memory error, uninitialised __local read or\n"
+    "             divergent barrier when Oclgrind simulates it (a CPU hides races)\n"
+    "  technique  what the chapter teaches, measured on your kernel by the GPU\n"
+    "             memory model (coalesced loads, float4 loads, __local reuse, ...)\n"
+    "A chapter passes only when all three hold. Its find-the-bug listings are\n"
+    "checked too, first on the input that exposes their bug.\n"
+    "\n"
+    "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
+    "  --kernel FILE    check this file instead of your exercise (one chapter only)\n"
+    "  --solution       check the reference solutions\n"
+    "  --timeout SEC    per test (default 10)\n"
+    "  --json           print the results as JSON\n"
+    "\n"
+    "Exit status: 0 when every test passes, 1 when any fails, 64 usage error,\n"
+    "69 no usable OpenCL device.\n";
+
+typedef struct {
+    cli_ctx *cx;
+    const char *device;
+    double timeout;
+    int json;
+    report_style style;
+    cli_live_status live;
+    cJSON *results;
+    int total, passed, fatal;
+} check_run;
+
+/* Runs one kernel file over a list of size specs; returns 1 if all pass. */
+static int check_file(check_run *cr, const lesson *l, const char *path, const char *label,
+                      const char *const *sizes, int n_sizes) {
+    int all_ok = 1;
+    if (!cr->json) printf("  %s\n", label);
+    for (int t = 0; t < n_sizes; t++) {
+        engine_request rq;
+        engine_request_defaults(&rq);
+        rq.lesson = l;
+        rq.kernel_path = path;
+        rq.device_spec = cr->device;
+        rq.size_spec = sizes[t];
+        rq.seed = (uint64_t)(t + 1);
+        rq.timeout_s = cr->timeout;
+        rq.budget_s = 0;
+        engine_report rep;
+        engine_run(&rq, cli_on_progress, &cr->live, NULL, &rep);
+        cli_clear_status(&cr->live);
+        cr->total++;
+        int ok = rep.status == ENG_PASS;
+        cr->passed += ok;
+        all_ok &= ok;
+        int code = engine_exit_code(rep.status);
+        if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) cr->fatal = code;
+        if (cr->json) {
+            cJSON *o = report_json(l, path, &rep);
+            cJSON_AddStringToObject(o, "test", sizes[t]);
+            cJSON_AddStringToObject(o, "label", label);
+            cJSON_AddItemToArray(cr->results, o);
+        } else {
+            const report_style *st = &cr->style;
+            printf("    %s%-4s%s %-22s %s%s%s\n", st->color ? (ok ? "\033[32m" : "\033[31m") : "", ok ? "ok" : "FAIL",
+                   st->color ? "\033[0m" : "", rep.size_text[0] ? rep.size_text : sizes[t], rep.headline,
+                   ok ? "" : ": ", ok ? "" : rep.message);
+            if (rep.status == ENG_WRONG) report_print_diff(stdout, st, &rep.verify, 6);
+            if (rep.status == ENG_BUILD && rep.build_log) printf("%s\n", rep.build_log);
+        }
+        engine_report_free(&rep);
+        if (code == EXIT_BUILD || code == EXIT_USAGE || code == EXIT_NO_DEVICE) {
+            /* every other size would fail the same way */
+            cr->total += n_sizes - t - 1;
+            all_ok = 0;
+            break;
+        }
+    }
+    return all_ok;
+}
+
+typedef struct {
+    check_run *cr;
+    const lesson *l;
+    const char *path;
+    const char *label;
+} verdict_print;
+
+static void on_verdict_item(void *user, const verdict *v, int index, const engine_report *rep) {
+    verdict_print *vp = user;
+    check_run *cr = vp->cr;
+    const verdict_item *it = &v->items[index];
+    cli_clear_status(&cr->live);
+    int ok = it->outcome == VO_PASS, skip = it->outcome == VO_SKIP;
+    cr->total += !skip;
+    cr->passed += ok;
+    if (rep) {
+        int code = engine_exit_code(rep->status);
+        if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) cr->fatal = code;
+    }
+    if (cr->json) {
+        cJSON *o = rep ? report_json(vp->l, vp->path, rep) : cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kind", verdict_kind_name(it->kind));
+        cJSON_AddStringToObject(o, "id", it->id);
+        cJSON_AddStringToObject(o, "test", it->size[0] ? it->size : it->id);
+        cJSON_AddStringToObject(o, "label", vp->label);
+        cJSON_AddStringToObject(o, "outcome", verdict_outcome_name(it->outcome));
+        if (!rep) {
+            cJSON_AddStringToObject(o, "lesson", vp->l->id);
+            cJSON_AddNumberToObject(o, "chapter", vp->l->number);
+            cJSON_AddStringToObject(o, "status", verdict_outcome_name(it->outcome));
+            cJSON_AddStringToObject(o, "headline", it->headline);
+            cJSON_AddStringToObject(o, "message", it->detail);
+            if (it->line) cJSON_AddNumberToObject(o, "line", it->line);
+        }
+        cJSON_AddItemToArray(cr->results, o);
+        return;
+    }
+    const report_style *st = &cr->style;
+    const char *mark = ok ? "ok" : skip ? "skip" : "FAIL";
+    const char *colour = !st->color ? "" : ok ? "\033[32m" : skip ? "\033[33m" : "\033[31m";
+    const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? "race check" : "technique";
+    printf("    %s%-4s%s %-22s %s", colour, mark, st->color ? "\033[0m" : "", what,
+           it->kind == VK_TEST ? it->headline : it->name);
+    if (it->kind != VK_TEST) printf(": %s", it->headline);
+    else if (!ok) printf(": %s", it->detail);
+    printf("\n");
+    /* why a check could not run here is the same for each: said once a chapter */
+    int first_skip = 1;
+    for (int i = 0; i < index && skip; i++) first_skip &= v->items[i].outcome != VO_SKIP;
+    if (it->kind != VK_TEST && !ok && (!skip || first_skip)) printf("         %s\n", it->detail);
+    if (rep && rep->status == ENG_WRONG) report_print_diff(stdout, st, &rep->verify, 6);
+    if (rep && rep->status == ENG_BUILD && rep->build_log) printf("%s\n", rep->build_log);
+}
+
+/* A fixed listing counts only as the shipped listing with its bug mended. */
+static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *bug, const char *path) {
+    char shipped[1400];
+    snprintf(shipped, sizeof shipped, "%s/exercises/%s/%s", cr->cx->paths.data, l->id, bug->file);
+    char *listing = util_read_file(shipped, NULL), *fixed = util_read_file(path, NULL);
+    int dist = listing && fixed ? verdict_fix_distance(listing, fixed) : -1;
+    int allowed = verdict_fix_allowed(bug);
+    cr->total++;
+    if (dist >= 0 && dist <= allowed) {
+        cr->passed++;
+        if (!cr->json) printf("    ok   %-22s %d code line%s changed (at most %d)\n", "a fix, not a rewrite", dist,
+                              dist == 1 ? "" : "s", allowed);
+    } else if (!cr->json) {
+        printf("    FAIL %-22s %d code lines differ from the shipped listing; a fix of this bug changes at most %d.\n"
+               "         Find the bug in the listing and mend it there, rather than replacing the listing.\n",
+               "a fix, not a rewrite", dist, allowed);
+    }
+    free(listing);
+    free(fixed);
+}
+
+/* The learner has worked on the chapter: run it before, or changed its
+ * file (a bare `check` of chapters never opened records nothing). */
+static int worked_on(cli_ctx *cx, const lesson *l, const char *path) {
+    char start[1400];
+    paths_starting(&cx->paths, l, start, sizeof start);
+    char *mine = util_read_file(path, NULL), *orig = util_read_file(start, NULL);
+    int changed = !mine || !orig || strcmp(mine, orig) != 0;
+    free(mine);
+    free(orig);
+    const progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+    return changed || (pc && pc->n_runs > 0);
+}
+
+/* The exercise through the whole verdict; returns 1 when nothing failed (checks
+ * that could not run here aside), with *passed set when the chapter passes. */
+static int check_verdict(check_run *cr, const lesson *l, const char *path, const char *label, int *passed,
+                         progress_run *run) {
+    *passed = 0;
+    verdict v;
+    char err[1024];
+    if (verdict_plan(l, &v, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor check: %s\n", err);
+        cr->fatal = EXIT_USAGE;
+        return 0;
+    }
+    if (!cr->json) printf("  %s\n", label);
+    verdict_request vq = {.lesson = l, .kernel_path = path, .display_path = path, .device_spec = cr->device,
+                          .timeout_s = cr->timeout};
+    char prev_ref[1400];
+    const lesson *prev = l->previous > 0 ? catalog_by_number(&cr->cx->cat, l->previous) : NULL;
+    if (prev && !strcmp(prev->problem, l->problem) && paths_solution(&cr->cx->paths, prev, prev_ref, sizeof prev_ref) == 0) {
+        vq.previous = prev;
+        vq.previous_reference = prev_ref;
+    }
+    verdict_print vp = {.cr = cr, .l = l, .path = path, .label = label};
+    verdict_run(&vq, &v, cli_on_progress, &cr->live, on_verdict_item, &vp, NULL);
+    cli_clear_status(&cr->live);
+    if (!cr->json) {
+        if (v.passed) printf("    Chapter passed: every test, the race check and the technique.\n");
+        else if (v.failed || v.cancelled) printf("    Chapter not passed yet: every line above must say ok.\n");
+        else printf("    Every test passed, but the race check and the technique could not be checked here\n"
+                    "    (they need Oclgrind: sh scripts/deps.sh build installs it), so the chapter is not\n"
+                    "    marked passed.\n");
+    }
+    *passed = v.passed;
+    verdict_to_progress(&v, run);
+    run->passed = 1;
+    for (int i = 0; i < v.n; i++)
+        if (v.items[i].kind == VK_TEST && v.items[i].outcome != VO_PASS && run->passed) {
+            run->passed = 0;
+            snprintf(run->status, sizeof run->status, "%s", engine_status_name(v.items[i].status));
+        }
+    if (run->passed) snprintf(run->status, sizeof run->status, "%s", engine_status_name(ENG_PASS));
+    return !v.failed && !v.cancelled;
+}
+
+int cmd_check(cli_ctx *cx, int argc, char **argv) {
+    static const struct option opts[] = {
+        {"device", required_argument, 0, 'd'}, {"kernel", required_argument, 0, 'k'},
+        {"json", no_argument, 0, 'j'},         {"solution", no_argument, 0, 'R'},
+        {"timeout", required_argument, 0, 't'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    check_run cr = {.cx = cx, .timeout = 10};
+    const char *kernel = NULL;
+    int solution = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "d:k:jRt:h", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': cr.device = optarg; break;
+        case 'k': kernel = optarg; break;
+        case 'j': cr.json = 1; break;
+        case 'R': solution = 1; break;
+        case 't':
+            if (cli_parse_double("check", "--timeout", optarg, 0.1, 3600, &cr.timeout)) return EXIT_USAGE;
+            break;
+        case 'h': fputs(check_usage, stdout); return 0;
+        default: return cli_usage_error("check", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (kernel && solution) return cli_usage_error("check", "--kernel and --solution cannot be used together");
+    cr.device = cli_device(cx, cr.device);
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    int selected[CATALOG_MAX];
+    int n_selected = cli_select_lessons(cx, "check", argc - optind, argv + optind, selected);
+    if (n_selected < 0) return EXIT_USAGE;
+    if (kernel && (n_selected != 1 || optind >= argc))
+        return cli_usage_error("check", "--kernel needs exactly one chapter, as in `cltutor check 3 --kernel FILE`");
+    /* chapters named one by one are the learner's to judge; `check` or
+     * `check all` judges only those the learner has worked on */
+    int named = optind < argc && strcmp(argv[optind], "all") != 0;
+    cr.style = report_style_for(stdout);
+    cr.live.enabled = !cr.json && isatty(2);
+    cr.results = cJSON_CreateArray();
+    for (int i = 0; i < cx->cat.count && !cr.fatal; i++) {
+        const lesson *l = &cx->cat.items[i];
+        if (!selected[i]) continue;
+        char path[1400], err[1400];
+        if (kernel) snprintf(path, sizeof path, "%s", kernel);
+        else if (solution) {
+            if (cli_solution_path(cx, "check", l, path, sizeof path) != 0) return EXIT_USAGE;
+        } else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
+            fprintf(stderr, "cltutor check: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (!cr.json)
+            printf("%sChapter %d: %s%s\n", cr.style.color ? "\033[1m" : "", l->number, l->title,
+                   cr.style.color ? "\033[0m" : "");
+        char label[256];
+        snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? "reference solution" : l->exercise);
+        int chapter_ok = 0;
+        progress_run pr = {.when = (double)time(NULL), .origin = FROM_CHECK};
+        check_verdict(&cr, l, path, label, &chapter_ok, &pr);
+        /* find-the-bug listings: the exposing input first, then the usual tests */
+        for (int b = 0; b < l->n_bugs && !kernel && !cr.fatal; b++) {
+            const lesson_bug *bug = &l->bugs[b];
+            char bpath[1400];
+            if (solution) cli_solution_path(cx, "check", l, bpath, sizeof bpath);
+            else if (paths_exercise_file(&cx->paths, l, bug->file, bpath, sizeof bpath, err, sizeof err) != 0) {
+                fprintf(stderr, "cltutor check: %s\n", err);
+                return EXIT_USAGE;
+            }
+            const char *bsizes[LESSON_MAX_SIZES + 1];
+            bsizes[0] = bug->exposes;
+            for (int t = 0; t < l->n_check_sizes && t < LESSON_MAX_SIZES; t++) bsizes[t + 1] = l->check_sizes[t];
+            int nb = l->n_check_sizes < LESSON_MAX_SIZES ? l->n_check_sizes + 1 : LESSON_MAX_SIZES + 1;
+            snprintf(label, sizeof label, "find the bug: %s (%s)", bug->title[0] ? bug->title : bug->name,
+                     solution ? "reference solution" : bug->file);
+            int fixed = check_file(&cr, l, bpath, label, bsizes, nb);
+            if (fixed && !solution) check_fix_is_edit(&cr, l, bug, bpath);
+        }
+        char *text = util_read_file(path, NULL);
+        pr.file_hash = util_hash_text(text);
+        free(text);
+        if (!kernel && !solution && (named || worked_on(cx, l, path))) progress_record_verdict(&cx->prog, l->id, &pr);
+    }
+    if (!kernel && !solution) cli_save_progress(cx);
+    if (cr.json) cli_print_json(cr.results);
+    else printf("\n%d passed, %d failed\n", cr.passed, cr.total - cr.passed);
+    cJSON_Delete(cr.results);
+    if (cr.fatal) return cr.fatal;
+    return cr.passed == cr.total ? 0 : EXIT_WRONG;
+}

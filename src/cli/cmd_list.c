@@ -1,0 +1,89 @@
+/* list: the chapters and the learner's state in each */
+#define _DEFAULT_SOURCE
+#include "cli/cli.h"
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "course/paths.h"
+#include "course/progress.h"
+#include "run/report.h"
+#include "base/util.h"
+
+#include <cJSON.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cmd_list(cli_ctx *cx, int argc, char **argv) {
+    int json;
+    int done = cli_json_only_options("list", argc, argv,
+                                     "Usage: cltutor list [--json]\n\nLists the chapters with their state (not "
+                                     "started, failing,\npassed, or changed: passed, and the file changed since) and your best time. The next chapter to do is marked "
+                                     "with '>'.\n", &json);
+    if (done >= 0) return done;
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    /* each chapter's state for its file as it is now */
+    progress_state now[CATALOG_MAX];
+    const char *next = NULL;
+    for (int i = 0; i < cx->cat.count; i++) {
+        progress_chapter *pc = progress_get(&cx->prog, cx->cat.items[i].id, 0);
+        now[i] = pc ? pc->state : PROG_NOT_STARTED;
+        if (now[i] == PROG_PASSED) {
+            char path[1400], err[1400];
+            if (paths_exercise(&cx->paths, &cx->cat.items[i], path, sizeof path, err, sizeof err) == 0) {
+                char *text = util_read_file(path, NULL);
+                now[i] = progress_state_now(pc, util_hash_text(text));
+                free(text);
+            }
+        }
+        if (!next && now[i] != PROG_PASSED) next = cx->cat.items[i].id;
+    }
+    if (json) {
+        cJSON *arr = cJSON_CreateArray();
+        for (int i = 0; i < cx->cat.count; i++) {
+            const lesson *l = &cx->cat.items[i];
+            progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "number", l->number);
+            cJSON_AddStringToObject(o, "id", l->id);
+            cJSON_AddStringToObject(o, "title", l->title);
+            cJSON_AddStringToObject(o, "title_zh", l->title_zh);
+            cJSON_AddStringToObject(o, "state", progress_state_name(now[i]));
+            cJSON_AddNumberToObject(o, "best_ms", pc ? pc->best_ms : 0);
+            cJSON_AddBoolToObject(o, "next", next && !strcmp(next, l->id));
+            cJSON_AddItemToArray(arr, o);
+        }
+        cli_print_json(arr);
+        cJSON_Delete(arr);
+        return 0;
+    }
+    report_style st = report_style_for(stdout);
+    int tw = 7; /* the widest title */
+    for (int i = 0; i < cx->cat.count; i++)
+        if ((int)strlen(cx->cat.items[i].title) > tw) tw = (int)strlen(cx->cat.items[i].title);
+    printf("   %-3s %-*s  %-12s %s\n", "#", tw, "chapter", "state", "best time");
+    for (int i = 0; i < cx->cat.count; i++) {
+        const lesson *l = &cx->cat.items[i];
+        progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+        progress_state s = now[i];
+        char best[48] = "-";
+        if (pc && pc->best_ms > 0) snprintf(best, sizeof best, "%.3f ms", pc->best_ms);
+        const char *col = !st.color ? "" : s == PROG_PASSED ? "\033[32m" : s == PROG_FAILING ? "\033[31m"
+                        : s == PROG_CHANGED ? "\033[33m" : "";
+        printf(" %c %-3d %-*s  %s%-12s%s %s\n", next && !strcmp(next, l->id) ? '>' : ' ', l->number, tw, l->title, col,
+               progress_state_name(s), st.color ? "\033[0m" : "", best);
+    }
+    if (next) {
+        const lesson *l = catalog_find(&cx->cat, next);
+        char text[1200], exercise[1400], err[1400];
+        lesson_text_path(l, "en", text, sizeof text);
+        if (paths_exercise(&cx->paths, l, exercise, sizeof exercise, err, sizeof err) != 0)
+            snprintf(exercise, sizeof exercise, "exercises/%s/%s", l->id, l->exercise);
+        printf("\nNext: chapter %d, %s. Read it in `cltutor` (or %s),\nedit %s, then run `cltutor run %d`.\n",
+               l->number, l->title, text, exercise, l->number);
+    }
+    return 0;
+}

@@ -1,0 +1,479 @@
+/* validate: checks that chapters are complete and consistent (metadata, texts, hints, kernels, bug listings) */
+#define _DEFAULT_SOURCE
+#include "run/bench.h"
+#include "cli/cli.h"
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "gpumodel/gpumodel.h"
+#include "gpumodel/technique.h"
+#include "grade/verdict.h"
+#include "course/paths.h"
+#include "problem/problem.h"
+#include "run/report.h"
+#include "base/util.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MIN_HINTS 3
+
+static const char *const validate_usage =
+    "Usage: cltutor validate [LESSON...|all] [--device SPEC] [--timeout SEC] [--static]\n"
+    "                        [--write-figures]\n"
+    "\n"
+    "Checks that chapters are complete and consistent; for lesson authors.\n"
+    "For each chapter named (default: every chapter):\n"
+    "  metadata        required lesson.ini keys, a known problem, sizes that parse,\n"
+    "                  files that exist, a previous chapter that exists\n"
+    "  text            lesson.en.md and lesson.zh.md exist and are not empty\n"
+    "  hints           at least 3 hints in each language, none missing\n"
+    "  reference       the reference solution passes every visible test\n"
+    "  starting file   the learner's starting file builds and runs on every\n"
+    "                  visible test (a wrong answer is fine; a crash is not)\n"
+    "  bug NAME        each find-the-bug listing fails on its exposing input,\n"
+    "                  and the reference passes that input\n"
+    "  figures         where a technique check compares with the previous\n"
+    "                  chapter's reference, the figures committed for installs\n"
+    "                  without it (" VERDICT_PREVIOUS_FIGURES ") match that reference\n"
+    "Prints one line per check and a closing line \"N passed, N failed\".\n"
+    "\n"
+    "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
+    "  --timeout SEC    limit for each kernel run (default 20)\n"
+    "  --static         metadata, text and hints only: no kernel is built or run\n"
+    "  --write-figures  write each " VERDICT_PREVIOUS_FIGURES " afresh instead of checking it\n"
+    "\n"
+    "Exit status: 0 when every check passes, 1 when any fails, 64 usage error,\n"
+    "69 no usable OpenCL device.\n";
+
+/* [lesson] keys every chapter must have; a missing one is otherwise filled
+ * in silently (bench_size, check_sizes) or makes the chapter unreadable. */
+static const char *const required_keys[] = {"title",        "title_zh",  "summary",    "problem",
+                                            "kernels",      "exercise",  "default_size", "bench_size",
+                                            "check_sizes",  "previous"};
+
+typedef struct {
+    cli_ctx *cx;
+    const char *device;
+    double timeout;
+    int static_only;
+    int write_figures;       /* --write-figures: rewrite each chapter's previous-reference.ini */
+    report_style style;
+    cli_live_status live;
+    int passed, failed, fatal;
+} validate_run;
+
+/* One check's line: "ok   NAME  detail" or "FAIL NAME  detail", then indented notes. */
+static void result(validate_run *vr, int ok, const char *name, const char *notes, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void result(validate_run *vr, int ok, const char *name, const char *notes, const char *fmt, ...) {
+    char detail[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    const report_style *st = &vr->style;
+    printf("  %s%-4s%s %-18s %s\n", st->color ? (ok ? "\033[32m" : "\033[31m") : "", ok ? "ok" : "FAIL",
+           st->color ? "\033[0m" : "", name, detail);
+    if (notes && *notes) {
+        const char *p = notes;
+        while (*p) {
+            const char *eol = strchr(p, '\n');
+            int len = eol ? (int)(eol - p) : (int)strlen(p);
+            printf("            %.*s\n", len, p);
+            p = eol ? eol + 1 : p + len;
+        }
+    }
+    if (ok) vr->passed++;
+    else vr->failed++;
+}
+
+/* ---- metadata */
+
+typedef struct {
+    int seen[CLT_ARRAY_LEN(required_keys)];
+} key_scan;
+
+static int on_key(void *user, const char *section, const char *name, const char *value) {
+    key_scan *ks = user;
+    (void)value;
+    if (strcmp(section, "lesson") != 0) return 1;
+    for (size_t i = 0; i < CLT_ARRAY_LEN(required_keys); i++)
+        if (!strcmp(name, required_keys[i])) ks->seen[i] = 1;
+    return 1;
+}
+
+static void note(char **notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(char **notes, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    util_sappend(notes, "%s\n", line);
+}
+
+static void check_size(const problem_ops *ops, const char *what, const char *spec, char **notes) {
+    prob_size s;
+    char err[512];
+    if (problem_parse_size(ops, spec, &s, err, sizeof err) != 0) note(notes, "%s '%s': %s", what, spec, err);
+}
+
+static void check_file(const char *path, const char *what, char **notes) {
+    if (!util_is_file(path)) note(notes, "%s: %s is missing", what, path);
+}
+
+/* Returns 1 when the metadata is sound. */
+static int check_metadata(validate_run *vr, const lesson *l) {
+    const paths *p = &vr->cx->paths;
+    char *notes = NULL;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/lesson.ini", l->dir);
+    key_scan ks;
+    memset(&ks, 0, sizeof ks);
+    ini_parse(path, on_key, &ks);
+    for (size_t i = 0; i < CLT_ARRAY_LEN(required_keys); i++)
+        if (!ks.seen[i]) note(&notes, "lesson.ini: [lesson] has no '%s' key", required_keys[i]);
+    const problem_ops *ops = problem_find(l->problem);
+    if (!ops) {
+        note(&notes, "problem = %s: no such problem", l->problem);
+    } else {
+        check_size(ops, "default_size", l->default_size, &notes);
+        check_size(ops, "bench_size", l->bench_size, &notes);
+        for (int t = 0; t < l->n_check_sizes; t++) check_size(ops, "check_sizes", l->check_sizes[t], &notes);
+        for (int b = 0; b < l->n_bugs; b++) {
+            char what[64];
+            snprintf(what, sizeof what, "[bug.%s] exposes", l->bugs[b].name);
+            check_size(ops, what, l->bugs[b].exposes, &notes);
+        }
+    }
+    if (l->previous < 0 || l->previous >= l->number)
+        note(&notes, "previous = %d: give 0 or an earlier chapter's number", l->previous);
+    else if (l->previous > 0 && !catalog_by_number(&vr->cx->cat, l->previous))
+        note(&notes, "previous = %d: no such chapter", l->previous);
+    paths_solution(p, l, path, sizeof path);
+    check_file(path, "reference solution", &notes);
+    paths_starting(p, l, path, sizeof path);
+    check_file(path, "starting file", &notes);
+    for (int b = 0; b < l->n_bugs; b++) {
+        char what[64];
+        snprintf(path, sizeof path, "%s/exercises/%s/%s", p->data, l->id, l->bugs[b].file);
+        snprintf(what, sizeof what, "[bug.%s] file", l->bugs[b].name);
+        check_file(path, what, &notes);
+        if (!l->bugs[b].title[0] || !l->bugs[b].title_zh[0])
+            note(&notes, "[bug.%s]: give both title and title_zh", l->bugs[b].name);
+    }
+    const char *names[][2] = {{"short_title", lesson_param_get(l, "short_title", l->title)},
+                              {"bench_beyond_title", lesson_param_get(l, "bench_beyond_title", "")}};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(names); i++)
+        if (strlen(names[i][1]) > BENCH_TITLE_WIDTH)
+            note(&notes, "%s: '%s' has %zu characters; `cltutor bench` shows %d: give a shorter %s", names[i][0],
+                 names[i][1], strlen(names[i][1]), BENCH_TITLE_WIDTH, names[i][0]);
+    int ok = notes == NULL;
+    result(vr, ok, "metadata", notes, "%s", ok ? "lesson.ini is complete" : "lesson.ini has problems:");
+    free(notes);
+    return ok && ops;
+}
+
+/* ---- texts and hints */
+
+static long text_size(const char *path, int *blank) {
+    size_t len = 0;
+    char *s = util_read_file(path, &len);
+    *blank = 1;
+    if (!s) return -1;
+    for (size_t i = 0; i < len; i++)
+        if (!isspace((unsigned char)s[i])) *blank = 0;
+    free(s);
+    return (long)len;
+}
+
+static void check_texts(validate_run *vr, const lesson *l) {
+    char *notes = NULL;
+    long sizes[2];
+    static const char *const langs[] = {"en", "zh"};
+    for (int i = 0; i < 2; i++) {
+        char path[1400];
+        int blank;
+        lesson_text_path(l, langs[i], path, sizeof path);
+        sizes[i] = text_size(path, &blank);
+        if (sizes[i] < 0) note(&notes, "%s is missing", path);
+        else if (blank) note(&notes, "%s is empty", path);
+    }
+    if (notes) result(vr, 0, "text", notes, "the lesson text is incomplete:");
+    else result(vr, 1, "text", NULL, "lesson.en.md (%ld bytes), lesson.zh.md (%ld bytes)", sizes[0], sizes[1]);
+    free(notes);
+}
+
+static int blank_text(const char *s) {
+    if (!s) return 1;
+    for (; *s; s++)
+        if (!isspace((unsigned char)*s)) return 0;
+    return 1;
+}
+
+static void check_hints(validate_run *vr, const lesson *l) {
+    char *notes = NULL;
+    int n_en = 0, n_zh = 0;
+    for (int i = 0; i < l->n_hints; i++) {
+        n_en += !blank_text(l->hints_en[i]);
+        n_zh += !blank_text(l->hints_zh[i]);
+        if (blank_text(l->hints_en[i])) note(&notes, "en.%d is missing", i + 1);
+        if (blank_text(l->hints_zh[i])) note(&notes, "zh.%d is missing", i + 1);
+    }
+    if (n_en < MIN_HINTS) note(&notes, "%d English hint%s: give at least %d", n_en, n_en == 1 ? "" : "s", MIN_HINTS);
+    if (n_zh < MIN_HINTS) note(&notes, "%d Chinese hint%s: give at least %d", n_zh, n_zh == 1 ? "" : "s", MIN_HINTS);
+    if (notes) result(vr, 0, "hints", notes, "the [hints] section is incomplete:");
+    else result(vr, 1, "hints", NULL, "%d in English, %d in Chinese", n_en, n_zh);
+    free(notes);
+}
+
+/* ---- kernels */
+
+/* Runs one file on one size, correctness only. Sets vr->fatal on a device or usage problem. */
+static void run_one(validate_run *vr, const lesson *l, const char *path, const char *size, engine_report *rep) {
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = l;
+    rq.kernel_path = path;
+    rq.device_spec = vr->device;
+    rq.size_spec = size;
+    rq.seed = 1;
+    rq.timeout_s = vr->timeout;
+    rq.budget_s = 0;
+    engine_run(&rq, cli_on_progress, &vr->live, NULL, rep);
+    cli_clear_status(&vr->live);
+    if (rep->status == ENG_NO_DEVICE) vr->fatal = EXIT_NO_DEVICE;
+    else if (rep->status == ENG_USAGE && !rep->device.name[0] && strstr(rep->message, "device"))
+        vr->fatal = EXIT_USAGE;
+}
+
+/* A short account of a failed run: the engine's message and the first build errors. */
+static void failure_notes(char **notes, const char *size, const engine_report *rep) {
+    note(notes, "%s: %s: %s", size, rep->headline, rep->message);
+    if (rep->status == ENG_BUILD && rep->build_log) {
+        const char *p = rep->build_log;
+        for (int n = 0; n < 6 && *p; n++) {
+            const char *eol = strchr(p, '\n');
+            int len = eol ? (int)(eol - p) : (int)strlen(p);
+            note(notes, "  %.*s", len, p);
+            p = eol ? eol + 1 : p + len;
+        }
+    }
+}
+
+static void check_reference(validate_run *vr, const lesson *l) {
+    char path[1400];
+    paths_solution(&vr->cx->paths, l, path, sizeof path);
+    char *notes = NULL;
+    int passed = 0;
+    for (int t = 0; t < l->n_check_sizes && !vr->fatal; t++) {
+        engine_report rep;
+        run_one(vr, l, path, l->check_sizes[t], &rep);
+        engine_status st = rep.status;
+        if (st == ENG_PASS) passed++;
+        else failure_notes(&notes, rep.size_text[0] ? rep.size_text : l->check_sizes[t], &rep);
+        engine_report_free(&rep);
+        if (st == ENG_BUILD) break;
+    }
+    if (vr->fatal) {
+        free(notes);
+        return;
+    }
+    if (notes) result(vr, 0, "reference", notes, "the reference solution fails visible tests:");
+    else result(vr, 1, "reference", NULL, "passes all %d visible tests", passed);
+    free(notes);
+}
+
+/* The figures a student install uses in place of the previous chapter's
+ * reference (see VERDICT_PREVIOUS_FIGURES): measured afresh, then compared
+ * with the committed file or written. */
+static void check_figures(validate_run *vr, const lesson *l) {
+    technique_check tq[TECHNIQUE_MAX];
+    char err[512], path[1400], ref[1400];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err), wants = 0;
+    for (int i = 0; i < nq; i++) wants |= technique_needs_previous(&tq[i]);
+    const lesson *prev = l->previous > 0 ? catalog_by_number(&vr->cx->cat, l->previous) : NULL;
+    if (!wants || !prev) return;
+    snprintf(path, sizeof path, "%s/" VERDICT_PREVIOUS_FIGURES, l->dir);
+    paths_solution(&vr->cx->paths, prev, ref, sizeof ref);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = prev;
+    rq.kernel_path = rq.display_path = ref;
+    rq.size_spec = gpumodel_analysis_size(l, NULL);
+    rq.device_spec = vr->device;
+    rq.timeout_s = 120;
+    gpumodel_report gm;
+    gpumodel_analyze(&rq, cli_on_progress, &vr->live, NULL, &gm);
+    cli_clear_status(&vr->live);
+    technique_baseline now = technique_baseline_of(&gm), committed;
+    if (gm.status == GM_UNAVAILABLE) result(vr, 1, "figures", NULL, "not measured here: %s", gm.message);
+    else if (!now.known) result(vr, 0, "figures", NULL, "chapter %d's reference could not be analysed: %s", prev->number,
+                                gm.message);
+    else if (vr->write_figures)
+        result(vr, technique_baseline_save(path, &now, prev->id) == 0, "figures", NULL, "wrote %s (%s)", path, now.size);
+    else if (technique_baseline_load(path, &committed, err, sizeof err) != 0)
+        result(vr, 0, "figures", NULL, "%s; write it with `cltutor validate %d --write-figures`", err, l->number);
+    else if (strcmp(committed.size, now.size) || committed.global_load_bytes != now.global_load_bytes ||
+             committed.load_requests != now.load_requests)
+        result(vr, 0, "figures", NULL, "%s says %s: %.0f bytes, %.0f requests; chapter %d's reference now loads %.0f "
+               "bytes in %.0f requests at %s: write it afresh with `cltutor validate %d --write-figures`", path,
+               committed.size, committed.global_load_bytes, committed.load_requests, prev->number,
+               now.global_load_bytes, now.load_requests, now.size, l->number);
+    else result(vr, 1, "figures", NULL, "%s matches chapter %d's reference", VERDICT_PREVIOUS_FIGURES, prev->number);
+    gpumodel_report_free(&gm);
+}
+
+static void check_starting(validate_run *vr, const lesson *l) {
+    char path[1400];
+    paths_starting(&vr->cx->paths, l, path, sizeof path);
+    char *notes = NULL;
+    int wrong = 0, correct = 0;
+    for (int t = 0; t < l->n_check_sizes && !vr->fatal; t++) {
+        engine_report rep;
+        run_one(vr, l, path, l->check_sizes[t], &rep);
+        engine_status st = rep.status;
+        if (st == ENG_PASS) correct++;
+        else if (st == ENG_WRONG) wrong++;
+        else failure_notes(&notes, rep.size_text[0] ? rep.size_text : l->check_sizes[t], &rep);
+        engine_report_free(&rep);
+        if (st == ENG_BUILD) break;
+    }
+    if (vr->fatal) {
+        free(notes);
+        return;
+    }
+    if (notes)
+        result(vr, 0, "starting file", notes, "%s must build and run (a wrong answer is fine):", l->exercise);
+    else if (wrong)
+        result(vr, 1, "starting file", NULL, "builds and runs; wrong on %d of %d tests, as a starting point should be",
+               wrong, wrong + correct);
+    else
+        result(vr, 1, "starting file", NULL, "builds and runs; note: it already passes all %d tests", correct);
+    free(notes);
+}
+
+static void check_bug(validate_run *vr, const lesson *l, const lesson_bug *bug) {
+    char path[1400], ref[1400], name[64];
+    snprintf(path, sizeof path, "%s/exercises/%s/%s", vr->cx->paths.data, l->id, bug->file);
+    paths_solution(&vr->cx->paths, l, ref, sizeof ref);
+    snprintf(name, sizeof name, "bug %s", bug->name);
+    engine_report rep, fix;
+    run_one(vr, l, path, bug->exposes, &rep);
+    if (vr->fatal) {
+        engine_report_free(&rep);
+        return;
+    }
+    run_one(vr, l, ref, bug->exposes, &fix);
+    if (vr->fatal) {
+        engine_report_free(&rep);
+        engine_report_free(&fix);
+        return;
+    }
+    const char *size = rep.size_text[0] ? rep.size_text : bug->exposes;
+    char *notes = NULL;
+    int shows = rep.status == ENG_WRONG || rep.status == ENG_CRASH || rep.status == ENG_RUNTIME;
+    if (rep.status == ENG_PASS)
+        note(&notes, "%s passes on %s: the bug does not show there; choose an input that exposes it", bug->file, size);
+    else if (rep.status == ENG_TIMEOUT)
+        note(&notes, "%s hangs on %s: a listing must fail with a wrong result or a crash, never a hang", bug->file, size);
+    else if (!shows)
+        failure_notes(&notes, size, &rep);
+    if (fix.status != ENG_PASS) {
+        note(&notes, "the reference solution does not pass %s:", size);
+        failure_notes(&notes, size, &fix);
+    }
+    if (notes) result(vr, 0, name, notes, "%s on %s:", bug->file, size);
+    else result(vr, 1, name, NULL, "%s fails on %s (%s); the reference passes it", bug->file, size, rep.headline);
+    free(notes);
+    engine_report_free(&rep);
+    engine_report_free(&fix);
+}
+
+static void validate_lesson(validate_run *vr, const lesson *l) {
+    const report_style *st = &vr->style;
+    printf("%sChapter %d (%s): %s%s\n", st->color ? "\033[1m" : "", l->number, l->id, l->title,
+           st->color ? "\033[0m" : "");
+    fflush(stdout);
+    int meta_ok = check_metadata(vr, l);
+    check_texts(vr, l);
+    check_hints(vr, l);
+    if (vr->static_only) return;
+    if (!meta_ok) {
+        result(vr, 0, "kernels", NULL, "not run: fix the metadata first");
+        return;
+    }
+    check_reference(vr, l);
+    if (!vr->fatal) check_starting(vr, l);
+    for (int b = 0; b < l->n_bugs && !vr->fatal; b++) check_bug(vr, l, &l->bugs[b]);
+    if (!vr->fatal) check_figures(vr, l);
+}
+
+/* Chapters that did not load at all: one failed metadata check each. */
+static void report_skipped(validate_run *vr, const char *only) {
+    const catalog *c = &vr->cx->cat;
+    const char *p = c->skipped;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        int len = eol ? (int)(eol - p) : (int)strlen(p);
+        char line[1100];
+        snprintf(line, sizeof line, "%.*s", len, p);
+        p = eol ? eol + 1 : p + len;
+        if (!line[0] || (only && !strstr(line, only))) continue;
+        printf("%sChapter that did not load%s\n", vr->style.color ? "\033[1m" : "", vr->style.color ? "\033[0m" : "");
+        result(vr, 0, "metadata", NULL, "%s", line);
+    }
+}
+
+int cmd_validate(cli_ctx *cx, int argc, char **argv) {
+    static const struct option opts[] = {{"device", required_argument, 0, 'd'},
+                                         {"timeout", required_argument, 0, 't'},
+                                         {"static", no_argument, 0, 's'},
+                                         {"write-figures", no_argument, 0, 'W'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    validate_run vr = {.cx = cx, .timeout = 20};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "d:t:sWh", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': vr.device = optarg; break;
+        case 't':
+            if (cli_parse_double("validate", "--timeout", optarg, 0.1, 3600, &vr.timeout)) return EXIT_USAGE;
+            break;
+        case 's': vr.static_only = 1; break;
+        case 'W': vr.write_figures = 1; break;
+        case 'h': fputs(validate_usage, stdout); return 0;
+        default: return cli_usage_error("validate", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    int rc = cli_load_course(cx);
+    if (rc) return rc;
+    if (!paths_have_solutions(&cx->paths)) {
+        fprintf(stderr, "cltutor validate: this install has no reference solutions (%s/kernels/): validate a "
+                "source checkout or an instructor's install\n", cx->paths.data);
+        return EXIT_USAGE;
+    }
+    int selected[CATALOG_MAX];
+    int n_selected = cli_select_lessons(cx, "validate", argc - optind, argv + optind, selected);
+    if (n_selected < 0) return EXIT_USAGE;
+    vr.style = report_style_for(stdout);
+    vr.live.enabled = isatty(2);
+    for (int i = 0; i < cx->cat.count && !vr.fatal; i++) {
+        const lesson *l = &cx->cat.items[i];
+        if (selected[i]) validate_lesson(&vr, l);
+    }
+    if (n_selected == cx->cat.count) report_skipped(&vr, NULL);
+    if (vr.fatal == EXIT_NO_DEVICE)
+        fprintf(stderr, "cltutor validate: no usable OpenCL device; use --static to check the texts alone\n");
+    else if (vr.fatal)
+        fprintf(stderr, "cltutor validate: the device given with --device cannot be used\n");
+    printf("\n%d passed, %d failed\n", vr.passed, vr.failed);
+    if (vr.fatal) return vr.fatal;
+    return vr.failed ? EXIT_WRONG : 0;
+}

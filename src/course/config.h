@@ -1,0 +1,39 @@
+/* config — settings a lab or a learner chooses once: the system file
+ * (/etc/cltutor.conf) first, then the user's (~/.config/cltutor/config),
+ * each key of the later file winning. Command-line options win over both.
+ *
+ *   [device]
+ *   default = 0            ; --device when none is given (an index or part of a name)
+ *   [timing]
+ *   budget_s = 1           ; seconds `run` and the course spend repeating a kernel to time it
+ *   queue = yes            ; timing waits its turn for the device (a shared GPU)
+ *   queue_dir = /tmp/cltutor-gpu
+ *   [course]
+ *   solutions = shown      ; shown | hidden: whether learners may see the reference solutions
+ */
+#ifndef CLT_CONFIG_H
+#define CLT_CONFIG_H
+#include <stddef.h>
+
+#define CONFIG_DEFAULT_QUEUE_DIR "/tmp/cltutor-gpu" /* the timing queue's folder (gpulock) */
+
+typedef struct {
+    char device[128];        /* "" the built-in default (first GPU, else PoCL's CPU) */
+    double budget_s;
+    int queue;
+    char queue_dir[512];
+    int solutions_shown;
+    char solutions_hidden_by[1024]; /* the file that hid them */
+    char files[2][1024];     /* the files read, "" where absent */
+} config;
+
+/* The defaults, then the system file ($CLTUTOR_SYSTEM_CONFIG or
+ * /etc/cltutor.conf), then the user's ($CLTUTOR_CONFIG, else
+ * $XDG_CONFIG_HOME/cltutor/config or ~/.config/cltutor/config). Returns 0,
+ * or -1 with err naming the file, line and key at fault (the defaults stand
+ * for what was not read). */
+int config_load(config *c, char *err, size_t errlen);
+/* The queue folder when timing queues, else NULL (for engine_request.queue_dir). */
+const char *config_queue_dir(const config *c);
+
+#endif

@@ -1,0 +1,181 @@
+/* paths — where the course (lessons, kernels, starting files) and the
+ * learner's workspace (edited exercises, progress) live. */
+#define _DEFAULT_SOURCE
+#include "course/paths.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef CLT_DATADIR
+#define CLT_DATADIR "/usr/local/share/cltutor"
+#endif
+
+static int has_course(const char *dir) {
+    char p[1200];
+    snprintf(p, sizeof p, "%s/lessons", dir);
+    return util_is_dir(p);
+}
+
+/* The canonical form of dir/rel in out (unchanged when it does not exist). */
+static void resolve(const char *dir, const char *rel, char *out, size_t len) {
+    char joined[PATH_MAX + 64];
+    snprintf(joined, sizeof joined, "%s/%s", dir, rel);
+    char *real = realpath(joined, NULL);
+    snprintf(out, len, "%s", real ? real : joined);
+    free(real);
+}
+
+static int find_course(paths *p, char *err, size_t errlen) {
+    const char *env = getenv("CLTUTOR_DATA");
+    char tree[PATH_MAX] = "", share[PATH_MAX] = "";
+    if (p->exe_dir[0]) {
+        resolve(p->exe_dir, "..", tree, sizeof tree);                 /* build/cltutor in a checkout */
+        resolve(p->exe_dir, "../share/cltutor", share, sizeof share); /* PREFIX/bin/cltutor */
+    }
+    if (env && *env) {
+        if (!has_course(env)) {
+            util_errf(err, errlen, "CLTUTOR_DATA=%s has no lessons/ folder: point it at the folder that holds "
+                      "lessons/ and exercises/, or unset it", env);
+            return -1;
+        }
+        snprintf(p->data, sizeof p->data, "%s", env);
+    } else if (tree[0] && has_course(tree)) {
+        snprintf(p->data, sizeof p->data, "%s", tree);
+        char mk[PATH_MAX + 16];
+        snprintf(mk, sizeof mk, "%s/Makefile", tree);
+        p->in_source_tree = util_is_file(mk);
+    } else if (share[0] && has_course(share)) {
+        snprintf(p->data, sizeof p->data, "%s", share);
+    } else if (has_course(CLT_DATADIR)) {
+        snprintf(p->data, sizeof p->data, "%s", CLT_DATADIR);
+    } else {
+        util_errf(err, errlen, "cannot find the course (lessons/) in %s or " CLT_DATADIR ": reinstall cltutor, "
+                  "or set CLTUTOR_DATA to the folder that holds lessons/ and exercises/",
+                  share[0] ? share : "../share/cltutor");
+        return -1;
+    }
+    return 0;
+}
+
+static int per_user_workspace(paths *p, char *err, size_t errlen) {
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    p->origin = WS_PER_USER;
+    if (xdg && *xdg == '/') snprintf(p->workspace, sizeof p->workspace, "%s/cltutor", xdg);
+    else if (home && *home) snprintf(p->workspace, sizeof p->workspace, "%s/.local/share/cltutor", home);
+    else {
+        util_errf(err, errlen, "no workspace: set CLTUTOR_WORKSPACE or HOME");
+        return -1;
+    }
+    return 0;
+}
+
+int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        snprintf(p->exe_dir, sizeof p->exe_dir, "%s", dirname(exe));
+    }
+    if (find_course(p, err, errlen) != 0) return -1;
+    const char *env_ws = getenv("CLTUTOR_WORKSPACE");
+    if (workspace_opt && *workspace_opt) {
+        snprintf(p->workspace, sizeof p->workspace, "%s", workspace_opt);
+        p->origin = WS_FROM_OPTION;
+        return 0;
+    }
+    if (env_ws && *env_ws) {
+        snprintf(p->workspace, sizeof p->workspace, "%s", env_ws);
+        p->origin = WS_FROM_ENV;
+        return 0;
+    }
+    if (p->in_source_tree) {
+        /* a checkout the learner owns keeps the work beside it, git-ignored;
+         * a shared, read-only one (a lab) sends each learner to their own */
+        char ws[1200];
+        snprintf(ws, sizeof ws, "%s/workspace", p->data);
+        if (util_is_dir(ws) ? access(ws, W_OK | X_OK) == 0 : access(p->data, W_OK | X_OK) == 0) {
+            snprintf(p->workspace, sizeof p->workspace, "%s", ws);
+            p->origin = WS_IN_TREE;
+            return 0;
+        }
+        p->tree_read_only = 1;
+    }
+    return per_user_workspace(p, err, errlen);
+}
+
+void paths_lessons(const paths *p, char *buf, size_t len) { snprintf(buf, len, "%s/lessons", p->data); }
+
+void paths_starting(const paths *p, const lesson *l, char *buf, size_t len) {
+    snprintf(buf, len, "%s/exercises/%s/%s", p->data, l->id, l->exercise);
+}
+
+int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char *bak, size_t baklen, char *err,
+                         size_t errlen) {
+    char start[1400];
+    paths_starting(p, l, start, sizeof start);
+    size_t n_mine = 0, n_start = 0;
+    char *mine = util_read_file(path, &n_mine), *orig = util_read_file(start, &n_start);
+    int same = mine && orig && n_mine == n_start && !memcmp(mine, orig, n_mine), readable = orig != NULL;
+    free(mine);
+    free(orig);
+    if (!readable) {
+        util_errf(err, errlen, "%s: cannot read the starting file", start);
+        return -1;
+    }
+    if (same) {
+        if (baklen) bak[0] = '\0';
+        return 1;
+    }
+    snprintf(bak, baklen, "%s.bak", path);
+    for (int k = 2; access(bak, F_OK) == 0 && k < 1000; k++) snprintf(bak, baklen, "%s.bak.%d", path, k);
+    if ((access(path, F_OK) == 0 && util_copy_file(path, bak) != 0) || util_copy_file(start, path) != 0) {
+        util_errf(err, errlen, "cannot write %s or %s: %s", path, bak, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int paths_solution(const paths *p, const lesson *l, char *buf, size_t len) {
+    snprintf(buf, len, "%s/kernels/%s/%s", p->data, l->id, l->exercise);
+    return paths_have_solutions(p) ? 0 : -1;
+}
+
+int paths_have_solutions(const paths *p) {
+    char k[1200];
+    snprintf(k, sizeof k, "%s/kernels", p->data);
+    return util_is_dir(k);
+}
+
+void paths_exercise_path(const paths *p, const lesson *l, char *buf, size_t len) {
+    snprintf(buf, len, "%s/exercises/%s/%s", p->workspace, l->id, l->exercise);
+}
+
+int paths_exercise(const paths *p, const lesson *l, char *buf, size_t len, char *err, size_t errlen) {
+    return paths_exercise_file(p, l, l->exercise, buf, len, err, errlen);
+}
+
+int paths_exercise_file(const paths *p, const lesson *l, const char *file, char *buf, size_t len, char *err,
+                        size_t errlen) {
+    snprintf(buf, len, "%s/exercises/%s/%s", p->workspace, l->id, file);
+    if (util_is_file(buf)) return 0;
+    char dir[1200], start[1200];
+    snprintf(dir, sizeof dir, "%s/exercises/%s", p->workspace, l->id);
+    snprintf(start, sizeof start, "%s/exercises/%s/%s", p->data, l->id, file);
+    if (util_mkdirs(dir) != 0 || util_copy_file(start, buf) != 0) {
+        util_errf(err, errlen, "cannot create %s from %s", buf, start);
+        return -1;
+    }
+    return 0;
+}
+
+int paths_state_dir(const paths *p, char *buf, size_t len) {
+    snprintf(buf, len, "%s/.cltutor", p->workspace);
+    return util_mkdirs(buf);
+}

@@ -1,0 +1,20 @@
+/* workspace — makes the learner's folder ready, and moves work from the old
+ * layout (edits inside the course's own exercises/) into it once. */
+#ifndef CLT_WORKSPACE_H
+#define CLT_WORKSPACE_H
+#include "course/paths.h"
+
+typedef struct {
+    int moved;             /* files moved from the course's exercises/ */
+    int moved_progress;    /* the checkout's .cltutor/ moved too */
+    char notice[1600];     /* what the learner is told once, "" when nothing moved */
+    char error[1600];
+} workspace_news;
+
+/* Creates p->workspace and, for a workspace inside a source checkout, moves
+ * the old layout's work into it the first time. Returns -1 with
+ * news->error when the workspace cannot be made or a move failed (nothing is
+ * lost: a file is copied before the course's version comes back). */
+int workspace_prepare(const paths *p, workspace_news *news);
+
+#endif

@@ -1,0 +1,151 @@
+/* gpumodel — the GPU memory model: runs a kernel on the Oclgrind simulator with cltutor's plugin and turns its per-instruction warp figures into a report. */
+#ifndef CLT_GPUMODEL_H
+#define CLT_GPUMODEL_H
+#include <cJSON.h>
+
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "course/paths.h"
+
+#define GM_WARP 32      /* work-items per warp */
+#define GM_SECTOR 32    /* bytes per memory sector */
+#define GM_BANKS 32     /* local-memory banks of 4 bytes */
+
+typedef enum { GM_GLOBAL = 0, GM_CONSTANT, GM_LOCAL, GM_N_SPACES } gm_space;
+typedef enum { GM_LOAD = 0, GM_STORE, GM_ATOMIC, GM_N_KINDS } gm_kind;
+
+/* One memory instruction (a source line and column, one kind of access). */
+typedef struct {
+    int line, col;
+    gm_space space;
+    gm_kind kind;
+    unsigned width_min, width_max;       /* bytes one work-item asks for per execution */
+    /* sums from the simulator (see docs/gpu-model.md) */
+    unsigned long long execs;            /* work-item executions */
+    unsigned long long items;            /* work-items that executed it */
+    unsigned long long bytes;            /* bytes asked for by all work-items */
+    unsigned long long warps;            /* warps that executed it */
+    unsigned long long requests;         /* warp requests (a warp executing it once) */
+    unsigned long long lanes;            /* work-items taking part, summed over requests */
+    unsigned long long sectors;          /* distinct 32-byte sectors, summed over requests (global, constant) */
+    unsigned long long useful;           /* requested bytes, at most the bytes moved, per request */
+    unsigned long long bank_sum, bank_max;             /* bank-conflict degree (local) */
+    unsigned long long distinct_sum, distinct_max;     /* distinct addresses per request */
+    unsigned long long contention_sum, contention_max; /* most work-items of a request on one address (atomics) */
+    unsigned long long skipped;          /* executions past the sampling limit, left out */
+    /* derived */
+    double bytes_per_item, requests_per_warp, sectors_per_request, efficiency;
+    double bank_avg, distinct_avg, contention_avg, lanes_avg;
+    char note[200];                      /* a short note for the source line */
+} gm_access;
+
+/* The figures of one kind of access in one address space, over a kernel. */
+typedef struct {
+    int present;
+    unsigned long long execs, requests, bytes, sectors, useful;
+    unsigned long long bank_max, distinct_max, contention_max;
+    unsigned width_max;                  /* the widest access, bytes per work-item */
+    double efficiency, sectors_per_request, bank_avg, distinct_avg, contention_avg;
+    int busiest;                         /* index in acc[] of the instruction that costs most */
+} gm_summary;
+
+typedef struct {
+    char name[64];
+    int dims;
+    unsigned long long global[3], local[3];
+    int launches;
+    double sim_s;                        /* seconds the simulation took */
+    gm_access *acc;
+    int n_acc;
+    gm_summary sum[GM_N_SPACES][GM_N_KINDS];
+    unsigned long long moved;            /* global-memory bytes moved (sectors x 32) */
+} gm_kernel;
+
+typedef enum { GM_ISSUE_MEMORY = 0, GM_ISSUE_RACE, GM_ISSUE_UNINIT, GM_ISSUE_DIVERGENCE, GM_ISSUE_OTHER } gm_issue_kind;
+
+/* A problem the simulator found, once per kind and source location. */
+typedef struct {
+    gm_issue_kind kind;
+    char kernel[64];
+    char what[200];                      /* "Invalid write of size 4 at global memory" */
+    int line, col;                       /* where (0 when unknown) */
+    int line2, col2;                     /* the other access of a data race */
+    char work_item[128], work_item2[128];
+    unsigned long long count;            /* how many times */
+} gm_issue;
+
+typedef struct {
+    int line;
+    char text[512];
+} gm_note;
+
+typedef enum { GM_OK = 0, GM_UNAVAILABLE, GM_FAILED } gm_status;
+
+typedef struct {
+    gm_status status;
+    char message[1536];                  /* why the analysis could not be done; what to do */
+    engine_report run;                   /* the simulated run: build log, result check */
+    char kernel_path[1024];
+    char size_text[64];                  /* the size analysed */
+    char size_origin[24];                /* "--size", "analysis_size" or "fallback" */
+    gm_kernel *kernels;
+    int n_kernels;
+    gm_issue *issues;
+    int n_issues;
+    gm_note *notes;                      /* source line -> short note, sorted by line */
+    int n_notes;
+    char **lines;                        /* the whole report as text lines, no newlines */
+    int n_lines;
+    char prev_label[200];                /* what the comparison is with, or "" */
+    int prev_kept;                       /* the comparison reused the kept analysis of that file */
+    char **compare;                      /* the comparison as sentences */
+    int n_compare;
+    double wall_s;
+} gpumodel_report;
+
+/* The size a chapter is analysed at: its analysis_size key, else a small size per problem. */
+const char *gpumodel_analysis_size(const lesson *l, int *is_fallback);
+
+/* Finds Oclgrind's ICD library and the plugin. Returns 0, or -1 with what to install in why. */
+int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len, char *why, size_t why_len);
+
+/* Analyses rq's kernel on Oclgrind: rq->size_spec NULL means the analysis size;
+ * rq->timeout_s limits the simulation (allow a minute or two: the simulator is slow;
+ * `analyze` gives 120 s); the device, timing budget and worker settings are chosen
+ * here. rep->status says how it went; rep->lines hold the report. Returns 0 when
+ * analysed. */
+int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
+                     gpumodel_report *rep);
+
+/* Analyses a chapter's kernel (rq->lesson, rq->kernel_path) and, when compare is set,
+ * compares it with the previous chapter's reference where that chapter solves the
+ * same problem, else with the chapter's starting file (unless the kernel is that
+ * file). The comparison's progress phases come as "previous:PHASE". */
+int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *p, int compare,
+                             engine_progress_cb cb, void *user, volatile int *cancel, gpumodel_report *rep);
+
+/* Adds the comparison with prev (an analysis of the previous chapter's reference),
+ * described by label, and rebuilds rep->lines. */
+void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const char *label);
+
+/* Parses the plugin's output into rep's kernels and issues and computes the figures. */
+int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t errlen);
+
+/* Rebuilds rep->notes and rep->lines from the figures. */
+void gpumodel_format(gpumodel_report *rep);
+
+/* The note for a source line, or NULL. */
+const char *gpumodel_note(const gpumodel_report *rep, int line);
+
+/* The report as JSON (see docs/gpu-model.md). */
+cJSON *gpumodel_json(const gpumodel_report *rep);
+
+/* Whether the analysis found memory errors, data races or uninitialised reads. */
+int gpumodel_has_errors(const gpumodel_report *rep);
+
+const char *gpumodel_space_name(gm_space s);
+const char *gpumodel_kind_name(gm_kind k);
+
+void gpumodel_report_free(gpumodel_report *rep);
+
+#endif

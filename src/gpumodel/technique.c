@@ -1,0 +1,490 @@
+/* technique — what each chapter teaches, measured by its effect on the
+ * learner's own kernel in the GPU memory model, never by a declaration. */
+#define _DEFAULT_SOURCE
+#include "gpumodel/technique.h"
+#include "base/util.h"
+
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    technique_op op;
+    double threshold;
+    const char *what;
+} metric_info;
+
+static technique_op op_of(const char *s) {
+    return !strcmp(s, "<=") ? TQ_LE : !strcmp(s, ">") ? TQ_GT : !strcmp(s, "<") ? TQ_LT : TQ_GE;
+}
+
+static metric_info info_of(technique_metric m) {
+    switch (m) {
+#define TQ_INFO(e, name, op, thr, what) case e: return (metric_info){name, op_of(op), thr, what};
+        TECHNIQUE_METRICS(TQ_INFO)
+#undef TQ_INFO
+    default: return (metric_info){"?", TQ_GE, 0, "?"};
+    }
+}
+
+const char *technique_metric_name(technique_metric m) { return info_of(m).name; }
+
+const char *technique_op_text(technique_op op) {
+    static const char *const text[] = {">=", "<=", ">", "<"};
+    return (unsigned)op < 4 ? text[op] : "?";
+}
+
+int technique_parse(const char *spec, technique_check *out, int max, char *err, size_t errlen) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        if (n == max) {
+            util_errf(err, errlen, "technique: at most %d checks", max);
+            return -1;
+        }
+        technique_check *c = &out[n];
+        memset(c, 0, sizeof *c);
+        snprintf(c->text, sizeof c->text, "%s", tok);
+        size_t name_len = strcspn(tok, "<>=@");
+        if (tok[name_len] == '@') {
+            size_t klen = strcspn(tok + name_len + 1, "<>=");
+            if (klen == 0 || klen >= sizeof c->kernel) {
+                util_errf(err, errlen, "technique '%s': name a kernel after @", tok);
+                return -1;
+            }
+            snprintf(c->kernel, sizeof c->kernel, "%.*s", (int)klen, tok + name_len + 1);
+        }
+        int found = 0;
+        for (int m = 0; m < TQ_N_METRICS && !found; m++) {
+            const char *name = technique_metric_name((technique_metric)m);
+            if (strlen(name) == name_len && !strncmp(name, tok, name_len)) {
+                c->metric = (technique_metric)m;
+                found = 1;
+            }
+        }
+        if (!found) {
+            char known[512] = "";
+            for (int m = 0; m < TQ_N_METRICS; m++) {
+                size_t u = strlen(known);
+                snprintf(known + u, sizeof known - u, "%s%s", m ? ", " : "", technique_metric_name((technique_metric)m));
+            }
+            util_errf(err, errlen, "technique '%.*s' is not a known check (known: %s)", (int)name_len, tok, known);
+            return -1;
+        }
+        metric_info mi = info_of(c->metric);
+        c->op = mi.op;
+        c->threshold = mi.threshold;
+        const char *rest = tok + name_len + (c->kernel[0] ? strlen(c->kernel) + 1 : 0);
+        if (*rest) {
+            size_t ow = rest[1] == '=' ? 2 : 1;
+            if (rest[0] == '=' || (rest[0] != '<' && rest[0] != '>')) {
+                util_errf(err, errlen, "technique '%s': write the threshold as >=, <=, > or <", tok);
+                return -1;
+            }
+            char opbuf[3];
+            snprintf(opbuf, sizeof opbuf, "%.*s", (int)ow, rest);
+            c->op = op_of(opbuf);
+            char *end;
+            c->threshold = strtod(rest + ow, &end);
+            if (end == rest + ow || *end) {
+                util_errf(err, errlen, "technique '%s': '%s' is not a number", tok, rest + ow);
+                return -1;
+            }
+        }
+        n++;
+    }
+    return n;
+}
+
+void technique_id(const technique_check *c, char *buf, size_t len) {
+    snprintf(buf, len, "technique.%s%s%s", technique_metric_name(c->metric), c->kernel[0] ? "." : "", c->kernel);
+}
+
+static void title_of(const technique_check *c, char *buf, size_t len);
+
+void technique_title(const technique_check *c, char *buf, size_t len) {
+    title_of(c, buf, len);
+    if (c->kernel[0]) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, len - u, " (kernel %s)", c->kernel);
+    }
+}
+
+static void title_of(const technique_check *c, char *buf, size_t len) {
+    switch (c->metric) {
+    case TQ_LOCAL_MEMORY: snprintf(buf, len, "technique: uses __local memory"); break;
+    case TQ_CONSTANT_ARGS: snprintf(buf, len, "technique: takes a __constant argument"); break;
+    case TQ_COALESCING: snprintf(buf, len, "technique: coalesced global loads and stores"); break;
+    case TQ_COALESCED_LOADS: snprintf(buf, len, "technique: coalesced global loads"); break;
+    case TQ_COALESCED_STORES: snprintf(buf, len, "technique: coalesced global stores"); break;
+    case TQ_WIDE_LOADS: snprintf(buf, len, "technique: 16-byte (float4) loads"); break;
+    case TQ_LOCAL_LOADS: snprintf(buf, len, "technique: the inner loop reads __local memory"); break;
+    case TQ_CONSTANT_BROADCASTS: snprintf(buf, len, "technique: __constant broadcasts"); break;
+    case TQ_LOCAL_ATOMICS: snprintf(buf, len, "technique: counting with __local atomics"); break;
+    case TQ_BANK_CONFLICTS: snprintf(buf, len, "technique: no bank conflicts"); break;
+    case TQ_ACTIVE_LANES: snprintf(buf, len, "technique: the work spread over the work-items"); break;
+    case TQ_LOCAL_OPS: snprintf(buf, len, "technique: a work-efficient scan"); break;
+    case TQ_GLOBAL_LOADS_VS_PREV: snprintf(buf, len, "technique: fewer global loads than the previous stage"); break;
+    case TQ_LOAD_REQUESTS_VS_PREV: snprintf(buf, len, "technique: fewer load requests than the previous stage"); break;
+    default: snprintf(buf, len, "technique: %s", c->text); break;
+    }
+}
+
+static int compare(double v, technique_op op, double thr) {
+    switch (op) {
+    case TQ_GE: return v >= thr;
+    case TQ_LE: return v <= thr;
+    case TQ_GT: return v > thr;
+    case TQ_LT: return v < thr;
+    }
+    return 0;
+}
+
+/* Every access of the analysed kernels (of the one the check names, if it
+ * names one), one call each. */
+typedef void (*access_fn)(const gm_kernel *k, const gm_access *a, void *user);
+static void each_access(const gpumodel_report *rep, const char *only, access_fn fn, void *user) {
+    for (int k = 0; k < rep->n_kernels; k++) {
+        if (only && *only && strcmp(rep->kernels[k].name, only) != 0) continue;
+        for (int i = 0; i < rep->kernels[k].n_acc; i++) fn(&rep->kernels[k], &rep->kernels[k].acc[i], user);
+    }
+}
+
+/* Byte, execution and request totals by space and kind over every kernel. */
+typedef struct {
+    double load_bytes[GM_N_SPACES], wide_load_bytes, broadcast_constant_bytes;
+    double execs[GM_N_SPACES][GM_N_KINDS];
+    double requests, lanes;
+} traffic;
+
+static void traffic_visit(const gm_kernel *k, const gm_access *a, void *user) {
+    (void)k;
+    traffic *t = user;
+    t->execs[a->space][a->kind] += (double)a->execs;
+    t->requests += (double)a->requests;
+    t->lanes += (double)a->lanes;
+    if (a->kind != GM_LOAD) return;
+    t->load_bytes[a->space] += (double)a->bytes;
+    if (a->space != GM_LOCAL && a->width_max >= 16) t->wide_load_bytes += (double)a->bytes;
+    if (a->space == GM_CONSTANT && a->distinct_avg <= 1.5) t->broadcast_constant_bytes += (double)a->bytes;
+}
+
+/* The worst significant access among those a check judges: each access that
+ * carries TECHNIQUE_SIGNIFICANT of the traffic (its weight) must meet the
+ * check by itself. Coalescing weighs global loads or stores by sectors and
+ * the least efficient is worst; bank conflicts weigh __local accesses by
+ * requests and the most conflicted is worst. */
+typedef struct {
+    int bank;                              /* 0: coalescing, 1: bank conflicts */
+    int want_load, want_store;             /* coalescing: which global accesses */
+    int pass;                              /* 0 sums the weights, 1 finds the worst */
+    unsigned long long total;
+    double worst;
+    const gm_access *worst_acc;
+    const gm_kernel *worst_kernel;
+} worst_scan;
+
+static void worst_visit(const gm_kernel *k, const gm_access *a, void *user) {
+    worst_scan *s = user;
+    unsigned long long weight;
+    double value;
+    if (s->bank) {
+        if (a->space != GM_LOCAL || !a->requests) return;
+        weight = a->requests;
+        value = a->bank_avg;
+    } else {
+        if (a->space != GM_GLOBAL || !a->sectors) return;
+        if (!((a->kind == GM_LOAD && s->want_load) || (a->kind == GM_STORE && s->want_store))) return;
+        weight = a->sectors;
+        value = a->efficiency;
+    }
+    if (s->pass == 0) { s->total += weight; return; }
+    if ((double)weight < TECHNIQUE_SIGNIFICANT * (double)s->total) return;
+    int worse = s->bank ? value > s->worst : value < s->worst;
+    if (!s->worst_acc || worse) {
+        s->worst = value;
+        s->worst_acc = a;
+        s->worst_kernel = k;
+    }
+}
+
+/* Runs the two passes over the kernels the check judges. */
+static void find_worst(const gpumodel_report *rep, const char *only, worst_scan *s) {
+    s->pass = 0;
+    each_access(rep, only, worst_visit, s);
+    s->pass = 1;
+    each_access(rep, only, worst_visit, s);
+}
+
+static void set_where(technique_result *r, const gm_kernel *k, const gm_access *a) {
+    if (k) snprintf(r->kernel, sizeof r->kernel, "%s", k->name);
+    if (a) r->line = a->line;
+}
+
+/* "what was measured. The chapter asks for ... . advice" */
+static void finish(technique_result *r, const technique_check *c, const char *measured, const char *advice) {
+    r->met = r->measured && compare(r->value, c->op, c->threshold);
+    snprintf(r->detail, sizeof r->detail, "%s The chapter asks for %s%s%s %s %g.%s%s", measured,
+             technique_metric_name(c->metric), c->kernel[0] ? " in kernel " : "", c->kernel,
+             technique_op_text(c->op), c->threshold, r->met ? "" : " ", r->met ? "" : advice);
+}
+
+static void not_measured(technique_result *r, const char *why) {
+    r->measured = 0;
+    r->met = 0;
+    snprintf(r->detail, sizeof r->detail, "%s", why);
+}
+
+static double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
+
+int technique_needs_previous(const technique_check *c) {
+    return c->metric == TQ_GLOBAL_LOADS_VS_PREV || c->metric == TQ_LOAD_REQUESTS_VS_PREV;
+}
+
+/* Global load bytes, and global and __constant load requests, of every kernel. */
+static void load_totals(const gpumodel_report *rep, double *global_bytes, double *requests) {
+    *global_bytes = *requests = 0;
+    for (int k = 0; k < rep->n_kernels; k++)
+        for (int i = 0; i < rep->kernels[k].n_acc; i++) {
+            const gm_access *a = &rep->kernels[k].acc[i];
+            if (a->kind != GM_LOAD || a->space == GM_LOCAL) continue;
+            if (a->space == GM_GLOBAL) *global_bytes += (double)a->bytes;
+            *requests += (double)a->requests;
+        }
+}
+
+technique_baseline technique_baseline_of(const gpumodel_report *rep) {
+    technique_baseline b;
+    memset(&b, 0, sizeof b);
+    if (!rep || rep->status != GM_OK) return b;
+    b.known = 1;
+    snprintf(b.size, sizeof b.size, "%s", rep->size_text);
+    load_totals(rep, &b.global_load_bytes, &b.load_requests);
+    return b;
+}
+
+typedef struct {
+    technique_baseline *b;
+    int bad;
+} baseline_reading;
+
+static int baseline_key(void *user, const char *section, const char *key, const char *value) {
+    baseline_reading *r = user;
+    if (strcmp(section, "reference")) return 1;
+    char *end;
+    if (!strcmp(key, "size")) snprintf(r->b->size, sizeof r->b->size, "%s", value);
+    else if (!strcmp(key, "global_load_bytes")) r->b->global_load_bytes = strtod(value, &end), r->bad |= *end != 0;
+    else if (!strcmp(key, "load_requests")) r->b->load_requests = strtod(value, &end), r->bad |= *end != 0;
+    return 1;
+}
+
+int technique_baseline_load(const char *path, technique_baseline *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    baseline_reading r = {.b = out};
+    int rc = ini_parse(path, baseline_key, &r);
+    if (rc < 0) {
+        util_errf(err, errlen, "%s: cannot read it", path);
+        return -1;
+    }
+    if (rc > 0 || r.bad || !out->size[0]) {
+        util_errf(err, errlen, "%s:%d: not the figures of a reference ([reference] size, global_load_bytes, "
+                  "load_requests)", path, rc > 0 ? rc : 1);
+        return -1;
+    }
+    out->known = 1;
+    return 0;
+}
+
+int technique_baseline_save(const char *path, const technique_baseline *b, const char *chapter) {
+    char text[1024];
+    int n = snprintf(text, sizeof text,
+                     "; What chapter %s's reference loads at the size its successor's technique checks use,\n"
+                     "; for installs without the reference itself. Written by `cltutor validate --write-figures`;\n"
+                     "; `cltutor validate` checks that it matches the reference.\n"
+                     "[reference]\nsize = %s\nglobal_load_bytes = %.0f\nload_requests = %.0f\n",
+                     chapter, b->size, b->global_load_bytes, b->load_requests);
+    return n > 0 && (size_t)n < sizeof text ? util_write_file_atomic(path, text, (size_t)n) : -1;
+}
+
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
+                       technique_result *r) {
+    memset(r, 0, sizeof *r);
+    r->measured = 1;
+    if (c->kernel[0]) {
+        int found = 0;
+        for (int k = 0; k < rep->n_kernels; k++) found |= !strcmp(rep->kernels[k].name, c->kernel);
+        if (!found) {
+            snprintf(r->detail, sizeof r->detail, "The GPU memory model saw no kernel named '%s' run; the chapter "
+                     "checks that kernel.", c->kernel);
+            r->measured = 0;
+            return;
+        }
+    }
+    char m[512];
+    const engine_report *run = &rep->run;
+    traffic t;
+    memset(&t, 0, sizeof t);
+    each_access(rep, c->kernel, traffic_visit, &t);
+    double all_loads = t.load_bytes[GM_GLOBAL] + t.load_bytes[GM_CONSTANT] + t.load_bytes[GM_LOCAL];
+    switch (c->metric) {
+    case TQ_LOCAL_MEMORY: {
+        long long most = 0;
+        int local_arg = 0;
+        for (int k = 0; k < run->n_kinfo; k++) {
+            const engine_kernel_info *ki = &run->kinfo[k];
+            if (ki->local_mem > most) { most = ki->local_mem; snprintf(r->kernel, sizeof r->kernel, "%s", ki->name); }
+            for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++) local_arg |= ki->arg_space[a] == 'l';
+        }
+        r->value = local_arg && most < 1 ? 1 : (double)most;
+        snprintf(m, sizeof m, "The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)%s.", most,
+                 local_arg ? " and takes a __local argument" : "");
+        finish(r, c, m, "Stage the data the work-group shares in __local memory, as the chapter shows.");
+        return;
+    }
+    case TQ_CONSTANT_ARGS: {
+        int count = 0;
+        char names[256] = "";
+        for (int k = 0; k < run->n_kinfo; k++)
+            for (int a = 0; a < run->kinfo[k].n_args && a < ENGINE_MAX_KARGS; a++) {
+                if (run->kinfo[k].arg_space[a] != 'c') continue;
+                size_t u = strlen(names);
+                snprintf(names + u, sizeof names - u, "%s%s", count ? ", " : ": ",
+                         run->kinfo[k].arg_name[a][0] ? run->kinfo[k].arg_name[a] : "?");
+                count++;
+            }
+        r->value = count;
+        snprintf(m, sizeof m, "The kernel takes %d __constant argument%s%s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).", count,
+                 count == 1 ? "" : "s", names);
+        finish(r, c, m, "Pass the data every work-item reads alike as a __constant argument.");
+        return;
+    }
+    case TQ_COALESCING:
+    case TQ_COALESCED_LOADS:
+    case TQ_COALESCED_STORES: {
+        worst_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
+        find_worst(rep, c->kernel, &s);
+        if (!s.worst_acc) {
+            not_measured(r, "The GPU memory model saw no global loads or stores of that kind, so there is nothing "
+                            "coalesced to credit.");
+            return;
+        }
+        r->value = s.worst;
+        set_where(r, s.worst_kernel, s.worst_acc);
+        snprintf(m, sizeof m, "The least efficient global %s that carries a real share of the traffic is line %d "
+                 "of kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp request).",
+                 gpumodel_kind_name(s.worst_acc->kind), s.worst_acc->line, s.worst_kernel->name, s.worst * 100,
+                 s.worst_acc->sectors_per_request);
+        finish(r, c, m, "Let neighbouring work-items read and write neighbouring addresses at that line, as the "
+                        "chapter shows; every access that moves a real share of the bytes must be coalesced.");
+        return;
+    }
+    case TQ_WIDE_LOADS:
+        if (all_loads <= 0) { not_measured(r, "The GPU memory model saw no loads."); return; }
+        r->value = share(t.wide_load_bytes, all_loads);
+        snprintf(m, sizeof m, "%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time.", r->value * 100);
+        finish(r, c, m, "Read four floats with one load (a float4, or vload4), as the chapter shows.");
+        return;
+    case TQ_LOCAL_LOADS:
+        if (all_loads <= 0) { not_measured(r, "The GPU memory model saw no loads."); return; }
+        r->value = share(t.load_bytes[GM_LOCAL], all_loads);
+        snprintf(m, sizeof m, "%.0f%% of the bytes the kernel loads come from __local memory.", r->value * 100);
+        finish(r, c, m, "Copy the data each work-item reads again and again into __local memory once, then read it "
+                        "from there in the inner loop.");
+        return;
+    case TQ_CONSTANT_BROADCASTS:
+        if (all_loads <= 0) { not_measured(r, "The GPU memory model saw no loads."); return; }
+        r->value = share(t.broadcast_constant_bytes, all_loads);
+        snprintf(m, sizeof m, "%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
+                 "warp makes at the same address (broadcasts); %.0f%% come from __constant memory in all.",
+                 r->value * 100, share(t.load_bytes[GM_CONSTANT], all_loads) * 100);
+        finish(r, c, m, "Pass the data every work-item reads alike (the centroids) as a __constant argument and read "
+                        "it through __constant pointers; data each work-item reads differently does not belong there.");
+        return;
+    case TQ_LOCAL_ATOMICS: {
+        double all = 0;
+        for (int s = 0; s < GM_N_SPACES; s++) all += t.execs[s][GM_ATOMIC];
+        if (all <= 0) { not_measured(r, "The kernel makes no atomic updates, so nothing is counted in __local memory."); return; }
+        r->value = share(t.execs[GM_LOCAL][GM_ATOMIC], all);
+        snprintf(m, sizeof m, "%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global.",
+                 r->value * 100, all, t.execs[GM_GLOBAL][GM_ATOMIC]);
+        finish(r, c, m, "Count into a work-group's own histogram in __local memory, and add it to the global one "
+                        "once per bin at the end.");
+        return;
+    }
+    case TQ_BANK_CONFLICTS: {
+        worst_scan s = {.bank = 1};
+        find_worst(rep, c->kernel, &s);
+        if (!s.worst_acc) {
+            not_measured(r, "The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
+                            "not used.");
+            return;
+        }
+        r->value = s.worst;
+        set_where(r, s.worst_kernel, s.worst_acc);
+        snprintf(m, sizeof m, "The most conflicted __local %s that carries a real share of the requests is line %d "
+                 "of kernel '%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.",
+                 gpumodel_kind_name(s.worst_acc->kind), s.worst_acc->line, s.worst_kernel->name, s.worst,
+                 rep->size_text);
+        finish(r, c, m, "Lay out the __local data so that the work-items of a warp fall in different banks "
+                        "(padding), as the chapter shows.");
+        return;
+    }
+    case TQ_ACTIVE_LANES:
+        if (t.requests <= 0) { not_measured(r, "The GPU memory model saw no memory requests."); return; }
+        r->value = t.lanes / t.requests;
+        snprintf(m, sizeof m, "On average %.1f of the 32 work-items of a warp take part in each memory request.",
+                 r->value);
+        finish(r, c, m, "Share the work among the work-items of the group; a loop in one work-item leaves the rest "
+                        "of the warp idle.");
+        return;
+    case TQ_LOCAL_OPS: {
+        double elements = t.load_bytes[GM_GLOBAL] / 4;
+        double local_ops = t.execs[GM_LOCAL][GM_LOAD] + t.execs[GM_LOCAL][GM_STORE] + t.execs[GM_LOCAL][GM_ATOMIC];
+        if (elements <= 0 || local_ops <= 0) {
+            not_measured(r, "The kernel makes no __local memory accesses, so the chapter's tree in local memory is "
+                            "not used.");
+            return;
+        }
+        r->value = local_ops / elements;
+        snprintf(m, sizeof m, "The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
+                 "tree needs about 2 additions per element; one that adds at every distance needs log2 of the "
+                 "block size).", r->value);
+        finish(r, c, m, "Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add.");
+        return;
+    }
+    case TQ_GLOBAL_LOADS_VS_PREV:
+    case TQ_LOAD_REQUESTS_VS_PREV: {
+        if (!prev || !prev->known || strcmp(prev->size, rep->size_text) != 0) {
+            not_measured(r, "The previous chapter's reference could not be analysed at the same size, so there is "
+                            "nothing to compare with.");
+            return;
+        }
+        double mine_b, mine_r, theirs_b = prev->global_load_bytes, theirs_r = prev->load_requests;
+        load_totals(rep, &mine_b, &mine_r);
+        int bytes = c->metric == TQ_GLOBAL_LOADS_VS_PREV;
+        double mine = bytes ? mine_b : mine_r, theirs = bytes ? theirs_b : theirs_r;
+        if (theirs <= 0) {
+            not_measured(r, "The previous chapter's reference makes no such loads to compare with.");
+            return;
+        }
+        r->value = mine / theirs;
+        if (bytes)
+            snprintf(m, sizeof m, "The kernel loads %.0f bytes from global memory where the previous chapter's "
+                     "reference loads %.0f at the same size (%.2f of it).", mine, theirs, r->value);
+        else
+            snprintf(m, sizeof m, "The kernel's warps make %.0f global and __constant load requests where the "
+                     "previous chapter's reference makes %.0f at the same size (%.2f of it).", mine, theirs, r->value);
+        finish(r, c, m, bytes ? "Read each value from global memory once and reuse it from faster memory (__local "
+                                "or __constant), as the chapter shows; loads you add do not replace the ones you keep."
+                              : "Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
+                                "you add do not replace the ones you keep.");
+        return;
+    }
+    default:
+        not_measured(r, "unknown check");
+        return;
+    }
+}

@@ -1,0 +1,1394 @@
+/* grade — hidden tests, technique checks and scores for one learner's exercises;
+ * learner code runs only in engine workers, and only kernel files are read from a submission. */
+#define _GNU_SOURCE
+#include "grade/grade.h"
+#include "gpumodel/gpumodel.h"
+#include "problem/problem.h"
+#include "base/rng.h"
+#include "gpumodel/technique.h"
+#include "run/srcpolicy.h"
+#include "base/util.h"
+#include "grade/verdict.h"
+#include "run/wproto.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KERNEL_MAX_BYTES (256 * 1024)
+#define DETAIL_MAX 3000
+#define DEFAULT_TECHNIQUE_POINTS 30.0
+#define DEFAULT_FIX_POINTS 10.0
+#define DEFAULT_SPEED_POINTS 10.0
+#define CHAPTER_POINTS 100.0
+
+void grade_options_defaults(grade_options *o) {
+    memset(o, 0, sizeof *o);
+    o->seed = 0;
+    o->timeout_s = 10;
+    o->cpu_s = 0;          /* 0: 60 s for the runtime plus the wall limit on every CPU */
+    o->memory_mb = 2048;
+}
+
+static uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+uint64_t grade_fresh_seed(void) {
+    uint64_t x = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &x, sizeof x) != (ssize_t)sizeof x) x = 0;
+        close(fd);
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x ^= mix64((uint64_t)ts.tv_sec * 1000000007ull + (uint64_t)ts.tv_nsec + ((uint64_t)getpid() << 32));
+    /* short enough to type, and exact in JSON */
+    uint64_t s = x % 4000000000ull;
+    return s ? s : 1;
+}
+
+/* A test's own seed, exact in JSON (under 2^53). */
+static uint64_t test_seed(uint64_t seed, int chapter, int index) {
+    return (mix64(seed ^ mix64((uint64_t)chapter * 1000003ull + (uint64_t)index)) >> 12) | 1;
+}
+
+/* ---- technique checks: see technique.h and verdict.h ----------------------- */
+
+/* ---- the plan ------------------------------------------------------------- */
+
+static grade_test *add_test(grade_chapter *ch, int *cap, grade_kind kind, const char *id, const char *file) {
+    if (ch->n_tests == *cap) {
+        int ncap = *cap ? *cap * 2 : 16;
+        grade_test *nt = realloc(ch->tests, sizeof *nt * (size_t)ncap);
+        if (!nt) return NULL;
+        ch->tests = nt;
+        *cap = ncap;
+    }
+    grade_test *t = &ch->tests[ch->n_tests++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    snprintf(t->id, sizeof t->id, "%s", id);
+    snprintf(t->file, sizeof t->file, "%s", file);
+    snprintf(t->status, sizeof t->status, "not_run");
+    t->outcome = GO_FAIL;
+    return t;
+}
+
+/* A spec for this size if the problem accepts it as written; 0 on success. */
+static int make_spec(const problem_ops *ops, const prob_size *base, long n, long m, const char *input, char *buf,
+                     size_t len) {
+    prob_size s = *base;
+    s.n = n;
+    s.m = m;
+    snprintf(s.input, sizeof s.input, "%s", input);
+    ops->format_size(&s, buf, len);
+    prob_size chk;
+    char err[256];
+    if (problem_parse_size(ops, buf, &chk, err, sizeof err) != 0) return -1;
+    return chk.n == n ? 0 : -1;
+}
+
+/* An odd value in [lo, hi] that is not a multiple of the work-group size. */
+static long odd_in(rng_state *r, long lo, long hi, long group) {
+    if (lo < 1) lo = 1;
+    if (hi < lo) hi = lo;
+    long v = lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+    if (v % 2 == 0) v = v + 1 <= hi ? v + 1 : v - 1;
+    if (v < 1) v = 1;
+    if (group > 1 && v % group == 0) v += 2;
+    return v;
+}
+
+/* A value in [lo, hi], odd or even as the seed draws it, that is not a
+ * multiple of the work-group size: a kernel cannot count on either parity. */
+static long ragged_in(rng_state *r, long lo, long hi, long group) {
+    if (lo < 1) lo = 1;
+    if (hi < lo) hi = lo;
+    long v = lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+    if (group > 1 && v % group == 0) v += v + 1 <= hi ? 1 : -1;
+    return v < 1 ? 1 : v;
+}
+
+/* An even value in [lo, hi] that is not a multiple of the work-group size. */
+static long even_in(rng_state *r, long lo, long hi, long group) {
+    long v = ragged_in(r, lo, hi, 0) & ~1L;
+    if (v < 2) v = 2;
+    if (group > 1 && v % group == 0) v += 2;
+    return v;
+}
+
+/* A power of two in [lo, hi], or the one just above lo. */
+static long pow2_in(rng_state *r, long lo, long hi) {
+    long p = 1, n = 0, first = 0;
+    while (p <= hi && p < (1L << 40)) {
+        if (p >= lo) { if (!first) first = p; n++; }
+        p <<= 1;
+    }
+    if (!n) {
+        p = 1;
+        while (p < lo) p <<= 1;
+        return p;
+    }
+    return first << rng_below(r, (uint32_t)n);
+}
+
+static int has_spec(const grade_chapter *ch, const char *spec, const char *file) {
+    for (int i = 0; i < ch->n_tests; i++)
+        if (ch->tests[i].kind == GT_HIDDEN && !strcmp(ch->tests[i].size, spec) && !strcmp(ch->tests[i].file, file))
+            return 1;
+    return 0;
+}
+
+/* Replaces every LO..HI in a hidden_sizes entry with a value drawn from the
+ * seed: odd or even, not a multiple of the work-group size where the range allows. */
+/* Length of a count at p: digits and an optional K, M or G. */
+static size_t count_len(const char *p) {
+    size_t n = 0;
+    while (isdigit((unsigned char)p[n])) n++;
+    if (n && p[n] && strchr("KMGkmg", p[n])) n++;
+    return n;
+}
+
+static int draw_ranges(const char *in, char *out, size_t len, rng_state *r, long group, char *err, size_t errlen) {
+    size_t o = 0;
+    const char *p = in;
+    while (*p && o + 1 < len) {
+        size_t n = isdigit((unsigned char)*p) ? count_len(p) : 0;
+        if (!n || p[n] != '.' || p[n + 1] != '.' || !isdigit((unsigned char)p[n + 2])) {
+            size_t c = n ? n : 1;
+            if (o + c >= len) break;
+            memcpy(out + o, p, c);
+            o += c;
+            p += c;
+            continue;
+        }
+        size_t m = count_len(p + n + 2);
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%.*s", (int)n, p);
+        snprintf(b, sizeof b, "%.*s", (int)m, p + n + 2);
+        long lo, hi;
+        if (util_parse_count(a, &lo) != 0 || util_parse_count(b, &hi) != 0 || hi < lo) {
+            util_errf(err, errlen, "hidden_sizes: '%s..%s' is not a range LO..HI", a, b);
+            return -1;
+        }
+        long v = hi - lo >= 2 ? ragged_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+        if (v > hi) v = hi;
+        int w = snprintf(out + o, len - o, "%ld", v);
+        if (w < 0 || (size_t)w >= len - o) break;
+        o += (size_t)w;
+        p += n + 2 + m;
+    }
+    out[o < len ? o : len - 1] = '\0';
+    return 0;
+}
+
+/* Splits "a:1 b:2" into names and numbers; returns the count or -1. */
+typedef struct {
+    char name[64];
+    double points;
+    int used;
+} weight_entry;
+
+static int parse_weights(const char *spec, weight_entry *out, int max, char *err, size_t errlen) {
+    int n = 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        char *sep = strpbrk(tok, ":=");
+        char *end = NULL;
+        double v = sep ? strtod(sep + 1, &end) : 0;
+        if (!sep || sep == tok || end == sep + 1 || *end || v < 0 || v > 1e6) {
+            util_errf(err, errlen, "weights: '%s' is not NAME:POINTS (for example tests:70 technique:30)", tok);
+            return -1;
+        }
+        if (n == max) {
+            util_errf(err, errlen, "weights: more than %d entries", max);
+            return -1;
+        }
+        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(sep - tok), tok);
+        out[n].points = v;
+        out[n].used = 0;
+        n++;
+    }
+    return n;
+}
+
+/* The points group of a kind of test: 0 tests (the race check is one of them), 1 technique, 2 fixes, 3 speed. */
+static int kind_group(grade_kind k) {
+    return k == GT_HIDDEN || k == GT_SAFETY ? 0 : k == GT_TECHNIQUE ? 1 : k == GT_FIX ? 2 : 3;
+}
+
+static const char *const group_names[] = {"tests", "technique", "fixes", "speed"};
+
+static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
+    weight_entry w[32];
+    int nw = parse_weights(lesson_param_get(l, "weights", ""), w, 32, err, errlen);
+    if (nw < 0) return -1;
+    double group_points[4] = {-1, -1, -1, -1};
+    for (int i = 0; i < nw; i++) {
+        for (int g = 0; g < 4; g++)
+            if (!strcmp(w[i].name, group_names[g])) { group_points[g] = w[i].points; w[i].used = 1; }
+        for (int t = 0; t < ch->n_tests && !w[i].used; t++)
+            if (!strcmp(w[i].name, ch->tests[t].id)) w[i].used = 1;
+        if (!w[i].used) {
+            util_errf(err, errlen, "weights: '%s' is neither a group (tests, technique, fixes, speed) nor a "
+                      "test of this chapter", w[i].name);
+            return -1;
+        }
+    }
+    int count[4] = {0, 0, 0, 0};
+    for (int t = 0; t < ch->n_tests; t++) {
+        ch->tests[t].max_score = -1;
+        for (int i = 0; i < nw; i++)
+            if (!strcmp(w[i].name, ch->tests[t].id)) ch->tests[t].max_score = w[i].points;
+        if (ch->tests[t].max_score < 0) count[kind_group(ch->tests[t].kind)]++;
+    }
+    /* defaults: a chapter is worth 100, of which technique 30 and fixes 10 when it has them */
+    if (group_points[1] < 0) group_points[1] = count[1] ? DEFAULT_TECHNIQUE_POINTS : 0;
+    if (group_points[2] < 0) group_points[2] = count[2] ? DEFAULT_FIX_POINTS : 0;
+    if (group_points[3] < 0) group_points[3] = count[3] ? DEFAULT_SPEED_POINTS : 0;
+    if (group_points[0] < 0) {
+        group_points[0] = CHAPTER_POINTS - group_points[1] - group_points[2];
+        if (group_points[0] < 0) group_points[0] = 0;
+    }
+    for (int t = 0; t < ch->n_tests; t++) {
+        grade_test *gt = &ch->tests[t];
+        if (gt->max_score >= 0) continue;
+        int k = kind_group(gt->kind);
+        gt->max_score = count[k] ? group_points[k] / count[k] : 0;
+    }
+    return 0;
+}
+
+/* The size the race check and the technique checks are measured at: drawn
+ * from the chapter's technique_sizes ranges, else from its analysis size
+ * with the first dimension made ragged (between half and all of it). */
+static int technique_size(const problem_ops *ops, const lesson *l, rng_state *r, long group, char *out, size_t len,
+                          char *err, size_t errlen) {
+    const char *ranges = lesson_param_get(l, "technique_sizes", NULL);
+    char spec[128];
+    if (ranges && *ranges) {
+        if (draw_ranges(ranges, spec, sizeof spec, r, group, err, errlen) != 0) return -1;
+    } else {
+        prob_size base;
+        if (problem_parse_size(ops, gpumodel_analysis_size(l, NULL), &base, err, errlen) != 0) return -1;
+        long lo = base.n / 2 > 1 ? base.n / 2 : 1;
+        long n = base.n > 2 ? lo + (long)rng_below(r, (uint32_t)(base.n - lo)) : base.n;
+        if (make_spec(ops, &base, n, base.m, base.input, spec, sizeof spec) != 0)
+            snprintf(spec, sizeof spec, "%s", gpumodel_analysis_size(l, NULL));
+    }
+    prob_size chk;
+    if (problem_parse_size(ops, spec, &chk, err, errlen) != 0) return -1;
+    ops->format_size(&chk, out, len);
+    return 0;
+}
+
+int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
+    memset(ch, 0, sizeof *ch);
+    snprintf(ch->id, sizeof ch->id, "%s", l->id);
+    ch->number = l->number;
+    snprintf(ch->title, sizeof ch->title, "%s", l->title);
+    snprintf(ch->file, sizeof ch->file, "exercises/%s/%s", l->id, l->exercise);
+    char ini[1200];
+    snprintf(ini, sizeof ini, "%s/lesson.ini", l->dir);
+    const problem_ops *ops = problem_find(l->problem);
+    if (!ops) {
+        util_errf(err, errlen, "%s: unknown problem '%s'", ini, l->problem);
+        return -1;
+    }
+    prob_size base;
+    char perr[512];
+    if (problem_parse_size(ops, l->default_size, &base, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s: default_size: %s", ini, perr);
+        return -1;
+    }
+    long group = (long)problem_local_size(l);
+    rng_state r;
+    rng_seed(&r, mix64(o->seed ^ mix64((uint64_t)l->number)));
+    int cap = 0;
+    char spec[128], name[192];
+    const char *hidden = lesson_param_get(l, "hidden_sizes", NULL);
+    if (hidden && *hidden) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", hidden);
+        int k = 0;
+        for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+            if (draw_ranges(tok, spec, sizeof spec, &r, group, perr, sizeof perr) != 0) {
+                util_errf(err, errlen, "%s: %s", ini, perr);
+                goto fail;
+            }
+            prob_size chk;
+            if (problem_parse_size(ops, spec, &chk, perr, sizeof perr) != 0) {
+                util_errf(err, errlen, "%s: hidden_sizes '%s': %s", ini, tok, perr);
+                goto fail;
+            }
+            ops->format_size(&chk, spec, sizeof spec);
+            if (has_spec(ch, spec, l->exercise)) continue;
+            char id[32];
+            snprintf(id, sizeof id, "hidden.%d", ++k);
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "hidden test %d: %s", k, spec);
+        }
+    } else {
+        long n0 = base.n, m0 = base.m;
+        long lo = n0 / 4 > group + 1 ? n0 / 4 : group + 1, hi = n0 / 2 > lo ? n0 / 2 : lo + 2 * group;
+        const char *input0 = ops->input_kinds[0];
+        /* sizes that are not multiples of the work-group size or of 4, fewer bins than usual */
+        long m_odd = m0 > 4 ? odd_in(&r, m0 / 4 > 1 ? m0 / 4 : 1, m0, 0) : m0;
+        long n_odd = odd_in(&r, lo, hi, group);
+        if (make_spec(ops, &base, n_odd, m_odd, input0, spec, sizeof spec) == 0 ||
+            make_spec(ops, &base, n_odd, m0, input0, spec, sizeof spec) == 0) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "odd", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "odd size %s", spec);
+        }
+        /* an even size and a power of two: neither parity nor a round size may be assumed */
+        long n_even = even_in(&r, lo, hi, group);
+        if (make_spec(ops, &base, n_even, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "even", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "even size %s", spec);
+        }
+        long n_pow2 = pow2_in(&r, lo, hi);
+        if (make_spec(ops, &base, n_pow2, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "pow2", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "power-of-two size %s", spec);
+        }
+        /* every degenerate input the problem knows: one bin, ties, all bytes equal, ... */
+        for (int k = 1; ops->input_kinds[k]; k++) {
+            long n = ragged_in(&r, lo, hi, group);
+            if (make_spec(ops, &base, n, m0, ops->input_kinds[k], spec, sizeof spec) != 0) continue;
+            char id[64];
+            snprintf(id, sizeof id, "input.%s", ops->input_kinds[k]);
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "input '%s' %s", ops->input_kinds[k], spec);
+        }
+        /* a single bin, where the problem has a bin count */
+        if (m0 > 1) {
+            long n = odd_in(&r, group + 1, 4 * group + 1, group);
+            prob_size chk;
+            if (make_spec(ops, &base, n, 1, input0, spec, sizeof spec) == 0 &&
+                problem_parse_size(ops, spec, &chk, perr, sizeof perr) == 0 && chk.m == 1) {
+                grade_test *t = add_test(ch, &cap, GT_HIDDEN, "single", l->exercise);
+                if (!t) goto oom;
+                snprintf(t->size, sizeof t->size, "%s", spec);
+                snprintf(t->name, sizeof t->name, "a single bin %s", spec);
+            }
+        }
+        /* length 1, and empty where the problem allows it */
+        if (make_spec(ops, &base, 1, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "one", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "length 1 %s", spec);
+        }
+        if (make_spec(ops, &base, 0, m0, input0, spec, sizeof spec) == 0) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "empty", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "empty input %s", spec);
+        }
+        /* large: the chapter's own size, made ragged */
+        long n_large = ragged_in(&r, n0 + 1, n0 + 2 * (group > 1 ? group : 2), group);
+        if (make_spec(ops, &base, n_large, m0, input0, spec, sizeof spec) == 0) {
+            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "large", l->exercise);
+            if (!t) goto oom;
+            snprintf(t->size, sizeof t->size, "%s", spec);
+            snprintf(t->name, sizeof t->name, "large size %s", spec);
+        }
+    }
+    /* the inputs that expose each find-the-bug listing's bug */
+    for (int b = 0; b < l->n_bugs; b++) {
+        prob_size chk;
+        if (problem_parse_size(ops, l->bugs[b].exposes, &chk, perr, sizeof perr) != 0) {
+            util_errf(err, errlen, "%s: [bug.%s] exposes: %s", ini, l->bugs[b].name, perr);
+            goto fail;
+        }
+        ops->format_size(&chk, spec, sizeof spec);
+        if (has_spec(ch, spec, l->exercise)) continue;
+        char id[64];
+        snprintf(id, sizeof id, "bug.%s", l->bugs[b].name);
+        grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", spec);
+        snprintf(t->name, sizeof t->name, "the input that exposes bug '%s' %s", l->bugs[b].name, spec);
+    }
+    if (ch->n_tests == 0) {
+        util_errf(err, errlen, "%s: no hidden test fits this chapter's problem; set hidden_sizes", ini);
+        goto fail;
+    }
+    /* the fixed find-the-bug listings */
+    for (int b = 0; b < l->n_bugs; b++) {
+        prob_size chk;
+        problem_parse_size(ops, l->bugs[b].exposes, &chk, perr, sizeof perr);
+        ops->format_size(&chk, spec, sizeof spec);
+        char id[64];
+        snprintf(id, sizeof id, "fix.%s", l->bugs[b].name);
+        grade_test *t = add_test(ch, &cap, GT_FIX, id, l->bugs[b].file);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", spec);
+        snprintf(t->name, sizeof t->name, "find the bug '%s' fixed: %s", l->bugs[b].name, spec);
+    }
+    /* speed, only when asked for */
+    if (o->require_speedup > 0 && l->previous > 0) {
+        const char *ss = lesson_param_get(l, "speed_size", l->default_size);
+        prob_size chk;
+        if (problem_parse_size(ops, ss, &chk, perr, sizeof perr) != 0) {
+            util_errf(err, errlen, "%s: speed_size: %s", ini, perr);
+            goto fail;
+        }
+        ops->format_size(&chk, spec, sizeof spec);
+        grade_test *t = add_test(ch, &cap, GT_SPEED, "speed", l->exercise);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", spec);
+        snprintf(t->name, sizeof t->name, "speed-up of at least %gx over chapter %d's reference at %s",
+                 o->require_speedup, l->previous, spec);
+    }
+    /* the race check and the technique checks last: they are measured on one
+     * analysis at a size drawn from the seed, which the kernel cannot know */
+    technique_check tq[TECHNIQUE_MAX];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, perr, sizeof perr);
+    if (nq < 0) {
+        util_errf(err, errlen, "%s: %s", ini, perr);
+        goto fail;
+    }
+    char tsize[128] = "";
+    if (nq > 0 || verdict_has_safety(l)) {
+        if (technique_size(ops, l, &r, group, tsize, sizeof tsize, perr, sizeof perr) != 0) {
+            util_errf(err, errlen, "%s: %s", ini, perr);
+            goto fail;
+        }
+    }
+    if (verdict_has_safety(l)) {
+        grade_test *t = add_test(ch, &cap, GT_SAFETY, "safety", l->exercise);
+        if (!t) goto oom;
+        snprintf(t->size, sizeof t->size, "%s", tsize);
+        snprintf(t->name, sizeof t->name, "no data race, memory error or divergent barrier (Oclgrind, %s)", tsize);
+    }
+    for (int i = 0; i < nq; i++) {
+        char id[64];
+        technique_id(&tq[i], id, sizeof id);
+        grade_test *t = add_test(ch, &cap, GT_TECHNIQUE, id, l->exercise);
+        if (!t) goto oom;
+        snprintf(t->check, sizeof t->check, "%s", tq[i].text);
+        snprintf(t->size, sizeof t->size, "%s", tsize);
+        technique_title(&tq[i], name, sizeof name);
+        snprintf(t->name, sizeof t->name, "%s", name);
+    }
+    for (int i = 0; i < ch->n_tests; i++) ch->tests[i].seed = test_seed(o->seed, l->number, i);
+    if (assign_weights(l, ch, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s: %s", ini, perr);
+        goto fail;
+    }
+    if (o->only && *o->only) {
+        /* a subset, for regrading one test: the points stay those of the full plan */
+        int kept = 0;
+        for (int i = 0; i < ch->n_tests; i++) {
+            /* the list as given, of any length: an id is a whole item between commas or spaces */
+            int want = 0;
+            size_t idlen = strlen(ch->tests[i].id);
+            for (const char *p = o->only; *p && !want;) {
+                p += strspn(p, ", ");
+                size_t n = strcspn(p, ", ");
+                want = n == idlen && !strncmp(p, ch->tests[i].id, n);
+                p += n;
+            }
+            if (want) ch->tests[kept++] = ch->tests[i];
+        }
+        ch->n_tests = kept;
+    }
+    for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
+    return 0;
+oom:
+    util_errf(err, errlen, "out of memory");
+fail:
+    free(ch->tests);
+    ch->tests = NULL;
+    ch->n_tests = 0;
+    return -1;
+}
+
+int grade_count(const grade_options *o, char *err, size_t errlen) {
+    int total = 0;
+    for (int i = 0; i < o->n_lessons; i++) {
+        grade_chapter ch;
+        if (grade_plan(o, o->lessons[i], &ch, err, errlen) != 0) return -1;
+        total += ch.n_tests;
+        free(ch.tests);
+    }
+    return total;
+}
+
+/* ---- reading a submission -------------------------------------------------- */
+
+static int open_dir_at(int dirfd, const char *name) {
+    return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static int is_chapter_name(const char *n) {
+    return isdigit((unsigned char)n[0]) && isdigit((unsigned char)n[1]) && n[2] == '-' && n[3];
+}
+
+int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size_t errlen) {
+    int root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) {
+        util_errf(err, errlen, "%s: not a folder", dir);
+        return -1;
+    }
+    int fd = open_dir_at(root, "exercises");
+    if (fd >= 0) {
+        close(fd);
+        close(root);
+        snprintf(buf, len, "%s/exercises", dir);
+        return 0;
+    }
+    /* the folder itself holds NN-name folders, or exactly one subfolder holds exercises/ */
+    DIR *d = fdopendir(root);
+    if (!d) {
+        close(root);
+        util_errf(err, errlen, "%s: cannot list the folder", dir);
+        return -1;
+    }
+    struct dirent *e;
+    int chapters = 0, found = 0;
+    char one[256] = "", loose[256] = "";
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        size_t nl = strlen(e->d_name);
+        if (!loose[0] && nl > 3 && !strcmp(e->d_name + nl - 3, ".cl")) snprintf(loose, sizeof loose, "%s", e->d_name);
+        int sub = open_dir_at(dirfd(d), e->d_name);
+        if (sub < 0) continue;
+        if (is_chapter_name(e->d_name)) chapters++;
+        int ex = open_dir_at(sub, "exercises");
+        if (ex >= 0) {
+            found++;
+            snprintf(one, sizeof one, "%s", e->d_name);
+            close(ex);
+        }
+        close(sub);
+    }
+    closedir(d);
+    if (chapters) {
+        snprintf(buf, len, "%s", dir);
+        return 0;
+    }
+    if (found == 1) {
+        snprintf(buf, len, "%s/%s/exercises", dir, one);
+        return 0;
+    }
+    if (found > 1)
+        util_errf(err, errlen, "%s holds no exercises/ folder (several subfolders have one: give one of them)", dir);
+    else if (loose[0])
+        util_errf(err, errlen,
+                  "%s holds %s loose, with no exercises/ folder: hand in the exercises/ folder itself, each file "
+                  "in its chapter's folder (exercises/02-atomic/histogram.cl), or, when one chapter is graded, "
+                  "that chapter's file under its own name (histogram.cl)", dir, loose);
+    else
+        util_errf(err, errlen, "%s holds no exercises/ folder", dir);
+    return -1;
+}
+
+int grade_find_include(const char *src) {
+    srcpolicy_finding f;
+    return srcpolicy_check(src, NULL, NULL, SRCPOLICY_FILES, &f) == 0 ? 0 : f.line > 0 ? f.line : 1;
+}
+
+static int valid_text(const char *s, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == '\0') return 0;
+    return 1;
+}
+
+char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, const char *build_options,
+                        int *refused, char *err, size_t errlen) {
+    *refused = 0;
+    char shown[300];
+    if (!strcmp(id, ".")) snprintf(shown, sizeof shown, "%s", file);
+    else snprintf(shown, sizeof shown, "exercises/%s/%s", id, file);
+    int root = open(exercises_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) {
+        util_errf(err, errlen, "no exercises/ folder in the submission");
+        return NULL;
+    }
+    int dir = open_dir_at(root, id);
+    int saved = errno;
+    close(root);
+    if (dir < 0) {
+        if (saved == ELOOP || saved == ENOTDIR) {
+            *refused = 1;
+            util_errf(err, errlen, "exercises/%s is not a plain folder (a symbolic link?); it was not read", id);
+        } else {
+            util_errf(err, errlen, "%s is not in the submission", shown);
+        }
+        return NULL;
+    }
+    int fd = openat(dir, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    saved = errno;
+    close(dir);
+    if (fd < 0) {
+        if (saved == ELOOP) {
+            *refused = 1;
+            util_errf(err, errlen, "%s is a symbolic link; only plain files are graded", shown);
+        } else {
+            util_errf(err, errlen, "%s is not in the submission", shown);
+        }
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *refused = 1;
+        util_errf(err, errlen, "%s is not a plain file; it was not read", shown);
+        return NULL;
+    }
+    if (st.st_size > KERNEL_MAX_BYTES) {
+        close(fd);
+        *refused = 1;
+        util_errf(err, errlen, "%s is %lld bytes, more than the %d a kernel file may have", shown,
+                  (long long)st.st_size, KERNEL_MAX_BYTES);
+        return NULL;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (text && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (!text) {
+        util_errf(err, errlen, "out of memory");
+        return NULL;
+    }
+    text[got] = '\0';
+    if (!valid_text(text, got)) {
+        free(text);
+        *refused = 1;
+        util_errf(err, errlen, "%s is not a text file", shown);
+        return NULL;
+    }
+    char names_buf[512];
+    const char *names[33];
+    srcpolicy_option_macros(build_options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    if (srcpolicy_check(text, shown, names, SRCPOLICY_ALL, &f) != 0) {
+        free(text);
+        *refused = 1;
+        util_errf(err, errlen, "%s", f.message);
+        return NULL;
+    }
+    return text;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+/* Text for reports: valid UTF-8, no control characters but newline and tab. */
+static char *clean_text(const char *s, size_t max) {
+    if (!s) return NULL;
+    size_t n = strlen(s);
+    if (n > max) n = max;
+    char *o = malloc(n + 4);
+    if (!o) return NULL;
+    size_t j = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned c = u[i];
+        if (c == '\n' || c == '\t') { o[j++] = (char)c; i++; continue; }
+        if (c < 0x20 || c == 0x7f) { o[j++] = '?'; i++; continue; }
+        if (c < 0x80) { o[j++] = (char)c; i++; continue; }
+        int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+        int ok = len && i + (size_t)len <= n;
+        for (int k = 1; ok && k < len; k++) ok = (u[i + k] & 0xC0) == 0x80;
+        if (ok && len == 2 && c < 0xC2) ok = 0;
+        if (ok && len == 3) {
+            unsigned cp = (c & 0x0F) << 12 | (u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F);
+            if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) ok = 0;
+        }
+        if (ok && len == 4) {
+            unsigned cp = (c & 0x07) << 18 | (u[i + 1] & 0x3F) << 12 | (u[i + 2] & 0x3F) << 6 | (u[i + 3] & 0x3F);
+            if (cp < 0x10000 || cp > 0x10FFFF) ok = 0;
+        }
+        if (!ok) { o[j++] = '?'; i++; continue; }
+        memcpy(o + j, u + i, (size_t)len);
+        j += (size_t)len;
+        i += (size_t)len;
+    }
+    o[j] = '\0';
+    if (strlen(s) > max) { memcpy(o + j, "...", 4); }
+    return o;
+}
+
+static void set_detail(grade_test *t, char *text) {
+    free(t->detail);
+    t->detail = clean_text(text, DETAIL_MAX);
+    free(text);
+}
+
+/* What a learner reads about one run: the engine's message, and the evidence. */
+static char *run_detail(const engine_report *rep) {
+    char *d = NULL;
+    util_sappend(&d, "%s: %s", rep->headline, rep->message);
+    if (rep->status == ENG_WRONG) {
+        const verify_report *vr = &rep->verify;
+        int shown = 0;
+        for (int i = 0; i < vr->n_entries && shown < 6; i++) {
+            const vr_entry *e = &vr->entries[i];
+            if (!e->wrong) continue;
+            if (e->lo != e->hi)
+                util_sappend(&d, "\n  %s %ld: expected %lld (%lld..%lld accepted), got %lld", vr->what, e->index,
+                             e->expected, e->lo, e->hi, e->actual);
+            else
+                util_sappend(&d, "\n  %s %ld: expected %lld, got %lld", vr->what, e->index, e->expected, e->actual);
+            shown++;
+        }
+        if (vr->counts && vr->expected_total != vr->actual_total)
+            util_sappend(&d, "\n  total: expected %lld, got %lld", vr->expected_total, vr->actual_total);
+    }
+    if (rep->status == ENG_BUILD && rep->build_log && *rep->build_log) {
+        char *log = clean_text(rep->build_log, 1500);
+        util_sappend(&d, "\n%s", log ? log : "");
+        free(log);
+    }
+    if ((rep->status == ENG_CRASH || rep->status == ENG_RUNTIME) && rep->worker_output &&
+        (strstr(rep->worker_output, "out of memory") || strstr(rep->worker_output, "Allocation failed") ||
+         strstr(rep->worker_output, "bad_alloc") || strstr(rep->worker_output, "Cannot allocate")))
+        util_sappend(&d, "\nThe worker ran out of the memory a test may use (--memory-limit).");
+    if (rep->worker_output && *rep->worker_output) {
+        char *out = clean_text(rep->worker_output, 800);
+        if (rep->status == ENG_PASS || rep->status == ENG_WRONG)
+            util_sappend(&d, "\nThe kernel or runtime printed (ignored for grading):\n%s", out ? out : "");
+        else if (rep->status != ENG_BUILD)
+            util_sappend(&d, "\nThe runtime printed:\n%s", out ? out : "");
+        free(out);
+    }
+    return d;
+}
+
+typedef struct {
+    const grade_options *o;
+    grade_result *r;
+    grade_progress_cb cb;
+    void *user;
+    volatile int *cancel;
+    int done, total;
+    long cpu_s;
+    const char *cache_root;       /* where compiled kernels are cached (NULL: the user's cache) */
+    int threads;                  /* untimed tests run side by side on this many threads */
+} run_ctx;
+
+/* Runs a kernel file once through the engine; returns the engine's status. */
+static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
+                                 const char *size, uint64_t seed, double budget_s, const char *cache_root,
+                                 engine_report *rep);
+
+static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, const char *display, const char *size,
+                              uint64_t seed, double budget_s, engine_report *rep) {
+    return run_once_in(rc, l, path, display, size, seed, budget_s, rc->cache_root, rep);
+}
+
+/* run_once with the compiled kernels cached under cache_root (each thread running side by side has its own). */
+static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
+                                 const char *size, uint64_t seed, double budget_s, const char *cache_root,
+                                 engine_report *rep) {
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = l;
+    rq.kernel_path = path;
+    rq.display_path = display;
+    rq.device_spec = rc->o->device_spec;
+    rq.size_spec = size;
+    rq.seed = seed;
+    rq.timeout_s = rc->o->timeout_s;
+    rq.budget_s = budget_s;
+    if (budget_s > 0) {
+        rq.min_runs = 3;
+        rq.max_runs = budget_s >= 1 ? 200 : 20;
+    }
+    rq.cpu_limit_s = rc->cpu_s;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    rq.cache_root = cache_root;
+    engine_run(&rq, NULL, NULL, rc->cancel, rep);
+    return rep->status;
+}
+
+/* Notes the device the grade ran on (from the first run that opened one). */
+static void note_device(run_ctx *rc, const engine_report *rep) {
+    if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
+}
+
+/* ---- running a chapter's untimed tests side by side ---------------------- */
+
+/* One untimed test a worker thread runs ahead of the chapter's loop. */
+typedef struct {
+    const lesson *l;
+    const char *path;
+    char display[256];
+    grade_test *t;
+    engine_report rep;
+    int ran;
+} ahead_job;
+
+typedef struct {
+    run_ctx *rc;
+    ahead_job *jobs;
+    int n, next, lanes;
+    pthread_mutex_t mu;
+} ahead_pool;
+
+static void *ahead_thread(void *arg) {
+    ahead_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    int lane = p->lanes++;
+    pthread_mutex_unlock(&p->mu);
+    /* lane 0 uses the grade's cache; the others one each, for no two
+     * runtimes may fill one cache folder at once */
+    char root[1200] = "", base[1100];
+    if (lane > 0) {
+        if (p->rc->cache_root) snprintf(base, sizeof base, "%s", p->rc->cache_root);
+        else if (wproto_cache_root(base, sizeof base) != 0) base[0] = '\0';
+        if (base[0]) snprintf(root, sizeof root, "%s/lane-%d", base, lane);
+    }
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
+        ahead_job *j = &p->jobs[i];
+        if (j->ran) continue; /* the first run of its file, done before */
+        run_once_in(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, root[0] ? root : p->rc->cache_root,
+                    &j->rep);
+        j->ran = 1;
+    }
+}
+
+/* Runs jobs on up to `threads` threads (each run is a worker process of its own).
+ * The first run of each file goes alone: it compiles the kernel into the
+ * cache, which two compilers of the same text must not fill at once. */
+static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads);
+
+static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
+    /* the first job of each file (different texts compile into different
+     * folders, so these may run side by side), then the others */
+    ahead_job *order = calloc((size_t)(n ? n : 1), sizeof *order);
+    int *first = calloc((size_t)(n ? n : 1), sizeof *first);
+    if (!order || !first) {
+        free(order);
+        free(first);
+        run_pool(rc, jobs, n, 1);
+        return;
+    }
+    int n_first = 0;
+    for (int i = 0; i < n; i++) {
+        first[i] = 1;
+        for (int k = 0; k < i && first[i]; k++) first[i] = strcmp(jobs[k].path, jobs[i].path) != 0;
+        if (first[i]) order[n_first++] = jobs[i];
+    }
+    run_pool(rc, order, n_first, threads);
+    for (int i = 0, k = 0; i < n; i++)
+        if (first[i]) jobs[i] = order[k++];
+    run_pool(rc, jobs, n, threads);
+    free(order);
+    free(first);
+}
+
+static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads) {
+    ahead_pool p = {.rc = rc, .jobs = jobs, .n = n};
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_t tid[8];
+    int started = 0;
+    for (int k = 0; k < threads - 1 && k < 8; k++)
+        if (pthread_create(&tid[k], NULL, ahead_thread, &p) == 0) started++;
+    ahead_thread(&p);
+    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    pthread_mutex_destroy(&p.mu);
+}
+
+static int is_fatal(engine_status s) { return s == ENG_USAGE || s == ENG_NO_DEVICE || s == ENG_CANCELLED; }
+
+static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) {
+    grade_result *r = rc->r;
+    r->fatal = engine_exit_code(rep->status);
+    util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s: %s: %s", what, rep->headline, rep->message);
+}
+
+static void mark_missing(grade_test *t, const char *status, const char *msg);
+
+/* The chapter's one analysis on the GPU memory model, at the technique size,
+ * shared by the race check and every technique check. */
+typedef struct {
+    int done;
+    gpumodel_report gm;
+    int prev_done;              /* the previous chapter's reference at the same size (some techniques compare) */
+    gpumodel_report prev;
+} chapter_analysis;
+
+/* The previous chapter's reference, analysed at the size of an->gm. */
+static const gpumodel_report *analyse_previous(run_ctx *rc, const lesson *l, chapter_analysis *an) {
+    if (an->prev_done) return an->prev.status == GM_OK ? &an->prev : NULL;
+    an->prev_done = 1;
+    memset(&an->prev, 0, sizeof an->prev);
+    an->prev.status = GM_FAILED;
+    const catalog *cat = rc->o->cat;
+    const lesson *prev = cat && l->previous > 0 ? catalog_by_number(cat, l->previous) : NULL;
+    if (!prev || strcmp(prev->problem, l->problem) != 0 || !rc->o->course || an->gm.status != GM_OK) return NULL;
+    char ref[1400];
+    snprintf(ref, sizeof ref, "%s/kernels/%s/%s", rc->o->course, prev->id, prev->exercise);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = prev;
+    rq.kernel_path = ref;
+    rq.display_path = ref;
+    rq.size_spec = an->gm.size_text;
+    rq.timeout_s = 120;
+    rq.budget_s = 0;
+    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    rq.cache_root = rc->cache_root;
+    gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->prev);
+    return an->prev.status == GM_OK ? &an->prev : NULL;
+}
+
+static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, const char *path, const char *display,
+                         chapter_analysis *an) {
+    if (an->done) return;
+    an->done = 1;
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = l;
+    rq.kernel_path = path;
+    rq.display_path = display;
+    rq.size_spec = t->size;
+    rq.seed = t->seed;
+    rq.timeout_s = rc->o->timeout_s > 120 ? rc->o->timeout_s : 120; /* the simulator is slow */
+    rq.budget_s = 0;
+    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    rq.cache_root = rc->cache_root;
+    gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->gm);
+}
+
+/* Copies a verdict item's outcome into a grade test. */
+static void from_item(grade_test *t, const verdict_item *it) {
+    t->outcome = it->outcome == VO_PASS ? GO_PASS : it->outcome == VO_SKIP ? GO_SKIP : GO_FAIL;
+    snprintf(t->status, sizeof t->status, "%s", it->outcome == VO_SKIP ? "skipped" : "measured");
+    snprintf(t->headline, sizeof t->headline, "%s", it->headline);
+    set_detail(t, util_strdup(it->outcome == VO_SKIP ? "" : it->detail));
+    if (it->outcome == VO_SKIP) {
+        char *d = NULL;
+        util_sappend(&d, "skipped: GPU memory model unavailable: %s", it->detail);
+        set_detail(t, d);
+    }
+}
+
+/* path NULL: the file is missing or refused (missing_status, missing say how). */
+static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
+                                int have_passed, chapter_analysis *an, const char *missing_status,
+                                const char *missing) {
+    verdict_item it;
+    memset(&it, 0, sizeof it);
+    char icd[1024], plugin[1024], why_not[1024];
+    if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, why_not, sizeof why_not) != 0) {
+        /* skipped for every submission alike, correct or not, so that all have the same total */
+        why_not[strcspn(why_not, "\n")] = '\0';
+        char *stop = strstr(why_not, ". ");
+        if (stop) stop[1] = '\0';
+        it.outcome = VO_SKIP;
+        snprintf(it.headline, sizeof it.headline, "Skipped");
+        snprintf(it.detail, sizeof it.detail, "%s", why_not);
+        from_item(t, &it);
+        return;
+    }
+    if (!path) {
+        mark_missing(t, missing_status, missing);
+        return;
+    }
+    if (!have_passed) {
+        /* nothing to simulate: a kernel that fails every test may well hang the simulator too */
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "not_run");
+        snprintf(t->headline, sizeof t->headline, "Not credited");
+        set_detail(t, util_strdup(t->kind == GT_TECHNIQUE
+                                  ? "The technique is credited only on a correct kernel, and no hidden test passed, "
+                                    "so there was nothing to measure. Make the kernel correct first."
+                                  : "The race check runs only on a kernel that passed a hidden test, and none did. "
+                                    "Make the kernel correct first."));
+        return;
+    }
+    analyse_once(rc, l, t, path, display, an);
+    if (t->kind == GT_SAFETY) {
+        verdict_safety(&an->gm, &it);
+    } else {
+        technique_check c;
+        char err[256];
+        if (technique_parse(t->check, &c, 1, err, sizeof err) != 1) return;
+        technique_baseline prev = technique_baseline_of(technique_needs_previous(&c) ? analyse_previous(rc, l, an) : NULL);
+        verdict_technique(&c, &an->gm, &prev, &it);
+    }
+    from_item(t, &it);
+    t->wall_s = an->gm.wall_s;
+}
+
+static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display) {
+    const catalog *cat = rc->o->cat;
+    const lesson *prev = cat ? catalog_by_number(cat, l->previous) : NULL;
+    char *d = NULL;
+    if (!prev || strcmp(prev->problem, l->problem) != 0 || !rc->o->course) {
+        t->outcome = GO_SKIP;
+        snprintf(t->status, sizeof t->status, "skipped");
+        snprintf(t->headline, sizeof t->headline, "Skipped");
+        util_sappend(&d, "skipped: chapter %d has no previous chapter with the same problem to compare with",
+                     l->number);
+        set_detail(t, d);
+        return;
+    }
+    char ref[1400];
+    snprintf(ref, sizeof ref, "%s/kernels/%s/%s", rc->o->course, prev->id, prev->exercise);
+    engine_report a, b;
+    engine_status sa = run_once(rc, prev, ref, ref, t->size, t->seed, 1.0, &a);
+    note_device(rc, &a);
+    if (is_fatal(sa)) {
+        fatal_from(rc, &a, "the previous chapter's reference");
+        engine_report_free(&a);
+        return;
+    }
+    engine_status sb = run_once(rc, l, path, display, t->size, t->seed, 1.0, &b);
+    note_device(rc, &b);
+    if (is_fatal(sb)) {
+        fatal_from(rc, &b, t->name);
+    } else if (sa != ENG_PASS || a.n_samples == 0) {
+        t->outcome = GO_SKIP;
+        snprintf(t->status, sizeof t->status, "skipped");
+        snprintf(t->headline, sizeof t->headline, "Skipped");
+        util_sappend(&d, "skipped: chapter %d's reference did not run correctly here (%s)", prev->number, a.headline);
+    } else if (sb != ENG_PASS || b.n_samples == 0) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "%s", engine_status_name(sb));
+        snprintf(t->headline, sizeof t->headline, "%s", b.headline);
+        char *rd = run_detail(&b);
+        util_sappend(&d, "The kernel must be correct to be timed. %s", rd ? rd : "");
+        free(rd);
+        t->wall_s = b.wall_s;
+    } else {
+        double speed = a.timing.median / b.timing.median;
+        t->kernel_ms = b.timing.median;
+        t->wall_s = a.wall_s + b.wall_s;
+        t->outcome = speed >= rc->o->require_speedup ? GO_PASS : GO_FAIL;
+        snprintf(t->status, sizeof t->status, "measured");
+        snprintf(t->headline, sizeof t->headline, "%.2fx", speed);
+        util_sappend(&d, "On %s: this kernel %.4g ms (median of %d runs), chapter %d's reference %.4g ms (median of "
+                     "%d runs): a speed-up of %.2fx; %gx is required.", b.device.name, b.timing.median, b.n_samples,
+                     prev->number, a.timing.median, a.n_samples, speed, rc->o->require_speedup);
+    }
+    if (d) set_detail(t, d);
+    engine_report_free(&a);
+    engine_report_free(&b);
+}
+
+static void tick(run_ctx *rc, const grade_chapter *ch, const grade_test *t) {
+    rc->done++;
+    if (rc->cb) rc->cb(rc->user, ch, t, rc->done, rc->total);
+}
+
+static void mark_missing(grade_test *t, const char *status, const char *msg) {
+    t->outcome = GO_FAIL;
+    snprintf(t->status, sizeof t->status, "%s", status);
+    snprintf(t->headline, sizeof t->headline, "%s", !strcmp(status, "missing") ? "File missing" : "File refused");
+    set_detail(t, util_strdup(msg));
+}
+
+/* Copies the submitted text into the grader's own folder; the worker builds that copy. */
+static int private_copy(const char *work_dir, const char *id, const char *file, const char *text, char *path,
+                        size_t len) {
+    char dir[1400];
+    snprintf(dir, sizeof dir, "%s/%s", work_dir, id);
+    if (util_mkdirs(dir) != 0) return -1;
+    char full[1600];
+    snprintf(full, sizeof full, "%s/%s", dir, file);
+    snprintf(path, len, "%s", full);
+    return util_write_file_atomic(full, text, strlen(text));
+}
+
+/* A fixed listing earns its points only as the shipped listing with its bug
+ * mended: a small edit, not a replacement by another kernel. */
+static void check_fix_is_edit(const grade_options *o, const lesson *l, grade_test *t, const char *submitted) {
+    const lesson_bug *bug = NULL;
+    for (int b = 0; b < l->n_bugs; b++)
+        if (!strcmp(l->bugs[b].file, t->file)) bug = &l->bugs[b];
+    if (!bug || !o->course) return;
+    char shipped[1400];
+    snprintf(shipped, sizeof shipped, "%s/exercises/%s/%s", o->course, l->id, bug->file);
+    char *listing = util_read_file(shipped, NULL), *fixed = util_read_file(submitted, NULL);
+    int dist = listing && fixed ? verdict_fix_distance(listing, fixed) : -1;
+    int allowed = verdict_fix_allowed(bug);
+    if (dist > allowed) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "not_a_fix");
+        snprintf(t->headline, sizeof t->headline, "Not the listing, fixed");
+        char *d = NULL;
+        util_sappend(&d, "The file is correct, but %d code lines (comments and spacing aside) differ from the shipped "
+                     "listing %s, and a fix of this bug changes at most %d. This exercise asks you to find the bug in "
+                     "the listing and mend it there, not to replace the listing with another kernel: start again "
+                     "from the shipped listing and change only what is wrong.", dist, bug->file, allowed);
+        set_detail(t, d);
+    }
+    free(listing);
+    free(fixed);
+}
+
+/* A kernel with a data race or a memory error is right only by luck of the
+ * device: its hidden tests and techniques earn nothing. */
+static void gate_on_safety(grade_chapter *ch) {
+    const grade_test *safety = NULL;
+    for (int i = 0; i < ch->n_tests; i++)
+        if (ch->tests[i].kind == GT_SAFETY) safety = &ch->tests[i];
+    if (!safety || safety->outcome != GO_FAIL || !strcmp(safety->status, "missing") ||
+        !strcmp(safety->status, "refused"))
+        return;
+    for (int i = 0; i < ch->n_tests; i++) {
+        grade_test *t = &ch->tests[i];
+        if ((t->kind != GT_HIDDEN && t->kind != GT_TECHNIQUE) || t->outcome != GO_PASS) continue;
+        t->outcome = GO_FAIL;
+        t->score = 0;
+        snprintf(t->status, sizeof t->status, "unsafe");
+        snprintf(t->headline, sizeof t->headline, "Not credited: %s", safety->headline);
+        char *d = NULL;
+        util_sappend(&d, "This run was correct here, but the race check failed (%s), so the result holds only by "
+                     "luck of the device and is not credited. %s", safety->headline, t->detail ? t->detail : "");
+        set_detail(t, d);
+    }
+}
+
+static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
+                              const char *ex_err, int flat) {
+    const grade_options *o = rc->o;
+    /* the files this chapter grades: the exercise and each find-the-bug listing */
+    struct { char file[96]; char path[1400]; int ok; char status[16]; char err[512]; } files[LESSON_MAX_BUGS + 1];
+    int nf = 0;
+    for (int i = 0; i < ch->n_tests; i++) {
+        int known = 0;
+        for (int f = 0; f < nf; f++) if (!strcmp(files[f].file, ch->tests[i].file)) known = 1;
+        if (known || nf == LESSON_MAX_BUGS + 1) continue;
+        memset(&files[nf], 0, sizeof files[nf]);
+        snprintf(files[nf].file, sizeof files[nf].file, "%s", ch->tests[i].file);
+        if (!have_ex) {
+            snprintf(files[nf].status, sizeof files[nf].status, "missing");
+            snprintf(files[nf].err, sizeof files[nf].err, "%s", ex_err);
+        } else {
+            int refused = 0;
+            char options[512];
+            problem_build_options(l, options, sizeof options);
+            char *text = grade_read_kernel(exercises, flat ? "." : l->id, files[nf].file, options, &refused,
+                                           files[nf].err, sizeof files[nf].err);
+            if (!text) {
+                snprintf(files[nf].status, sizeof files[nf].status, "%s", refused ? "refused" : "missing");
+            } else if (private_copy(o->work_dir, l->id, files[nf].file, text, files[nf].path,
+                                    sizeof files[nf].path) != 0) {
+                snprintf(files[nf].status, sizeof files[nf].status, "missing");
+                snprintf(files[nf].err, sizeof files[nf].err, "the grader could not copy the file to %s", o->work_dir);
+            } else {
+                files[nf].ok = 1;
+            }
+            free(text);
+        }
+        if (!strcmp(files[nf].file, l->exercise)) ch->submitted = files[nf].ok;
+        nf++;
+    }
+    /* the untimed tests run side by side first (the timed 'large' one and the
+     * simulator's run keep the machine to themselves); the loop below takes
+     * their reports in order */
+    ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
+    if (ahead) {
+        ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
+        int n_list = 0;
+        for (int i = 0; list && i < ch->n_tests; i++) {
+            grade_test *t = &ch->tests[i];
+            int f = 0;
+            while (f < nf && strcmp(files[f].file, t->file)) f++;
+            if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
+                continue;
+            ahead_job *j = &list[n_list++];
+            j->l = l;
+            j->path = files[f].path;
+            j->t = t;
+            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
+        }
+        run_ahead(rc, list, n_list, rc->threads);
+        for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
+        free(list);
+    }
+    int have_passed = 0;
+    chapter_analysis an = {0};
+    for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
+        grade_test *t = &ch->tests[i];
+        if (rc->cancel && *rc->cancel) {
+            rc->r->fatal = 130;
+            util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "cancelled");
+            break;
+        }
+        int f = 0;
+        while (f < nf && strcmp(files[f].file, t->file)) f++;
+        char display[256];
+        snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
+        if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
+            evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
+                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
+        } else if (f >= nf || !files[f].ok) {
+            mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
+        } else if (t->kind == GT_SPEED) {
+            run_speed(rc, l, t, files[f].path, display);
+        } else {
+            engine_report rep;
+            int large = !strcmp(t->id, "large");
+            engine_status st;
+            if (ahead && ahead[i].ran) {
+                rep = ahead[i].rep;
+                ahead[i].ran = 0;
+                st = rep.status;
+            } else {
+                st = run_once(rc, l, files[f].path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+            }
+            note_device(rc, &rep);
+            if (is_fatal(st)) {
+                fatal_from(rc, &rep, t->name);
+                engine_report_free(&rep);
+                break;
+            }
+            t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
+            snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
+            snprintf(t->headline, sizeof t->headline, "%s", rep.headline);
+            set_detail(t, run_detail(&rep));
+            t->wall_s = rep.wall_s;
+            if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
+            if (st == ENG_PASS && t->kind == GT_HIDDEN) have_passed = 1;
+            if (st == ENG_PASS && t->kind == GT_FIX) check_fix_is_edit(o, l, t, files[f].path);
+            engine_report_free(&rep);
+        }
+        if (t->outcome == GO_PASS) t->score = t->max_score;
+        tick(rc, ch, t);
+    }
+    if (an.done) gpumodel_report_free(&an.gm);
+    if (an.prev_done) gpumodel_report_free(&an.prev);
+    for (int i = 0; ahead && i < ch->n_tests; i++)
+        if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
+    free(ahead);
+    gate_on_safety(ch);
+    for (int i = 0; i < ch->n_tests; i++) {
+        grade_test *t = &ch->tests[i];
+        if (t->outcome == GO_SKIP) { t->score = 0; t->max_score = 0; }
+        ch->score += t->score;
+    }
+    ch->max_score = 0;
+    for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
+}
+
+int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile int *cancel, grade_result *r) {
+    memset(r, 0, sizeof *r);
+    double t0 = util_now();
+    snprintf(r->submission, sizeof r->submission, "%s", o->submission ? o->submission : "");
+    if (o->student && *o->student) snprintf(r->student, sizeof r->student, "%s", o->student);
+    else {
+        char *real = realpath(r->submission, NULL);
+        const char *path = real ? real : r->submission;
+        const char *base = strrchr(path, '/');
+        snprintf(r->student, sizeof r->student, "%s", base && base[1] ? base + 1 : path);
+        free(real);
+    }
+    r->seed = o->seed;
+    r->timeout_s = o->timeout_s;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    r->cpu_s = o->cpu_s > 0 ? o->cpu_s : 60 + (long)ceil(o->timeout_s * (double)(ncpu > 0 ? ncpu : 1));
+    r->memory_mb = o->memory_mb;
+    r->require_speedup = o->require_speedup;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(r->started, sizeof r->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    char err[1024];
+    r->chapters = calloc((size_t)(o->n_lessons ? o->n_lessons : 1), sizeof *r->chapters);
+    if (!r->chapters) {
+        r->fatal = 64;
+        util_errf(r->fatal_msg, sizeof r->fatal_msg, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < o->n_lessons; i++) {
+        if (grade_plan(o, o->lessons[i], &r->chapters[i], err, sizeof err) != 0) {
+            r->fatal = 64;
+            util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s", err);
+            return -1;
+        }
+        r->n_chapters++;
+    }
+    run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
+    rc.threads = o->threads > 0 ? o->threads : (int)(ncpu > 0 ? (ncpu < 4 ? ncpu : 4) : 1);
+    /* compiled kernels are cached per kernel text in the user's cache (a
+     * text compiles once, and no kernel can plant a binary for another); a
+     * cache that grows past what a compiled kernel takes (a runaway build
+     * log) is removed after its run */
+    rc.cache_root = o->cache_root;
+    for (int i = 0; i < r->n_chapters; i++) rc.total += r->chapters[i].n_tests;
+
+    char exercises[1200], ex_err[1200] = "";
+    int have_ex = grade_find_exercises(o->submission, exercises, sizeof exercises, ex_err, sizeof ex_err) == 0;
+    int flat = 0;
+    if (!have_ex && o->n_lessons == 1) {
+        /* one chapter graded: its file may sit at the top of the submission */
+        char top[1400];
+        struct stat st;
+        snprintf(top, sizeof top, "%s/%s", o->submission, o->lessons[0]->exercise);
+        if (lstat(top, &st) == 0) {
+            snprintf(exercises, sizeof exercises, "%s", o->submission);
+            have_ex = flat = 1;
+        }
+    }
+    for (int i = 0; i < r->n_chapters && !r->fatal; i++) {
+        if (flat) snprintf(r->chapters[i].file, sizeof r->chapters[i].file, "%s", o->lessons[i]->exercise);
+        grade_chapter_run(&rc, o->lessons[i], &r->chapters[i], exercises, have_ex, ex_err, flat);
+    }
+    for (int i = 0; i < r->n_chapters; i++) {
+        const grade_chapter *ch = &r->chapters[i];
+        r->score += ch->score;
+        r->max_score += ch->max_score;
+        for (int k = 0; k < ch->n_tests; k++) {
+            r->n_tests++;
+            if (ch->tests[k].outcome == GO_PASS) r->n_passed++;
+            else if (ch->tests[k].outcome == GO_SKIP) r->n_skipped++;
+            else r->n_failed++;
+        }
+    }
+    r->wall_s = util_now() - t0;
+    return r->fatal ? -1 : 0;
+}
+
+void grade_result_free(grade_result *r) {
+    for (int i = 0; i < r->n_chapters; i++) {
+        for (int k = 0; k < r->chapters[i].n_tests; k++) free(r->chapters[i].tests[k].detail);
+        free(r->chapters[i].tests);
+    }
+    free(r->chapters);
+    r->chapters = NULL;
+    r->n_chapters = 0;
+}

@@ -1,0 +1,131 @@
+/* grade — hidden tests, technique checks and scores for one learner's exercises;
+ * learner code runs only in engine workers, and only kernel files are read from a submission. */
+#ifndef CLT_GRADE_H
+#define CLT_GRADE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "course/catalog.h"
+#include "run/engine.h"
+
+typedef enum {
+    GT_HIDDEN,     /* the exercise on a hidden input */
+    GT_TECHNIQUE,  /* does the kernel use what the chapter teaches */
+    GT_FIX,        /* a find-the-bug listing, fixed, on the input that exposes its bug */
+    GT_SPEED,      /* --require-speedup: faster than the previous chapter's reference */
+    GT_SAFETY,     /* no data race, memory error or divergent barrier under Oclgrind */
+} grade_kind;
+
+typedef enum { GO_PASS, GO_FAIL, GO_SKIP } grade_outcome;
+
+typedef struct {
+    char id[64];          /* stable within a chapter: "odd", "input.onebin", "one", "large", "empty",
+                             "bug.NAME", "hidden.N", "technique.local_memory", "fix.NAME", "speed" */
+    char name[192];       /* for people: "odd size 2049x77x64" */
+    grade_kind kind;
+    char size[64];        /* the size spec as run ("" for technique checks) */
+    char file[96];        /* the exercise file it grades */
+    char check[64];       /* technique: the check as the chapter writes it ("coalescing>=0.9") */
+    uint64_t seed;
+    double max_score, score;
+    grade_outcome outcome;
+    char status[24];      /* an engine status name ("pass", "wrong", "timeout", ...), or "measured",
+                             "skipped", "missing", "refused", "not_run" */
+    char headline[128];
+    char *detail;         /* what happened, why, what to try (malloc'd, may be NULL) */
+    double wall_s;        /* the worker's life for this test */
+    double kernel_ms;     /* kernel time where it was measured (reported, not graded), else 0 */
+} grade_test;
+
+typedef struct {
+    char id[96];
+    int number;
+    char title[128];
+    char file[256];       /* the graded file, as the submission names it: exercises/ID/FILE */
+    int submitted;        /* the exercise file was there and could be read */
+    grade_test *tests;
+    int n_tests;
+    double score, max_score;
+} grade_chapter;
+
+typedef struct {
+    char submission[1024];
+    char student[256];
+    uint64_t seed;
+    engine_device device;
+    double timeout_s;
+    long cpu_s, memory_mb;
+    double require_speedup;
+    char started[32];     /* UTC, ISO 8601 */
+    double wall_s;
+    grade_chapter *chapters;
+    int n_chapters;
+    double score, max_score;
+    int n_tests, n_passed, n_failed, n_skipped;
+    int fatal;            /* 0, or the exit status of a grader failure (64 usage, 69 no device) */
+    char fatal_msg[512];
+} grade_result;
+
+typedef struct {
+    const catalog *cat;                 /* every chapter (for the previous chapter's reference) */
+    const lesson *const *lessons;       /* the chapters to grade, in order */
+    int n_lessons;
+    const char *submission;             /* the learner's folder: exercises/NN-slug/FILE inside */
+    const char *course;                 /* the installed course: kernels/ for --require-speedup */
+    const char *work_dir;               /* a private folder for copies of the submitted files */
+    const char *student;                /* a name for reports (default: the folder's name) */
+    const char *device_spec;
+    uint64_t seed;
+    double timeout_s;                   /* wall-clock limit of one kernel run */
+    long cpu_s;                         /* CPU seconds for one test's worker */
+    long memory_mb;                     /* data segment of one test's worker */
+    double require_speedup;             /* 0: timing is reported, not graded */
+    const char *only;                   /* NULL, or test ids separated by commas: run just those */
+    const char *cache_root;             /* compiled kernels' cache, one folder per kernel text; NULL:
+                                         * ~/.cache/cltutor/kernels */
+    int threads;                        /* untimed tests of a chapter run side by side on this many
+                                         * threads; 0: one per CPU, at most 4 (a batch sets 1 per student
+                                         * when its jobs fill the CPUs) */
+} grade_options;
+
+/* Called after each test. */
+typedef void (*grade_progress_cb)(void *user, const grade_chapter *ch, const grade_test *t, int done, int total);
+
+void grade_options_defaults(grade_options *o);
+
+/* A seed nobody chose: time, process id and the kernel's randomness. */
+uint64_t grade_fresh_seed(void);
+
+/* The chapter's tests for this seed, with their weights, none run yet.
+ * Returns -1 with a message naming lesson.ini when its grading keys are wrong. */
+int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen);
+
+/* How many tests grade_run will run (for progress bars); -1 on a plan error. */
+int grade_count(const grade_options *o, char *err, size_t errlen);
+
+/* Grades the submission. Returns 0, or -1 when the grader itself could not
+ * run (r->fatal and r->fatal_msg say why; no grade should be recorded). */
+int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile int *cancel, grade_result *r);
+void grade_result_free(grade_result *r);
+
+/* The folder of a submission that holds the chapter folders: DIR/exercises,
+ * DIR itself when it holds NN-name folders, or DIR/ONE/exercises. No symbolic
+ * links are followed below DIR. Returns 0 with the path in buf. */
+int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size_t errlen);
+
+/* Reads exercises_dir/ID/FILE as a submitted kernel: a regular file (no
+ * symbolic link anywhere below exercises_dir), text, at most 256 KiB, that
+ * passes the source policy (srcpolicy.h): nothing that reads other files, no
+ * ## and nothing that depends on the device, except the macros that
+ * build_options (the chapter's, NULL for none) defines with -D. Returns the
+ * malloc'd text, or NULL with the reason in err and *refused set when the
+ * file is there but not acceptable (a policy finding's message names the line). */
+char *grade_read_kernel(const char *exercises_dir, const char *id, const char *file, const char *build_options,
+                        int *refused, char *err, size_t errlen);
+
+/* The 1-based line of the first construct in OpenCL C source that could read
+ * another file (#include and its kin, __has_include, _Pragma, ##: srcpolicy's
+ * SRCPOLICY_FILES check); 0 when there is none. */
+int grade_find_include(const char *src);
+
+#endif

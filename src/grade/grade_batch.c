@@ -1,0 +1,378 @@
+/* grade_batch — grades every submission folder of a directory, N at a time, each in
+ * its own forked grader process, and gathers one row of scores per student. */
+#define _GNU_SOURCE
+#include "grade/grade_batch.h"
+#include "base/scratch.h"
+#include "base/util.h"
+
+#include <cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int grade_remove_tree(const char *dir) { return scratch_remove(dir); }
+
+static int cmp_rows(const void *a, const void *b) {
+    return strcmp(((const grade_batch_row *)a)->student, ((const grade_batch_row *)b)->student);
+}
+
+/* A file name for a student's report: letters, digits and ._-@+ kept, the
+ * rest '_'. A long name keeps its start and gets a hash of the whole name, so
+ * that NAME.json and the temporary file it is written through
+ * (NAME.json.tmpXXXXXX) stay within a file name's 255 bytes. */
+#define REPORT_NAME_MAX 200
+static void report_name(const char *student, char *buf, size_t len) {
+    size_t j = 0;
+    if (student[0] == '.' || !student[0]) buf[j++] = '_';
+    for (const char *p = student; *p && j + 1 < len; p++) {
+        unsigned char c = (unsigned char)*p;
+        int keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                   c == '_' || c == '-' || c == '@' || c == '+';
+        buf[j++] = keep ? (char)c : '_';
+    }
+    buf[j] = '\0';
+    if (j > REPORT_NAME_MAX && len > REPORT_NAME_MAX) {
+        unsigned long long h = 1469598103934665603ull;
+        for (const char *p = student; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+        snprintf(buf + REPORT_NAME_MAX - 17, len - (REPORT_NAME_MAX - 17), "-%016llx", h);
+    }
+}
+
+typedef struct {
+    pid_t pid;         /* also its process group */
+    int fd;            /* progress: one byte per finished test; -1 once at its end */
+    int row;
+    int ticks;
+    double started;
+    int killed;        /* stopped at the per-student limit */
+} running;
+
+/* The child: grades one student and writes the JSON report. */
+static int grade_child(const grade_options *base, grade_batch_row *row, const char *work_dir,
+                       const grade_report_style *st, int progress_fd);
+
+static void child_tick(void *user, const grade_chapter *ch, const grade_test *t, int done, int total) {
+    (void)ch; (void)t; (void)done; (void)total;
+    int fd = *(int *)user;
+    if (write(fd, ".", 1) < 0) { /* the parent is gone */ }
+}
+
+static int grade_child(const grade_options *base, grade_batch_row *row, const char *work_dir,
+                       const grade_report_style *st, int progress_fd) {
+    grade_options o = *base;
+    o.submission = row->dir;
+    o.student = row->student;
+    o.work_dir = work_dir;
+    if (util_mkdirs(work_dir) != 0) return 2;
+    setenv("TMPDIR", work_dir, 1); /* the GPU model's folders too: removed with this student's */
+    grade_result r;
+    grade_run(&o, child_tick, &progress_fd, NULL, &r);
+    char *json = grade_report_render(&r, GF_JSON, st);
+    int rc = json && util_write_file_atomic(row->report, json, strlen(json)) == 0 ? 0 : 2;
+    free(json);
+    grade_result_free(&r);
+    grade_remove_tree(work_dir);
+    return rc;
+}
+
+/* Reads a finished student's report back into the row. */
+static void read_back(const grade_options *o, grade_batch_row *row) {
+    char *text = util_read_file(row->report, NULL);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    if (!j) {
+        snprintf(row->error, sizeof row->error, "the grader wrote no report");
+        return;
+    }
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(j, "error");
+    if (cJSON_IsString(err)) {
+        row->fatal = 1;
+        snprintf(row->error, sizeof row->error, "%s", err->valuestring);
+    }
+    row->score = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "score"));
+    row->max_score = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "max_score"));
+    row->tests = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "tests"));
+    row->passed = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "passed"));
+    row->failed = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "failed"));
+    row->skipped = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "skipped"));
+    row->wall_s = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, "wall_s"));
+    const cJSON *chs = cJSON_GetObjectItemCaseSensitive(j, "chapters"), *c;
+    cJSON_ArrayForEach(c, chs) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(c, "lesson");
+        if (!cJSON_IsString(id)) continue;
+        for (int i = 0; i < o->n_lessons; i++)
+            if (!strcmp(o->lessons[i]->id, id->valuestring))
+                row->chapter_score[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "score"));
+        row->submitted += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "submitted"));
+    }
+    row->graded = !row->fatal;
+    cJSON_Delete(j);
+}
+
+/* A student stopped at the limit: the row says so, and so does a report of its own. */
+static void stopped_at_limit(const grade_options *o, grade_batch_row *row, double limit_s,
+                             const grade_report_style *st) {
+    row->time_limit = 1;
+    row->fatal = 0;
+    snprintf(row->error, sizeof row->error,
+             "time_limit: grading took more than %.0f s (--student-limit), so its processes were stopped and it "
+             "has no grade; grade this student alone, or with a larger --student-limit", limit_s);
+    grade_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.submission, sizeof r.submission, "%s", row->dir);
+    snprintf(r.student, sizeof r.student, "%s", row->student);
+    r.seed = o->seed;
+    r.timeout_s = o->timeout_s;
+    r.cpu_s = o->cpu_s;
+    r.memory_mb = o->memory_mb;
+    r.wall_s = limit_s;
+    r.fatal = 3;
+    snprintf(r.fatal_msg, sizeof r.fatal_msg, "%s", row->error);
+    char *json = grade_report_render(&r, GF_JSON, st);
+    if (json) util_write_file_atomic(row->report, json, strlen(json));
+    free(json);
+}
+
+int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir, int jobs,
+                    double student_limit_s, const grade_report_style *st, grade_batch_cb cb, void *user,
+                    grade_batch_row **rows_out, int *n_out, char *err, size_t errlen) {
+    *rows_out = NULL;
+    *n_out = 0;
+    DIR *d = opendir(batch_dir);
+    if (!d) {
+        util_errf(err, errlen, "%s: cannot open the folder of submissions", batch_dir);
+        return -1;
+    }
+    int n = 0, cap = 0;
+    grade_batch_row *rows = NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", batch_dir, e->d_name);
+        if (!util_is_dir(path)) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            grade_batch_row *nr = realloc(rows, sizeof *nr * (size_t)cap);
+            if (!nr) break;
+            rows = nr;
+        }
+        memset(&rows[n], 0, sizeof rows[n]);
+        snprintf(rows[n].student, sizeof rows[n].student, "%s", e->d_name);
+        snprintf(rows[n].dir, sizeof rows[n].dir, "%s", path);
+        n++;
+    }
+    closedir(d);
+    if (n == 0) {
+        free(rows);
+        util_errf(err, errlen, "%s has no submission folders (one folder per student)", batch_dir);
+        return -1;
+    }
+    qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+    if (util_mkdirs(reports_dir) != 0) {
+        free(rows);
+        util_errf(err, errlen, "%s: cannot create the reports folder", reports_dir);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        report_name(rows[i].student, name, sizeof name);
+        snprintf(rows[i].report, sizeof rows[i].report, "%s/%s.json", reports_dir, name);
+        for (int k = 0; k < i; k++)
+            if (!strcmp(rows[k].report, rows[i].report))
+                snprintf(rows[i].report, sizeof rows[i].report, "%s/%s-%d.json", reports_dir, name, i + 1);
+        rows[i].chapter_score = malloc(sizeof(double) * (size_t)(base->n_lessons ? base->n_lessons : 1));
+        for (int c = 0; c < base->n_lessons; c++) rows[i].chapter_score[c] = -1;
+        unlink(rows[i].report); /* a report left from an earlier batch must not pass for this one's */
+    }
+    int per_student = grade_count(base, err, errlen);
+    if (per_student < 0) {
+        grade_batch_free(rows, n);
+        return -1;
+    }
+    char tmpl[1024];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(tmpl, sizeof tmpl, "%s/cltutor-batch-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(tmpl)) {
+        grade_batch_free(rows, n);
+        util_errf(err, errlen, "cannot create a temporary folder in %s", tmpdir && *tmpdir ? tmpdir : "/tmp");
+        return -1;
+    }
+    if (jobs < 1) jobs = 1;
+    /* the CPUs the jobs leave over go to each student's untimed tests */
+    grade_options per = *base;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (per.threads <= 0) per.threads = ncpu > jobs ? (int)(ncpu / jobs) : 1;
+    base = &per;
+    running *run = calloc((size_t)jobs, sizeof *run);
+    int next = 0, active = 0, finished = 0, ticks = 0, total = per_student * n, last_ticks = 0, last_finished = 0;
+    const char *last = "";
+    if (cb) cb(user, 0, total, 0, n, last);
+    while (finished < n) {
+        /* start graders while there are free places */
+        while (active < jobs && next < n) {
+            int slot = 0;
+            while (run[slot].pid) slot++;
+            int pfd[2];
+            if (pipe(pfd) != 0) break;
+            char work[1100];
+            snprintf(work, sizeof work, "%s/%d", tmpl, next);
+            fflush(stdout);
+            fflush(stderr);
+            pid_t pid = fork();
+            if (pid == 0) {
+                setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                close(pfd[0]);
+                for (int k = 0; k < jobs; k++) if (run[k].pid && run[k].fd >= 0) close(run[k].fd);
+                _exit(grade_child(base, &rows[next], work, st, pfd[1]));
+            }
+            close(pfd[1]);
+            if (pid < 0) {
+                close(pfd[0]);
+                snprintf(rows[next].error, sizeof rows[next].error, "could not start a grader process");
+                rows[next].fatal = 1;
+                finished++;
+                next++;
+                continue;
+            }
+            setpgid(pid, pid);
+            fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+            run[slot] = (running){.pid = pid, .fd = pfd[0], .row = next, .ticks = 0, .started = util_now()};
+            active++;
+            next++;
+        }
+        struct pollfd pf[64];
+        int np = 0, map[64];
+        for (int k = 0; k < jobs && np < 64; k++)
+            if (run[k].pid && run[k].fd >= 0) {
+                pf[np] = (struct pollfd){.fd = run[k].fd, .events = POLLIN};
+                map[np++] = k;
+            }
+        if (np) poll(pf, (nfds_t)np, 200);
+        else usleep(20000);
+        for (int p = 0; p < np; p++) {
+            if (!(pf[p].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char buf[256];
+            ssize_t r;
+            while ((r = read(pf[p].fd, buf, sizeof buf)) > 0) {
+                run[map[p]].ticks += (int)r;
+                ticks += (int)r;
+            }
+            if (r == 0) { /* the grader has finished (its workers too): stop polling it */
+                close(pf[p].fd);
+                run[map[p]].fd = -1;
+            }
+        }
+        double now = util_now();
+        for (int k = 0; k < jobs; k++)
+            if (run[k].pid && !run[k].killed && student_limit_s > 0 && now - run[k].started > student_limit_s) {
+                kill(-run[k].pid, SIGKILL);
+                kill(run[k].pid, SIGKILL);
+                run[k].killed = 1;
+            }
+        for (int k = 0; k < jobs; k++) {
+            if (!run[k].pid) continue;
+            int status;
+            pid_t w = waitpid(run[k].pid, &status, WNOHANG);
+            if (w != run[k].pid) continue;
+            if (run[k].fd >= 0) {
+                char buf[256];
+                ssize_t r;
+                while ((r = read(run[k].fd, buf, sizeof buf)) > 0) { run[k].ticks += (int)r; ticks += (int)r; }
+                close(run[k].fd);
+                run[k].fd = -1;
+            }
+            grade_batch_row *row = &rows[run[k].row];
+            if (run[k].killed) {
+                kill(-run[k].pid, SIGKILL); /* what is left of its group */
+                char work[1100];
+                snprintf(work, sizeof work, "%s/%d", tmpl, run[k].row);
+                grade_remove_tree(work);
+                stopped_at_limit(base, row, student_limit_s, st);
+            } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+                read_back(base, row);
+            } else {
+                row->fatal = 1;
+                snprintf(row->error, sizeof row->error, "the grader process %s",
+                         WIFSIGNALED(status) ? "was killed" : "could not write its report");
+            }
+            if (run[k].ticks < per_student) ticks += per_student - run[k].ticks;
+            last = row->student;
+            run[k].pid = 0;
+            active--;
+            finished++;
+        }
+        int shown = ticks < total ? ticks : total;
+        if (cb && (shown != last_ticks || finished != last_finished)) cb(user, shown, total, finished, n, last);
+        last_ticks = shown;
+        last_finished = finished;
+    }
+    free(run);
+    grade_remove_tree(tmpl);
+    *rows_out = rows;
+    *n_out = n;
+    return 0;
+}
+
+void grade_batch_free(grade_batch_row *rows, int n) {
+    for (int i = 0; i < n; i++) free(rows[i].chapter_score);
+    free(rows);
+}
+
+/* One CSV field: quoted when needed; a leading =, +, - or @ is defused for spreadsheets. */
+static void csv_field(char **out, const char *s) {
+    int quote = strpbrk(s, ",\"\n\r") != NULL || (s[0] && strchr("=+-@\t", s[0]));
+    if (!quote) {
+        util_sappend(out, "%s", s);
+        return;
+    }
+    util_sappend(out, "\"%s", s[0] && strchr("=+-@\t", s[0]) ? "'" : "");
+    for (const char *p = s; *p; p++) util_sappend(out, *p == '"' ? "\"\"" : "%c", *p);
+    util_sappend(out, "\"");
+}
+
+char *grade_batch_csv(const grade_options *o, const grade_batch_row *rows, int n) {
+    char *out = NULL, a[32];
+    util_sappend(&out, "student,score,max_score,percent");
+    for (int i = 0; i < o->n_lessons; i++) util_sappend(&out, ",%s", o->lessons[i]->id);
+    util_sappend(&out, ",tests,passed,failed,skipped,seed,status,report\n");
+    for (int r = 0; r < n; r++) {
+        const grade_batch_row *row = &rows[r];
+        csv_field(&out, row->student);
+        if (row->graded) {
+            grade_format_points(row->score, a, sizeof a);
+            util_sappend(&out, ",%s", a);
+            grade_format_points(row->max_score, a, sizeof a);
+            util_sappend(&out, ",%s,%.1f", a, row->max_score > 0 ? 100.0 * row->score / row->max_score : 0.0);
+            for (int i = 0; i < o->n_lessons; i++) {
+                if (row->chapter_score[i] < 0) { util_sappend(&out, ","); continue; }
+                grade_format_points(row->chapter_score[i], a, sizeof a);
+                util_sappend(&out, ",%s", a);
+            }
+            util_sappend(&out, ",%d,%d,%d,%d,%llu,%s,", row->tests, row->passed, row->failed, row->skipped,
+                         (unsigned long long)o->seed, row->submitted ? "ok" : "no files");
+        } else {
+            util_sappend(&out, ",,,");
+            for (int i = 0; i < o->n_lessons; i++) util_sappend(&out, ",");
+            util_sappend(&out, ",,,,,%llu,", (unsigned long long)o->seed);
+            char status[600];
+            if (row->time_limit) snprintf(status, sizeof status, "time_limit");
+            else snprintf(status, sizeof status, "error: %s", row->error);
+            csv_field(&out, status);
+            util_sappend(&out, ",");
+        }
+        csv_field(&out, row->report);
+        util_sappend(&out, "\n");
+    }
+    return out;
+}

@@ -1,0 +1,47 @@
+/* grade_batch — grades every submission folder of a directory, N at a time, each in
+ * its own forked grader process, and gathers one row of scores per student. */
+#ifndef CLT_GRADE_BATCH_H
+#define CLT_GRADE_BATCH_H
+#include "grade/grade.h"
+#include "grade/grade_report.h"
+
+typedef struct {
+    char student[256];          /* the folder's name */
+    char dir[1200];             /* the submission folder */
+    char report[1400];          /* its JSON report */
+    int graded;                 /* the grader finished and its report was read back */
+    int fatal;                  /* the grader's own failure (64, 69, ...), 0 otherwise */
+    int time_limit;             /* stopped at the per-student limit: not graded (CSV status time_limit) */
+    char error[512];
+    double score, max_score;
+    double *chapter_score;      /* one per graded chapter, in the options' order; -1 when absent */
+    int tests, passed, failed, skipped;
+    int submitted;              /* graded chapters whose exercise file was found */
+    double wall_s;
+} grade_batch_row;
+
+/* Called while the batch runs: tests finished out of all, students finished out of all. */
+typedef void (*grade_batch_cb)(void *user, int tests_done, int tests_total, int students_done, int students_total,
+                               const char *student);
+
+/* Grades every subfolder of batch_dir (hidden ones skipped), `jobs` at a time,
+ * writing each student's JSON report into reports_dir (named after the folder,
+ * shortened with a hash when the folder's name is too long for a file name).
+ * base->submission, student and work_dir are set per student; each student's
+ * grader has its own process group and its own $TMPDIR inside the batch's
+ * temporary folder. A student still being graded after student_limit_s seconds
+ * (0: no limit) has its processes killed and its row marked time_limit, with a
+ * report that says so; the others go on. Returns 0 with *rows sorted by
+ * student, or -1 with a message when the batch could not start. */
+int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir, int jobs,
+                    double student_limit_s, const grade_report_style *st, grade_batch_cb cb, void *user,
+                    grade_batch_row **rows, int *n_rows, char *err, size_t errlen);
+void grade_batch_free(grade_batch_row *rows, int n);
+
+/* The CSV: a header, then one row per student with a score per chapter. */
+char *grade_batch_csv(const grade_options *o, const grade_batch_row *rows, int n);
+
+/* Removes a folder tree the grader made (its private copies); 0 on success. */
+int grade_remove_tree(const char *dir);
+
+#endif

@@ -1,0 +1,430 @@
+/* verdict — what it takes to pass a chapter, defined once: correct on every
+ * visible test, free of races and memory errors under the simulator, and the
+ * chapter's technique measured on the learner's own kernel. */
+#define _DEFAULT_SOURCE
+#include "grade/verdict.h"
+#include "problem/problem.h"
+#include "text/srcdiff.h"
+#include "run/srcpolicy.h"
+#include "base/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *verdict_kind_name(verdict_kind k) {
+    switch (k) {
+#define VD_NAME(e, name) case e: return name;
+        VERDICT_KINDS(VD_NAME)
+#undef VD_NAME
+    }
+    return "?";
+}
+
+const char *verdict_outcome_name(verdict_outcome o) {
+    switch (o) {
+#define VD_NAME(e, name) case e: return name;
+        VERDICT_OUTCOMES(VD_NAME)
+#undef VD_NAME
+    }
+    return "?";
+}
+
+static verdict_item *add_item(verdict *v, verdict_kind kind, const char *id, const char *name) {
+    if (v->n == VERDICT_MAX_ITEMS) return NULL;
+    verdict_item *it = &v->items[v->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->outcome = VO_PENDING;
+    snprintf(it->id, sizeof it->id, "%s", id);
+    snprintf(it->name, sizeof it->name, "%s", name);
+    return it;
+}
+
+/* Adds a test of spec unless one of the same size (as the problem writes it) is there. */
+static int add_test(verdict *v, const problem_ops *ops, const char *spec, const char *what, char *err, size_t errlen) {
+    prob_size s;
+    char perr[256], text[64], full[96];
+    if (problem_parse_size(ops, spec, &s, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s '%s': %s", what, spec, perr);
+        return -1;
+    }
+    ops->format_size(&s, text, sizeof text);
+    snprintf(full, sizeof full, "%s", text);
+    for (int i = 0; i < v->n; i++)
+        if (v->items[i].kind == VK_TEST && !strcmp(v->items[i].size, full)) return 0;
+    char id[80];
+    snprintf(id, sizeof id, "size.%s", full);
+    verdict_item *it = add_item(v, VK_TEST, id, full);
+    if (!it) return 0;
+    snprintf(it->size, sizeof it->size, "%s", full);
+    return 0;
+}
+
+int verdict_has_safety(const lesson *l) {
+    /* a chapter dispatched as one serial work-item has nothing to race with */
+    return strcmp(lesson_param_get(l, "dispatch", ""), "serial") != 0;
+}
+
+int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen) {
+    memset(v, 0, sizeof *v);
+    const problem_ops *ops = problem_find(l->problem);
+    if (!ops) {
+        util_errf(err, errlen, "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
+        return -1;
+    }
+    char perr[512];
+    for (int i = 0; i < l->n_check_sizes; i++)
+        if (add_test(v, ops, l->check_sizes[i], "check_sizes", perr, sizeof perr) != 0) goto bad;
+    if (add_test(v, ops, l->default_size, "default_size", perr, sizeof perr) != 0) goto bad;
+    for (int b = 0; b < l->n_bugs; b++)
+        if (add_test(v, ops, l->bugs[b].exposes, "exposes", perr, sizeof perr) != 0) goto bad;
+    if (verdict_has_safety(l)) {
+        add_item(v, VK_SAFETY, "safety", "no data race, memory error or divergent barrier (Oclgrind)");
+    }
+    technique_check tq[TECHNIQUE_MAX];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, perr, sizeof perr);
+    if (nq < 0) goto bad;
+    for (int i = 0; i < nq; i++) {
+        char id[96], name[192];
+        technique_id(&tq[i], id, sizeof id);
+        technique_title(&tq[i], name, sizeof name);
+        add_item(v, VK_TECHNIQUE, id, name);
+    }
+    return 0;
+bad:
+    util_errf(err, errlen, "%s/lesson.ini: %s", l->dir, perr);
+    return -1;
+}
+
+static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...) {
+    it->outcome = o;
+    snprintf(it->headline, sizeof it->headline, "%s", headline);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(it->detail, sizeof it->detail, fmt, ap);
+    va_end(ap);
+}
+
+/* What to do about one kind of problem the simulator found. */
+static const char *issue_advice(const gm_issue *is) {
+    switch (is->kind) {
+    case GM_ISSUE_RACE:
+        if (strstr(is->what, "global"))
+            return "Two work-items touch the same global address without an atomic or a barrier between them: on a "
+                   "GPU they run at the same time and one update is lost. If they add to the same counter (a "
+                   "histogram bin), use atomic_inc or atomic_add; if one writes what another reads, separate them.";
+        return "Two work-items touch the same __local address with no barrier between the write and the other "
+               "access: on a GPU they run at the same time. Put barrier(CLK_LOCAL_MEM_FENCE) between the step that "
+               "writes and the step that reads, or make the update atomic.";
+    case GM_ISSUE_MEMORY:
+        return "A work-item reads or writes outside a buffer: check the index against the buffer's length (often a "
+               "missing `if (id >= n) return;` where the global size is rounded up).";
+    case GM_ISSUE_UNINIT:
+        return "A work-item reads __local memory that no work-item wrote: write every element first, then put a "
+               "barrier before reading.";
+    case GM_ISSUE_DIVERGENCE:
+        return "Not every work-item of the group reaches this barrier: keep barriers out of branches and loops whose "
+               "condition differs between work-items.";
+    default:
+        return "Fix what the simulator reports at that line.";
+    }
+}
+
+int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
+    if (gm->status == GM_UNAVAILABLE) {
+        set_item(it, VO_SKIP, "Not checked", "The race check needs Oclgrind, which is not installed here: %s",
+                 gm->message);
+        return 1;
+    }
+    if (gm->status != GM_OK) {
+        set_item(it, VO_FAIL, "Not checked", "The simulator could not run the kernel, so it cannot be shown free of "
+                 "races: %s", gm->message);
+        return 0;
+    }
+    const gm_issue *first = NULL;
+    int n = 0;
+    for (int i = 0; i < gm->n_issues; i++) {
+        n++;
+        if (!first) first = &gm->issues[i];
+    }
+    if (!first) {
+        set_item(it, VO_PASS, "Race-free", "Oclgrind ran the kernel at %s and found no data race, memory error, "
+                 "uninitialised __local read or divergent barrier.", gm->size_text);
+        return 1;
+    }
+    it->line = first->line;
+    char where[256] = "";
+    if (first->line2 && (first->line2 != first->line || first->col2 != first->col))
+        snprintf(where, sizeof where, " and line %d", first->line2);
+    char who[300] = "";
+    if (first->work_item[0])
+        snprintf(who, sizeof who, " (work-item %s%s%s)", first->work_item, first->work_item2[0] ? " against " : "",
+                 first->work_item2);
+    const char *kind = first->kind == GM_ISSUE_RACE ? "Data race" : first->kind == GM_ISSUE_MEMORY ? "Memory error"
+                     : first->kind == GM_ISSUE_UNINIT ? "Uninitialised read"
+                     : first->kind == GM_ISSUE_DIVERGENCE ? "Divergent barrier" : "Simulator error";
+    set_item(it, VO_FAIL, kind, "%s at line %d%s of kernel '%s': %s%s, %llu time%s at %s. %s%s", kind, first->line,
+             where, first->kernel, first->what, who, first->count, first->count == 1 ? "" : "s", gm->size_text,
+             issue_advice(first), n > 1 ? " The simulator found other problems too: `cltutor analyze` lists them." : "");
+    return 0;
+}
+
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
+                       verdict_item *it) {
+    if (gm->status == GM_UNAVAILABLE) {
+        set_item(it, VO_SKIP, "Not measured", "The GPU memory model needs Oclgrind, which is not installed here: %s",
+                 gm->message);
+        return;
+    }
+    if (gm->status != GM_OK) {
+        set_item(it, VO_FAIL, "Not measured", "The GPU memory model could not analyse the kernel: %s", gm->message);
+        return;
+    }
+    if (gm->run.status != ENG_PASS) {
+        set_item(it, VO_FAIL, "Not credited", "The run the GPU memory model measured (%s) was not correct (%s), so "
+                 "the technique is not credited. Make the kernel correct at every size first.", gm->size_text,
+                 gm->run.headline);
+        return;
+    }
+    technique_result r;
+    technique_measure(c, gm, prev, &r);
+    it->line = r.line;
+    if (!r.measured) {
+        set_item(it, VO_FAIL, "Not met", "%s", r.detail);
+        return;
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%s: %s = %.3g", r.met ? "Met" : "Not met", technique_metric_name(c->metric), r.value);
+    set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
+}
+
+void verdict_settle(verdict *v) {
+    v->passed = v->n > 0 && !v->cancelled;
+    v->failed = v->skipped = v->done = 0;
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->outcome != VO_PENDING) v->done++;
+        if (it->outcome == VO_FAIL) v->failed = 1;
+        if (it->outcome == VO_SKIP) v->skipped = 1;
+        if (it->outcome != VO_PASS) v->passed = 0;
+    }
+}
+
+static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed, engine_progress_cb progress,
+                     void *user, volatile int *cancel, engine_report *rep) {
+    engine_request erq;
+    engine_request_defaults(&erq);
+    erq.lesson = rq->lesson;
+    erq.kernel_path = rq->kernel_path;
+    erq.display_path = rq->display_path;
+    erq.device_spec = rq->device_spec;
+    erq.size_spec = it->size;
+    erq.seed = seed;
+    erq.timeout_s = rq->timeout_s > 0 ? rq->timeout_s : 10;
+    erq.budget_s = 0;
+    engine_run(&erq, progress, user, cancel, rep);
+    it->status = rep->status;
+    it->wall_s = rep->wall_s;
+    set_item(it, rep->status == ENG_PASS ? VO_PASS : VO_FAIL, rep->headline, "%s", rep->message);
+    if (rep->status == ENG_BUILD) it->line = rep->error_line;
+}
+
+/* The source as the grader reads it: nothing that reads other files, no
+ * branch on the device. Returns 0, or -1 with the first test item failed. */
+static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb item_cb, void *user) {
+    char *text = util_read_file(rq->kernel_path, NULL);
+    if (!text) return 0; /* the first run says why it cannot read it */
+    char options[512], names_buf[1024];
+    const char *names[33];
+    problem_build_options(rq->lesson, options, sizeof options);
+    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    int bad = srcpolicy_check(text, rq->display_path ? rq->display_path : rq->kernel_path, names, SRCPOLICY_ALL, &f);
+    free(text);
+    if (!bad) return 0;
+    for (int i = 0; i < v->n; i++) {
+        if (v->items[i].kind != VK_TEST) continue;
+        set_item(&v->items[i], VO_FAIL, "Refused", "%s", f.message);
+        v->items[i].line = f.line;
+        if (item_cb) item_cb(user, v, i, NULL);
+        break;
+    }
+    return -1;
+}
+
+/* The previous chapter's reference at the analysed size: the course's
+ * committed figures when they were measured at that size, else an analysis
+ * of the reference where the course ships it. */
+static void previous_baseline(const verdict_request *rq, const engine_request *like, const gpumodel_report *gm,
+                              engine_progress_cb progress, void *progress_user, volatile int *cancel,
+                              technique_baseline *out) {
+    memset(out, 0, sizeof *out);
+    /* the course's figures, checked against the reference by `cltutor validate`, where they fit this size */
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/" VERDICT_PREVIOUS_FIGURES, rq->lesson->dir);
+    if (util_is_file(path) && technique_baseline_load(path, out, err, sizeof err) == 0 &&
+        !strcmp(out->size, gm->size_text))
+        return;
+    memset(out, 0, sizeof *out);
+    if (rq->previous_reference && util_is_file(rq->previous_reference)) {
+        engine_request prq = *like;
+        prq.lesson = rq->previous;
+        prq.kernel_path = prq.display_path = rq->previous_reference;
+        prq.size_spec = gm->size_text;
+        gpumodel_report prev;
+        gpumodel_analyze(&prq, progress, progress_user, cancel, &prev);
+        *out = technique_baseline_of(&prev);
+        gpumodel_report_free(&prev);
+    }
+}
+
+void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
+                 verdict_item_cb item_cb, void *user, volatile int *cancel) {
+    int stop = check_source(rq, v, item_cb, user) != 0;
+    for (int i = 0; i < v->n; i++) {
+        verdict_item *it = &v->items[i];
+        if (it->kind != VK_TEST || it->outcome != VO_PENDING) continue;
+        if (cancel && *cancel) { v->cancelled = 1; break; }
+        if (stop) {
+            set_item(it, VO_FAIL, "Not run", "the kernel did not build, start or pass the source check (see above).");
+            if (item_cb) item_cb(user, v, i, NULL);
+            continue;
+        }
+        engine_report rep;
+        run_test(rq, it, (uint64_t)(i + 1), progress, progress_user, cancel, &rep);
+        if (rep.status == ENG_CANCELLED) v->cancelled = 1;
+        int code = engine_exit_code(rep.status);
+        if (code == 2 || rep.status == ENG_USAGE || rep.status == ENG_NO_DEVICE || rep.status == ENG_CANCELLED)
+            stop = 1;
+        if (item_cb) item_cb(user, v, i, &rep);
+        engine_report_free(&rep);
+        if (v->cancelled) break;
+    }
+    int need_model = 0, any_passed = 0;
+    for (int i = 0; i < v->n; i++) {
+        need_model |= v->items[i].kind != VK_TEST;
+        any_passed |= v->items[i].kind == VK_TEST && v->items[i].outcome == VO_PASS;
+    }
+    if (!any_passed) stop = 1; /* nothing correct to simulate (and a kernel that hangs would hang it too) */
+    if (need_model && !v->cancelled) {
+        gpumodel_report gm;
+        engine_request erq;
+        engine_request_defaults(&erq);
+        erq.lesson = rq->lesson;
+        erq.kernel_path = rq->kernel_path;
+        erq.display_path = rq->display_path;
+        erq.size_spec = rq->analysis_size;
+        erq.timeout_s = 120;
+        if (stop) {
+            memset(&gm, 0, sizeof gm);
+            gm.status = GM_FAILED;
+            snprintf(gm.message, sizeof gm.message, "no test passed, so there is nothing correct to check yet");
+        } else {
+            gpumodel_analyze(&erq, progress, progress_user, cancel, &gm);
+            if (cancel && *cancel) v->cancelled = 1;
+        }
+        technique_check tq[TECHNIQUE_MAX];
+        char err[256];
+        int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
+        /* what the previous stage's reference loads at the same size, for the checks that compare with it */
+        technique_baseline prev = {0};
+        int wants_prev = 0;
+        for (int i = 0; i < nq; i++) wants_prev |= technique_needs_previous(&tq[i]);
+        if (wants_prev && !stop && gm.status == GM_OK) previous_baseline(rq, &erq, &gm, progress, progress_user, cancel, &prev);
+        int t = 0;
+        for (int i = 0; i < v->n && !v->cancelled; i++) {
+            verdict_item *it = &v->items[i];
+            if (it->kind == VK_SAFETY) verdict_safety(&gm, it);
+            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, &prev, it);
+            else continue;
+            if (item_cb) item_cb(user, v, i, NULL);
+        }
+        if (!stop) gpumodel_report_free(&gm);
+    }
+    verdict_settle(v);
+}
+
+/* The code of an OpenCL C text, one statement line per line: comments
+ * removed, runs of white space folded, blank lines dropped. */
+static char *code_only(const char *src) {
+    size_t n = strlen(src);
+    char *out = malloc(n + 2);
+    if (!out) return NULL;
+    size_t o = 0;
+    int space = 0, line_has = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = src[i];
+        if (c == '/' && src[i + 1] == '/') {
+            while (i + 1 < n && src[i + 1] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && src[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(src[i] == '*' && src[i + 1] == '/')) i++;
+            i++;
+            space = 1;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            char q = c;
+            out[o++] = c;
+            while (++i < n && src[i] != q && src[i] != '\n') {
+                out[o++] = src[i];
+                if (src[i] == '\\' && i + 1 < n) out[o++] = src[++i];
+            }
+            if (i < n) out[o++] = src[i];
+            line_has = 1;
+            continue;
+        }
+        if (c == '\n') {
+            if (line_has) out[o++] = '\n';
+            line_has = space = 0;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            space = 1;
+            continue;
+        }
+        if (space && line_has) out[o++] = ' ';
+        space = 0;
+        out[o++] = c;
+        line_has = 1;
+    }
+    if (line_has) out[o++] = '\n';
+    out[o] = '\0';
+    return out;
+}
+
+int verdict_fix_distance(const char *listing, const char *fixed) {
+    char *a = code_only(listing), *b = code_only(fixed);
+    int dist = -1;
+    sd_diff d;
+    if (a && b && srcdiff_compute(a, b, &d) == 0) {
+        dist = d.n_add > d.n_del ? d.n_add : d.n_del;
+        srcdiff_free(&d);
+    }
+    free(a);
+    free(b);
+    return dist;
+}
+
+int verdict_fix_allowed(const lesson_bug *b) {
+    return b->max_changed_lines > 0 ? b->max_changed_lines : VERDICT_FIX_DEFAULT_LINES;
+}
+
+void verdict_to_progress(const verdict *v, progress_run *run) {
+    run->verdict = v->passed ? PV_PASSED : v->failed || v->cancelled ? PV_FAILED : PV_INCOMPLETE;
+    run->verdict_note[0] = '\0';
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->outcome != VO_FAIL) continue;
+        snprintf(run->verdict_note, sizeof run->verdict_note, "%s: %s", it->name, it->headline);
+        return;
+    }
+    if (run->verdict == PV_INCOMPLETE)
+        snprintf(run->verdict_note, sizeof run->verdict_note, "the race check or the technique could not run here");
+}

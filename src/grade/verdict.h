@@ -1,0 +1,119 @@
+/* verdict — what it takes to pass a chapter, defined once: correct on every
+ * visible test, free of races and memory errors under the simulator, and the
+ * chapter's technique measured on the learner's own kernel. The UI, `run`,
+ * `check` and `grade` all decide through it. */
+#ifndef CLT_VERDICT_H
+#define CLT_VERDICT_H
+#include <stddef.h>
+
+#include "course/catalog.h"
+#include "run/engine.h"
+#include "gpumodel/gpumodel.h"
+#include "course/progress.h"
+#include "gpumodel/technique.h"
+
+/* X(enum, name for machines) */
+#define VERDICT_KINDS(X) X(VK_TEST, "test") X(VK_SAFETY, "safety") X(VK_TECHNIQUE, "technique")
+#define VERDICT_OUTCOMES(X) X(VO_PENDING, "pending") X(VO_PASS, "pass") X(VO_FAIL, "fail") X(VO_SKIP, "skip")
+
+typedef enum {
+#define VD_ENUM(e, name) e,
+    VERDICT_KINDS(VD_ENUM)
+#undef VD_ENUM
+} verdict_kind;
+
+typedef enum {
+#define VD_ENUM(e, name) e,
+    VERDICT_OUTCOMES(VD_ENUM)
+#undef VD_ENUM
+} verdict_outcome;
+
+const char *verdict_kind_name(verdict_kind k);
+const char *verdict_outcome_name(verdict_outcome o);
+
+/* In a lesson's folder: what the previous chapter's reference loads at this
+ * chapter's analysis size (see technique_baseline). */
+#define VERDICT_PREVIOUS_FIGURES "previous-reference.ini"
+
+#define VERDICT_MAX_ITEMS (LESSON_MAX_SIZES + LESSON_MAX_BUGS + TECHNIQUE_MAX + 4)
+
+typedef struct {
+    verdict_kind kind;
+    char id[64];              /* "size.1000x16", "safety", "technique.coalesced_loads" */
+    char name[192];           /* for people */
+    char size[64];            /* tests: the size spec run */
+    verdict_outcome outcome;
+    engine_status status;     /* tests: how the run ended */
+    char headline[128];
+    char detail[1536];        /* what happened, why, what to do */
+    int line;                 /* a source line it points at, 0 none */
+    double wall_s;
+} verdict_item;
+
+typedef struct {
+    verdict_item items[VERDICT_MAX_ITEMS];
+    int n;
+    int done;                 /* items finished */
+    int passed;               /* every item passed */
+    int failed;               /* at least one item failed */
+    int skipped;              /* some could not be checked here (no Oclgrind): not failed, not passed */
+    int cancelled;
+} verdict;
+
+/* Whether the chapter's verdict has a race check (every chapter whose kernel
+ * runs in parallel). */
+int verdict_has_safety(const lesson *l);
+
+/* The visible tests of a chapter's exercise: its check sizes, its default
+ * size and the input that exposes each find-the-bug listing, each once;
+ * then the safety check and each technique check. Returns 0, or -1 with a
+ * message naming lesson.ini. */
+int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen);
+
+typedef struct {
+    const lesson *lesson;
+    const char *kernel_path;
+    const char *display_path;
+    const char *device_spec;
+    double timeout_s;
+    const char *analysis_size;   /* NULL: the chapter's analysis size */
+    const lesson *previous;      /* the previous chapter, whose reference some techniques compare with, or NULL */
+    const char *previous_reference; /* that reference's file; NULL or missing where the install withholds it:
+                                     * then what it loads comes from VERDICT_PREVIOUS_FIGURES in the lesson's folder */
+} verdict_request;
+
+/* Called after each item; index is the item just finished, rep its run
+ * (tests only, else NULL) for callers that show the evidence. */
+typedef void (*verdict_item_cb)(void *user, const verdict *v, int index, const engine_report *rep);
+
+/* Runs the plan: the tests (stopping early on a build error, where every
+ * other size would fail alike), then one analysis on the GPU memory model
+ * for the safety and technique checks. progress reports each run's phases. */
+void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
+                 verdict_item_cb item_cb, void *user, volatile int *cancel);
+
+/* The safety check of an analysed run: no memory errors, data races,
+ * uninitialised __local reads or divergent barriers. Fills item; returns
+ * 1 when safe. */
+int verdict_safety(const gpumodel_report *gm, verdict_item *item);
+
+/* One technique check on an analysed run; the run must be correct to earn it.
+ * prev: what the previous chapter's reference loads at the same size, or NULL. */
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
+                       verdict_item *item);
+
+/* A fixed find-the-bug listing must be that listing with its bug mended, not
+ * another kernel: the code lines (comments and spacing aside) that differ
+ * from the shipped listing, the larger of lines added and removed. */
+#define VERDICT_FIX_DEFAULT_LINES 8
+int verdict_fix_distance(const char *listing, const char *fixed);
+int verdict_fix_allowed(const lesson_bug *b);
+
+/* The verdict as a run in the learner's history: its outcome and the
+ * first thing that failed, in words (run's other fields untouched). */
+void verdict_to_progress(const verdict *v, progress_run *run);
+
+/* Sets passed/failed from the items. */
+void verdict_settle(verdict *v);
+
+#endif

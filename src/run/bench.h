@@ -1,0 +1,47 @@
+/* bench — the device's own limits (copy bandwidth, FP32 peak) and each
+ * chapter's reference measured against them. */
+#ifndef CLT_BENCH_H
+#define CLT_BENCH_H
+
+/* characters of a row's name in the table: lesson.ini short_title and
+ * bench_beyond_title must fit (cltutor validate checks) */
+#define BENCH_TITLE_WIDTH 24
+#include <stddef.h>
+#include "course/catalog.h"
+#include "run/engine.h"
+
+typedef struct {
+    engine_device device;
+    double copy_bytes;      /* bytes of one copy buffer */
+    double copy_gbps;       /* read + write bytes per second, 1e9 */
+    double copy_ms;         /* median time of one copy */
+    double fp32_gflops;     /* a chain of FMAs per work-item */
+    unsigned long long global_mem;
+} bench_limits;
+
+/* Measures the device's limits in a worker process. */
+int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *user, bench_limits *out,
+                        char *err, size_t errlen);
+
+typedef struct {
+    const lesson *lesson;
+    char variant[64];       /* "" for the reference, else the "beyond" kernel's file */
+    char size[64];
+    engine_report report;   /* the reference's run; free with bench_row_free */
+    double gbps, gflops;
+    double serial_ms;       /* the serial C reference on this CPU: median of 3 runs after a warm-up */
+    double openmp_ms;       /* the same work as an OpenMP C loop on this CPU (median of 4 after a
+                             * warm-up), 0 if the problem has none */
+} bench_row;
+
+/* Runs a chapter's reference (kernel_path) at `size`, timed, then times the
+ * CPU baselines: the serial C reference and the OpenMP loop. Both depend only
+ * on the problem, size and seed, so chapters that share them reuse them. */
+int bench_chapter(const lesson *l, const char *kernel_path, const char *device_spec, const char *size,
+                  double budget_s, engine_progress_cb cb, void *user, bench_row *row);
+void bench_row_free(bench_row *row);
+
+/* The size a chapter is benchmarked at on this kind of device. */
+const char *bench_size_for(const lesson *l, const char *device_type);
+
+#endif

@@ -1,0 +1,223 @@
+/* confine — locks a worker process down before learner code runs: no core
+ * files, writes only where allowed (Landlock), no network, debugging or new
+ * programs (seccomp). */
+#define _GNU_SOURCE
+#include "run/confine.h"
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Landlock rights and fields newer than the oldest headers we build with. */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)     /* ABI 2 */
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)  /* ABI 3 */
+#endif
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)               /* ABI 6 */
+
+/* struct landlock_ruleset_attr as of ABI 6; older kernels take a prefix of it. */
+typedef struct {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+} ll_ruleset_attr;
+
+int confine_landlock_abi(void) {
+#ifdef SYS_landlock_create_ruleset
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return v > 0 ? (int)v : 0;
+#else
+    return 0;
+#endif
+}
+
+/* Everything that changes the file system, as far as this ABI can tell. */
+static uint64_t ll_write_rights(int abi) {
+    uint64_t r = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                 LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                 LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                 LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2) r |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) r |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    return r;
+}
+
+/* Allows writes beneath path (a folder) or to it (a file); a missing path is skipped. */
+static void ll_allow(int ruleset, const char *path, uint64_t rights) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st;
+    if (fstat(fd, &st) == 0) {
+        struct landlock_path_beneath_attr pb = {
+            .allowed_access = S_ISDIR(st.st_mode) ? rights
+                                                  : rights & (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE),
+            .parent_fd = fd,
+        };
+        if (pb.allowed_access) syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+    }
+    close(fd);
+}
+
+/* The device files a GPU runtime opens for writing (NVIDIA, DRM render
+ * nodes, AMD's KFD); /dev as a whole stays closed (block devices). */
+static void ll_allow_gpu_devices(int ruleset, uint64_t rights) {
+    ll_allow(ruleset, "/dev/null", rights);
+    ll_allow(ruleset, "/dev/dri", rights);
+    ll_allow(ruleset, "/dev/kfd", rights);
+    DIR *d = opendir("/dev");
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, "nvidia", 6)) {
+            char p[300];
+            snprintf(p, sizeof p, "/dev/%s", e->d_name);
+            ll_allow(ruleset, p, rights);
+        }
+    closedir(d);
+}
+
+int confine_begin(confine_state *st, const char *const *writable, char *err, size_t errlen) {
+    memset(st, 0, sizeof *st);
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        util_errf(err, errlen, "prctl(PR_SET_NO_NEW_PRIVS) failed: %s", strerror(errno));
+        return -1;
+    }
+    int abi = confine_landlock_abi();
+    if (abi <= 0) {
+        util_errf(st->note, sizeof st->note, "this kernel has no Landlock (Linux 5.13 or later, with landlock "
+                  "among its security modules)");
+        return 0;
+    }
+    ll_ruleset_attr attr = {.handled_access_fs = ll_write_rights(abi)};
+    size_t attr_size = sizeof attr.handled_access_fs;
+    if (abi >= 6) {
+        attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+        attr_size = sizeof attr;
+    }
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
+    if (rs < 0) {
+        util_errf(st->note, sizeof st->note, "landlock_create_ruleset failed: %s", strerror(errno));
+        return 0;
+    }
+    for (const char *const *p = writable; p && *p; p++) ll_allow(rs, *p, attr.handled_access_fs);
+    ll_allow_gpu_devices(rs, attr.handled_access_fs);
+    if (syscall(SYS_landlock_restrict_self, rs, 0) != 0) {
+        util_errf(st->note, sizeof st->note, "landlock_restrict_self failed: %s", strerror(errno));
+        close(rs);
+        return 0;
+    }
+    close(rs);
+    st->landlock_abi = abi;
+    st->landlock_scoped = abi >= 6;
+    return 0;
+}
+
+/* Adds "fail with errno" for a system call; one this architecture lacks is skipped. */
+static int deny(scmp_filter_ctx ctx, int nr, int errno_value) {
+    if (nr < 0) return 0; /* libseccomp's pseudo-number: not on this architecture */
+    return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(errno_value), nr, 0);
+}
+
+static int load(scmp_filter_ctx ctx, const char *what, char *err, size_t errlen) {
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (rc == 0) rc = seccomp_load(ctx);
+    if (rc != 0) util_errf(err, errlen, "installing the seccomp filter (%s) failed: %s", what, strerror(-rc));
+    seccomp_release(ctx);
+    return rc == 0 ? 0 : -1;
+}
+
+/* No sockets (a runtime opens what it needs while it starts, before this),
+ * no debugging or reading other processes, nothing only an administrator
+ * does, no leaving the worker's process group. */
+static int filter_network(char *err, size_t errlen) {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        util_errf(err, errlen, "seccomp_init failed");
+        return -1;
+    }
+    static const int denied[] = {
+        SCMP_SYS(socket), SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
+        SCMP_SYS(pidfd_getfd), SCMP_SYS(kcmp), SCMP_SYS(setsid), SCMP_SYS(setpgid),
+        SCMP_SYS(mount), SCMP_SYS(umount2), SCMP_SYS(pivot_root), SCMP_SYS(chroot), SCMP_SYS(unshare),
+        SCMP_SYS(setns), SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at), SCMP_SYS(fsopen),
+        SCMP_SYS(fsmount), SCMP_SYS(fsconfig), SCMP_SYS(fspick), SCMP_SYS(move_mount), SCMP_SYS(open_tree),
+        SCMP_SYS(mount_setattr), SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module),
+        SCMP_SYS(kexec_load), SCMP_SYS(kexec_file_load), SCMP_SYS(reboot), SCMP_SYS(swapon), SCMP_SYS(swapoff),
+        SCMP_SYS(bpf), SCMP_SYS(perf_event_open), SCMP_SYS(userfaultfd), SCMP_SYS(keyctl), SCMP_SYS(add_key),
+        SCMP_SYS(request_key), SCMP_SYS(iopl), SCMP_SYS(ioperm), SCMP_SYS(settimeofday),
+        SCMP_SYS(clock_settime), SCMP_SYS(clock_adjtime), SCMP_SYS(adjtimex), SCMP_SYS(acct),
+        SCMP_SYS(quotactl), SCMP_SYS(sethostname), SCMP_SYS(setdomainname), SCMP_SYS(fanotify_init),
+    };
+    int rc = 0;
+    for (size_t i = 0; i < CLT_ARRAY_LEN(denied) && rc == 0; i++) rc = deny(ctx, denied[i], EPERM);
+    /* clone3 passes its flags in memory a filter cannot read: report it
+     * missing, and the C library starts threads with clone instead */
+    if (rc == 0) rc = deny(ctx, SCMP_SYS(clone3), ENOSYS);
+    if (rc != 0) {
+        util_errf(err, errlen, "building the seccomp filter failed: %s", strerror(-rc));
+        seccomp_release(ctx);
+        return -1;
+    }
+    return load(ctx, "network", err, errlen);
+}
+
+/* No new programs and no new processes; threads (clone with CLONE_THREAD) stay allowed. */
+static int filter_processes(char *err, size_t errlen) {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        util_errf(err, errlen, "seccomp_init failed");
+        return -1;
+    }
+    int rc = 0;
+    static const int denied[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork)};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(denied) && rc == 0; i++) rc = deny(ctx, denied[i], EPERM);
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                              SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    if (rc == 0) rc = deny(ctx, SCMP_SYS(clone3), ENOSYS);
+    if (rc != 0) {
+        util_errf(err, errlen, "building the seccomp filter failed: %s", strerror(-rc));
+        seccomp_release(ctx);
+        return -1;
+    }
+    return load(ctx, "processes", err, errlen);
+}
+
+int confine_seccomp(confine_state *st, confine_level level, char *err, size_t errlen) {
+    if (level >= CONFINE_NETWORK && st->level < CONFINE_NETWORK) {
+        if (filter_network(err, errlen) != 0) return -1;
+        st->level = CONFINE_NETWORK;
+    }
+    if (level >= CONFINE_PROCESSES && st->level < CONFINE_PROCESSES) {
+        if (filter_processes(err, errlen) != 0) return -1;
+        st->level = CONFINE_PROCESSES;
+    }
+    return 0;
+}
+
+void confine_describe(const confine_state *st, char *buf, size_t len) {
+    const char *sc = st->level == CONFINE_PROCESSES ? "no sockets, exec or new processes"
+                   : st->level == CONFINE_NETWORK ? "no sockets" : "off";
+    if (st->landlock_abi > 0)
+        snprintf(buf, len, "seccomp: %s; Landlock ABI %d: writes only to the scratch folder and caches%s", sc,
+                 st->landlock_abi, st->landlock_scoped ? ", signals kept inside" : "");
+    else
+        snprintf(buf, len, "seccomp: %s; Landlock: off (%s)", sc, st->note[0] ? st->note : "not asked for");
+}

@@ -1,0 +1,473 @@
+/* engine — runs a learner's kernel end to end: golden reference here, the
+ * kernel in a worker process, then verification and timing statistics. */
+#define _GNU_SOURCE
+#include "run/engine.h"
+#include "run/sandbox.h"
+#include "base/util.h"
+#include "run/worker.h"
+#include "run/wproto.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void engine_request_defaults(engine_request *rq) {
+    memset(rq, 0, sizeof *rq);
+    rq->seed = 1;
+    rq->timeout_s = 10;
+    rq->budget_s = 1;
+    rq->min_runs = 5;
+    rq->max_runs = 1000;
+}
+
+int engine_exit_code(engine_status s) {
+    switch (s) {
+    case ENG_PASS: return 0;
+    case ENG_WRONG: return 1;
+    case ENG_BUILD: return 2;
+    case ENG_CRASH: case ENG_TIMEOUT: case ENG_RUNTIME: return 3;
+    case ENG_USAGE: return 64;
+    case ENG_NO_DEVICE: return 69;
+    case ENG_CANCELLED: return 130;
+    }
+    return 3;
+}
+
+const char *engine_status_name(engine_status s) {
+    static const char *const names[] = {"pass", "wrong", "build_error", "crash", "timeout",
+                                        "runtime_error", "cancelled", "usage", "no_device"};
+    return (unsigned)s < CLT_ARRAY_LEN(names) ? names[s] : "unknown";
+}
+
+/* Is the token ending at `end` (exclusive) a file name the runtime made up? */
+static int runtime_file_name(const char *start, size_t len) {
+    static const char *const fixed[] = {"<kernel>", "<source>", "<stdin>", "input.cl", "program.cl"};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(fixed); i++)
+        if (len == strlen(fixed[i]) && !strncmp(start, fixed[i], len)) return 1;
+    return len > 3 && !strncmp(start + len - 3, ".cl", 3);
+}
+
+/* A string that grows at its end in amortised constant time per byte. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+} log_buf;
+
+static void log_put(log_buf *b, const char *p, size_t n) {
+    if (b->oom) return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) { b->oom = 1; return; }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, p, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void log_puts(log_buf *b, const char *p) { log_put(b, p, strlen(p)); }
+
+/* Writes display_path for a runtime's file name that starts q and ends at colon,
+ * then ":LINE:COL"; returns how much of q it read, 0 when q does not start so. */
+static size_t rewrite_location(log_buf *b, const char *q, size_t qlen, const char *display, int *ln, int *cn) {
+    const char *colon = memchr(q, ':', qlen);
+    if (!colon || !runtime_file_name(q, (size_t)(colon - q))) return 0;
+    char num[64];
+    size_t n = (size_t)(q + qlen - colon) < sizeof num - 1 ? (size_t)(q + qlen - colon) : sizeof num - 1;
+    memcpy(num, colon, n);
+    num[n] = '\0';
+    int consumed = 0;
+    if (sscanf(num, ":%d:%d%n", ln, cn, &consumed) != 2) return 0;
+    char loc[48];
+    snprintf(loc, sizeof loc, ":%d:%d", *ln, *cn);
+    log_puts(b, display);
+    log_puts(b, loc);
+    return (size_t)(colon - q) + (size_t)consumed;
+}
+
+#define ENGINE_LOG_MAX (1024 * 1024)
+
+char *engine_rewrite_build_log(const char *log, const char *display, int *line, int *col) {
+    log_buf out = {0};
+    if (line) *line = 0;
+    if (col) *col = 0;
+    log_puts(&out, "");
+    /* the worker keeps a log's first 64 KiB; a longer one is cut here too, in one pass */
+    size_t total = strlen(log), n = total < ENGINE_LOG_MAX ? total : ENGINE_LOG_MAX;
+    const char *p = log, *stop = log + n;
+    while (p < stop && !out.oom) {
+        const char *eol = memchr(p, '\n', (size_t)(stop - p));
+        size_t len = eol ? (size_t)(eol - p) : (size_t)(stop - p);
+        const char *next = eol ? eol + 1 : p + len;
+        /* skip the runtime's own chatter */
+        if ((len > 7 && !strncmp(p, "Device ", 7) && memmem(p, len, "failed to build", 15)) ||
+            (len > 15 && memmem(p, len, "errors generated", 16)) ||
+            (len > 14 && memmem(p, len, "error generated", 15) && len < 24)) {
+            p = next;
+            continue;
+        }
+        /* find "NAME:LINE:COL" (and PoCL's "<Spelling=NAME:LINE:COL>") */
+        const char *q = p;
+        size_t qlen = len;
+        int err_prefix = len > 7 && !strncmp(q, "error: ", 7) && memmem(q + 7, len - 7, ".cl:", 4);
+        if (err_prefix) { q += 7; qlen -= 7; }
+        int ln = 0, cn = 0;
+        size_t used = rewrite_location(&out, q, qlen, display, &ln, &cn);
+        if (used) {
+            const char *rest = q + used;
+            size_t rlen = qlen - used;
+            if (rlen > 11 && !strncmp(rest, " <Spelling=", 11)) {
+                const char *gt = memchr(rest, '>', rlen);
+                int sl, sc;
+                size_t mark = out.len;
+                log_puts(&out, " <Spelling=");
+                size_t u = gt ? rewrite_location(&out, rest + 11, (size_t)(gt - rest) - 11, display, &sl, &sc) : 0;
+                if (u && rest + 11 + u == gt) {
+                    log_puts(&out, ">");
+                    rlen -= (size_t)(gt - rest) + 1;
+                    rest = gt + 1;
+                } else if (!out.oom) {
+                    out.len = mark; /* not a location: leave the text as it was */
+                    out.s[mark] = '\0';
+                }
+            }
+            if (err_prefix) log_puts(&out, ": error");
+            log_put(&out, rest, rlen);
+            log_puts(&out, "\n");
+            if (line && !*line && (err_prefix || memmem(rest, rlen, "error", 5))) {
+                *line = ln;
+                if (col) *col = cn;
+            }
+        } else {
+            log_put(&out, p, len);
+            log_puts(&out, "\n");
+        }
+        p = next;
+    }
+    if (total > n && !out.oom) {
+        char more[96];
+        snprintf(more, sizeof more, "[%zu more bytes of the log not shown]\n", total - n);
+        log_puts(&out, more);
+    }
+    if (out.oom) {
+        free(out.s);
+        return util_strdup("");
+    }
+    util_rstrip(out.s);
+    return out.s;
+}
+
+static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...) {
+    r->status = st;
+    snprintf(r->headline, sizeof r->headline, "%s", headline);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    va_end(ap);
+}
+
+/* Keeps the last few meaningful lines of what the runtime printed. */
+static char *tail_lines(const char *text, int max_lines) {
+    if (!text || !*text) return NULL;
+    const char *end = text + strlen(text);
+    while (end > text && isspace((unsigned char)end[-1])) end--;
+    const char *p = end;
+    int lines = 0;
+    while (p > text && lines < max_lines) {
+        p--;
+        if (*p == '\n') lines++;
+    }
+    if (*p == '\n') p++;
+    size_t len = (size_t)(end - p);
+    if (len == 0) return NULL;
+    char *s = malloc(len + 1);
+    memcpy(s, p, len);
+    s[len] = '\0';
+    return s;
+}
+
+static void explain_signal(engine_report *r, const sandbox_result *sr, const char *file) {
+    int in_run = !strcmp(sr->phase, "run");
+    const char *sig = !sr->signaled ? "an unexpected exit"
+                    : sr->signal == SIGSEGV ? "a segmentation fault (SIGSEGV)"
+                    : sr->signal == SIGBUS ? "a bus error (SIGBUS)"
+                    : sr->signal == SIGABRT ? "an abort (SIGABRT)"
+                    : sr->signal == SIGFPE ? "an arithmetic fault (SIGFPE)"
+                    : sr->signal == SIGXCPU ? "running out of CPU time (SIGXCPU)"
+                    : sr->signal == SIGILL ? "an illegal instruction (SIGILL)" : "a signal";
+    if (!in_run) {
+        set_msg(r, ENG_CRASH, "Crashed",
+                "The OpenCL runtime died with %s while %s %s (phase '%s'). cltutor is fine; the run was "
+                "isolated. If the message below does not explain it, try another device with --device.",
+                sig, !strcmp(sr->phase, "build") ? "compiling" : "preparing", file, sr->phase);
+        return;
+    }
+    if (sr->signal == SIGFPE)
+        set_msg(r, ENG_CRASH, "Crashed",
+                "Your kernel stopped with %s. Likely cause: an integer division or modulo by zero. "
+                "Try: check every divisor in %s.", sig, file);
+    else
+        set_msg(r, ENG_CRASH, "Crashed",
+                "Your kernel stopped the device with %s. Likely causes: a read or write outside a "
+                "buffer (an index past the end, often a missing `if (id >= n) return;` guard when the "
+                "global size is rounded up to a multiple of the work-group size), or a barrier() "
+                "inside a branch that not every work-item of the group takes. Try: check each index "
+                "against its buffer's length and keep barriers out of divergent code; a smaller --size "
+                "can make the fault easier to find.", sig);
+}
+
+static void explain_timeout(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
+    if (!strcmp(sr->phase, "run"))
+        set_msg(r, ENG_TIMEOUT, "Timed out",
+                "Your kernel did not finish within %.0f s and was stopped. Likely causes: a loop that "
+                "never ends (a condition that stays true, or a step that never reaches the bound), or a "
+                "barrier() that some work-items never reach. Try: check each loop's bound and step; "
+                "run a smaller --size; if the kernel is only slow, raise --timeout.", rq->timeout_s);
+    else
+        set_msg(r, ENG_TIMEOUT, "Timed out",
+                "The OpenCL runtime did not finish the '%s' step within %.0f s and was stopped. "
+                "Try again; if it keeps happening, try another device with --device.",
+                sr->phase, sr->phase_limit_s);
+}
+
+/* The golden reference kept by a run with keep_reference (one at a time). */
+static struct {
+    prob_instance *pi;
+    const lesson *l;
+    char size[96];
+    uint64_t seed;
+    double serial_ms;
+} kept;
+
+static void release_instance(const problem_ops *ops, prob_instance *pi) {
+    if (pi != kept.pi) ops->destroy(pi);
+}
+
+int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, volatile int *cancel,
+               engine_report *r) {
+    memset(r, 0, sizeof *r);
+    engine_request rq = *rq_in;
+    const lesson *l = rq.lesson;
+    if (!rq.display_path) rq.display_path = rq.kernel_path;
+    if (!rq.size_spec) rq.size_spec = l->default_size;
+    r->seed = rq.seed;
+    const problem_ops *ops = problem_find(l->problem);
+    char err[1024] = "";
+    if (!ops) {
+        set_msg(r, ENG_USAGE, "Bad chapter", "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
+        return -1;
+    }
+    prob_size size;
+    if (problem_parse_size(ops, rq.size_spec, &size, err, sizeof err) != 0) {
+        set_msg(r, ENG_USAGE, "Bad size", "--size: %s", err);
+        return -1;
+    }
+    ops->format_size(&size, r->size_text, sizeof r->size_text);
+    if (!util_is_file(rq.kernel_path)) {
+        struct stat st;
+        int exists = stat(rq.kernel_path, &st) == 0;
+        set_msg(r, ENG_USAGE, "No kernel file", "%s: %s. Give an existing .cl file with --kernel.", rq.display_path,
+                !exists ? "no such file" : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file");
+        return -1;
+    }
+
+    /* the golden reference, computed and timed here before the worker starts */
+    if (cb) cb(user, "reference", 0, 0, 0);
+    char size_key[96];
+    snprintf(size_key, sizeof size_key, "%s:%s", r->size_text, size.input);
+    prob_instance *pi = NULL;
+    if (rq.keep_reference && kept.pi && kept.l == l && kept.seed == rq.seed && kept.pi->ops == ops &&
+        !strcmp(kept.size, size_key)) {
+        pi = kept.pi;
+        r->serial_ms = kept.serial_ms;
+    } else {
+        pi = ops->create(l, &size, rq.seed, err, sizeof err);
+        if (!pi) {
+            set_msg(r, ENG_USAGE, "Size too large", "%s", err);
+            return -1;
+        }
+        if (ops->prepare_golden) ops->prepare_golden(pi);
+        double t0 = util_now();
+        ops->golden(pi);
+        r->serial_ms = (util_now() - t0) * 1e3;
+        if (rq.keep_reference) {
+            if (kept.pi) kept.pi->ops->destroy(kept.pi);
+            kept.pi = pi;
+            kept.l = l;
+            kept.seed = rq.seed;
+            kept.serial_ms = r->serial_ms;
+            snprintf(kept.size, sizeof kept.size, "%s", size_key);
+        }
+    }
+    r->work = ops->work(pi);
+
+    sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
+                          .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb,
+                          .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL};
+    sandbox_result sr;
+    if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
+        set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (%s)", err);
+        release_instance(ops, pi);
+        return -1;
+    }
+    if (cb && !sr.cancelled) cb(user, "check", 0, 0, sr.wall_s); /* verification follows */
+    r->wall_s = sr.wall_s;
+    r->worker_output = tail_lines(sr.output, 12);
+
+    const engine_device *dev = blob_get(sr.blob, sr.blob_len, W_DEVICE, 0, NULL);
+    if (dev) r->device = *dev;
+    char *log = blob_get_str(sr.blob, sr.blob_len, W_BUILDLOG);
+    if (log) {
+        r->build_log = engine_rewrite_build_log(log, rq.display_path, &r->error_line, &r->error_col);
+        free(log);
+    }
+    for (int i = 0; i < LESSON_MAX_KERNELS; i++) {
+        size_t klen = 0;
+        const engine_kernel_info *ki = blob_get(sr.blob, sr.blob_len, W_KINFO, i, &klen);
+        if (!ki || klen != sizeof *ki) break;
+        r->kinfo[r->n_kinfo] = *ki;
+        r->kinfo[r->n_kinfo].name[sizeof ki->name - 1] = '\0';
+        for (int a = 0; a < ENGINE_MAX_KARGS; a++) r->kinfo[r->n_kinfo].arg_name[a][31] = '\0';
+        r->n_kinfo++;
+    }
+    size_t slen = 0;
+    const double *samples = blob_get(sr.blob, sr.blob_len, W_SAMPLES, 0, &slen);
+    if (samples && slen) {
+        r->n_samples = (int)(slen / sizeof(double));
+        r->samples_ms = malloc(slen);
+        memcpy(r->samples_ms, samples, slen);
+        r->timing = stats_summarise(r->samples_ms, r->n_samples);
+    }
+    size_t out_len = 0;
+    const void *out = blob_get(sr.blob, sr.blob_len, W_OUTPUT, 0, &out_len);
+    const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);
+    char *msg = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
+
+    if (out) {
+        r->has_output = 1;
+        ops->verify(pi, out, out_len, &r->verify);
+    }
+    /* a correct first output counts only if every timed launch gave it too */
+    char chk_head[64] = "", chk_msg[768] = "";
+    engine_status chk = out && r->verify.ok && status && *status == ENG_PASS
+                            ? wproto_check_run(&sr, out, out_len, rq.max_runs, chk_head, sizeof chk_head, chk_msg,
+                                               sizeof chk_msg)
+                            : ENG_PASS;
+    if (sr.cancelled) {
+        set_msg(r, ENG_CANCELLED, "Cancelled", "The run was cancelled.");
+    } else if (sr.timed_out) {
+        explain_timeout(r, &sr, &rq);
+    } else if (sr.signaled && (sr.signal == SIGXCPU || (sr.signal == SIGKILL && rq.cpu_limit_s > 0))) {
+        /* the kernel raises SIGKILL at the hard CPU limit when SIGXCPU did not end the worker */
+        set_msg(r, ENG_TIMEOUT, "CPU time limit",
+                "The worker used up its %ld s of CPU time and was stopped during '%s'. Likely cause: a loop "
+                "that never ends, or far more work than the task needs. Try: check each loop's bound and step.",
+                rq.cpu_limit_s, sr.phase);
+    } else if (sr.signaled) {
+        explain_signal(r, &sr, rq.display_path);
+    } else if (!status && !strcmp(sr.phase, "run")) {
+        explain_signal(r, &sr, rq.display_path); /* a runtime that traps faults and exits */
+    } else if (!status) {
+        set_msg(r, ENG_CRASH, "Crashed",
+                "The worker running your kernel exited (status %d) without a result, during '%s'. "
+                "The runtime's own words are below.", sr.exit_code, sr.phase);
+    } else if (*status == ENG_BUILD) {
+        if (r->build_log && *r->build_log)
+            set_msg(r, ENG_BUILD, "Build failed",
+                    "%s did not compile. The compiler's messages are below; fix the first one first.",
+                    rq.display_path);
+        else
+            set_msg(r, ENG_BUILD, "Build failed", "%s: %s", rq.display_path, msg ? msg : "build failed");
+        if (msg && strstr(msg, "kernel")) {
+            set_msg(r, ENG_BUILD, "Kernel not found", "%s: %s", rq.display_path, msg);
+        } else if (msg && strstr(msg, "argument")) {
+            set_msg(r, ENG_BUILD, "Wrong kernel arguments", "%s: %s", rq.display_path, msg);
+        }
+    } else if (*status == ENG_USAGE) {
+        set_msg(r, ENG_USAGE, "Bad request", "%s", msg ? msg : "bad request");
+    } else if (*status == ENG_NO_DEVICE) {
+        set_msg(r, ENG_NO_DEVICE, "No OpenCL device", "%s", msg ? msg : "no usable OpenCL device");
+    } else if (*status == ENG_RUNTIME && msg && strcmp(sr.phase, "run") == 0 &&
+               (strstr(msg, "ILLEGAL_ADDRESS") || strstr(msg, "CL_OUT_OF_RESOURCES") || strstr(msg, "CL_UNKNOWN"))) {
+        /* GPUs report a fault as an error code rather than a signal */
+        set_msg(r, ENG_CRASH, "Crashed",
+                "Your kernel faulted on the device (%s). Likely causes: a read or write outside a buffer (an "
+                "index past the end, often a missing `if (id >= n) return;` guard when the global size is "
+                "rounded up to a multiple of the work-group size), or more __local or __constant memory than "
+                "the device gives a kernel (48 KiB of __local and 64 KiB of __constant are what every GPU "
+                "guarantees). Try: check each index against its buffer's length and the size of each __local "
+                "array and __constant argument; a smaller --size can make a fault easier to find.", msg);
+    } else if (*status == ENG_RUNTIME) {
+        set_msg(r, ENG_RUNTIME, "OpenCL error",
+                "%s. Likely causes: a work-group size the device refuses, a kernel that uses more local "
+                "memory or registers than it has, or a fault the runtime caught.", msg ? msg : "an OpenCL call failed");
+    } else if (!r->has_output) {
+        set_msg(r, ENG_CRASH, "No result", "The worker finished without returning the kernel's output.");
+    } else if (chk != ENG_PASS) {
+        set_msg(r, chk, chk_head, "%s", chk_msg);
+    } else if (r->verify.ok) {
+        set_msg(r, ENG_PASS, "Correct", "%s", r->verify.summary);
+    } else {
+        set_msg(r, ENG_WRONG, "Wrong result", "%s", r->verify.summary);
+    }
+    if (r->status != ENG_PASS && r->samples_ms) { /* only a correct kernel is timed */
+        free(r->samples_ms);
+        r->samples_ms = NULL;
+        r->n_samples = 0;
+        memset(&r->timing, 0, sizeof r->timing);
+    }
+    free(msg);
+    sandbox_result_free(&sr);
+    release_instance(ops, pi);
+    return 0;
+}
+
+void engine_report_free(engine_report *r) {
+    free(r->build_log);
+    free(r->worker_output);
+    free(r->samples_ms);
+    r->build_log = r->worker_output = NULL;
+    r->samples_ms = NULL;
+}
+
+int engine_list_devices(engine_device **out, char *err, size_t errlen) {
+    *out = NULL;
+    sandbox_limits lim = {.total_s = 90, .grace_s = 1};
+    sandbox_result sr;
+    char why[1024] = "";
+    if (wproto_run(WK_DEVICES, NULL, NULL, &lim, NULL, NULL, NULL, &sr, why, sizeof why) != 0) {
+        util_errf(err, errlen, "could not start a worker process (%s)", why);
+        return -1;
+    }
+    const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);
+    if (!status) {
+        char *tail = tail_lines(sr.output, 4);
+        util_errf(err, errlen, "the OpenCL runtime died while listing devices%s%s", tail ? ": " : "",
+                  tail ? tail : "");
+        free(tail);
+        sandbox_result_free(&sr);
+        return -1;
+    }
+    int n = 0;
+    while (blob_get(sr.blob, sr.blob_len, W_DEVICE, n, NULL)) n++;
+    *out = calloc((size_t)(n ? n : 1), sizeof(engine_device));
+    for (int i = 0; i < n; i++) (*out)[i] = *(const engine_device *)blob_get(sr.blob, sr.blob_len, W_DEVICE, i, NULL);
+    if (*status != ENG_PASS) {
+        char *msg = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
+        util_errf(err, errlen, "%s", msg ? msg : "listing devices failed");
+        free(msg);
+        n = -1;
+    }
+    sandbox_result_free(&sr);
+    return n;
+}

@@ -1,0 +1,108 @@
+/* engine — runs a learner's kernel end to end: golden reference here, the
+ * kernel in a worker process, then verification and timing statistics. */
+#ifndef CLT_ENGINE_H
+#define CLT_ENGINE_H
+#include <stdint.h>
+
+#include "course/catalog.h"
+#include "problem/problem.h"
+#include "base/stats.h"
+#include "problem/verify.h"
+
+/* Outcomes; engine_exit_code() maps them to the documented exit statuses. */
+typedef enum {
+    ENG_PASS = 0,       /* correct */
+    ENG_WRONG,          /* ran, wrong answer */
+    ENG_BUILD,          /* did not build, or lacks the kernel the chapter calls */
+    ENG_CRASH,          /* the worker died (a signal) */
+    ENG_TIMEOUT,        /* the worker ran past its limit */
+    ENG_RUNTIME,        /* an OpenCL call failed while running */
+    ENG_CANCELLED,      /* the caller stopped it */
+    ENG_USAGE,          /* bad request (device spec, size) */
+    ENG_NO_DEVICE,      /* no usable OpenCL device */
+} engine_status;
+
+typedef struct {
+    const lesson *lesson;
+    const char *kernel_path;     /* the .cl file to build */
+    const char *display_path;    /* how to name it in messages (defaults to kernel_path) */
+    const char *device_spec;     /* NULL: default device */
+    const char *size_spec;       /* NULL: the lesson's default size */
+    uint64_t seed;
+    double timeout_s;            /* limit for running the kernel (default 10) */
+    double budget_s;             /* time spent repeating for timing (default 1; 0 = one run only) */
+    int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
+    long cpu_limit_s;            /* CPU seconds for the whole worker, 0 none (grading) */
+    long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
+    const char *const *worker_env; /* "NAME=VALUE" strings set in the worker before it opens the device
+                                    * (e.g. to load the Oclgrind simulator and its plugin); NULL: none */
+    int keep_reference;          /* keep the golden reference for the next run of the same chapter,
+                                  * size and seed (the UI's reruns), instead of computing it again */
+    const char *worker_writable; /* a folder the confined worker may write into besides its own scratch
+                                  * folder (the GPU model's figures); NULL: none */
+    const char *queue_dir;       /* timing waits its turn for the device there, first come first served
+                                  * across users (gpulock); NULL: no queue. Correctness runs never wait */
+    const char *cache_root;      /* where the runtime's compiler cache of each kernel text goes (a folder per
+                                  * text); NULL: ~/.cache/cltutor/kernels. Grading puts it in its scratch
+                                  * folder, so that nothing a kernel causes outlives the run */
+} engine_request;
+
+typedef struct {
+    char name[256], platform[128], type[8], version[128], driver[64];
+    int index;
+} engine_device;
+
+/* What the OpenCL API says about a built kernel, for technique checks. */
+#define ENGINE_MAX_KARGS 16
+typedef struct {
+    char name[64];
+    long long local_mem;         /* CL_KERNEL_LOCAL_MEM_SIZE before any argument is set: __local arrays */
+    long long private_mem;       /* CL_KERNEL_PRIVATE_MEM_SIZE */
+    int n_args;
+    int arg_info;                /* 1 when clGetKernelArgInfo answered (built with -cl-kernel-arg-info) */
+    char arg_space[ENGINE_MAX_KARGS];     /* 'g' __global, 'c' __constant, 'l' __local, 'p' private */
+    char arg_name[ENGINE_MAX_KARGS][32];
+} engine_kernel_info;
+
+typedef struct {
+    engine_status status;
+    char headline[128];          /* "Correct", "Wrong result", "Build failed", ... */
+    char message[2048];          /* what happened, the likely cause, what to try */
+    char *build_log;             /* with the learner's file name, or NULL */
+    int error_line, error_col;   /* first build error, 0 if none */
+    char *worker_output;         /* what the runtime printed, trimmed, or NULL */
+    engine_device device;
+    char kernel_name[128];
+    char size_text[64];
+    uint64_t seed;
+    int has_output;
+    verify_report verify;
+    double *samples_ms;          /* kernel times after warm-up */
+    int n_samples;
+    stats_summary timing;
+    double serial_ms;            /* the serial C reference on this machine */
+    prob_work work;
+    double wall_s;
+    engine_kernel_info kinfo[LESSON_MAX_KERNELS]; /* the chapter's kernels, once built */
+    int n_kinfo;
+} engine_report;
+
+typedef void (*engine_progress_cb)(void *user, const char *phase, int done, int total, double elapsed);
+
+void engine_request_defaults(engine_request *rq);
+int engine_run(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
+               engine_report *rep);
+void engine_report_free(engine_report *rep);
+
+/* 0 correct, 1 wrong, 2 build, 3 crash/timeout/runtime, 64 usage, 69 no device, 130 cancelled. */
+int engine_exit_code(engine_status s);
+const char *engine_status_name(engine_status s);
+
+/* Lists devices (in a worker process). Returns the count or -1 with err. */
+int engine_list_devices(engine_device **out, char *err, size_t errlen);
+
+/* Rewrites a build log so that it names display_path instead of the
+ * runtime's temporary file; notes the first error's line and column. */
+char *engine_rewrite_build_log(const char *log, const char *display_path, int *line, int *col);
+
+#endif

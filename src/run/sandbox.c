@@ -1,0 +1,319 @@
+/* sandbox — runs a program in a fresh child process (fork and exec) under
+ * time limits, with live progress, and hands back what it wrote. */
+#define _GNU_SOURCE
+#include "run/sandbox.h"
+#include "run/gpulock.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OUTPUT_KEEP (64 * 1024)
+
+void sandbox_phase(int fd, const char *phase, double limit_s) {
+    char line[96];
+    int n = snprintf(line, sizeof line, "phase %s %.3f\n", phase, limit_s);
+    if (n > 0 && write(fd, line, (size_t)n) < 0) { /* the parent is gone; nothing to do */ }
+}
+
+void sandbox_progress(int fd, int done, int total) {
+    char line[64];
+    int n = snprintf(line, sizeof line, "progress %d %d\n", done, total);
+    if (n > 0 && write(fd, line, (size_t)n) < 0) { /* ignore */ }
+}
+
+void sandbox_gate(int fd, const char *key) {
+    char line[192];
+    int n = snprintf(line, sizeof line, "gate %s\n", key);
+    if (n <= 0 || write(fd, line, (size_t)n) < 0) return;
+    char go;
+    while (read(SANDBOX_FD_CONTROL, &go, 1) < 0 && errno == EINTR) {}
+}
+
+static int temp_fd(void) {
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/cltutor-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+static char *read_fd_all(int fd, size_t *len, size_t keep_tail) {
+    struct stat st;
+    *len = 0;
+    if (fstat(fd, &st) != 0) return NULL;
+    size_t size = (size_t)st.st_size, off = 0;
+    if (keep_tail && size > keep_tail) {
+        off = size - keep_tail;
+        size = keep_tail;
+    }
+    char *buf = malloc(size + 1);
+    if (!buf) return NULL;
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, buf + got, size - got, (off_t)(off + got));
+        if (r <= 0) {
+            if (r < 0 && errno == EINTR) continue;
+            break;
+        }
+        got += (size_t)r;
+    }
+    buf[got] = '\0';
+    *len = got;
+    return buf;
+}
+
+/* Handles one complete line from the child. */
+static void handle_line(char *line, sandbox_result *out, double *phase_start, double t0, sandbox_progress_cb cb,
+                        void *user, char *gate_key, size_t gate_len) {
+    char name[32];
+    if (!strncmp(line, "gate ", 5)) {
+        snprintf(gate_key, gate_len, "%s", line + 5);
+        return;
+    }
+    double limit;
+    int done, total;
+    double now = util_now();
+    if (sscanf(line, "phase %31s %lf", name, &limit) == 2) {
+        snprintf(out->phase, sizeof out->phase, "%s", name);
+        out->phase_limit_s = limit;
+        *phase_start = now;
+        if (cb) cb(user, out->phase, 0, 0, now - t0);
+    } else if (sscanf(line, "progress %d %d", &done, &total) == 2) {
+        if (cb) cb(user, out->phase, done, total, now - t0);
+    }
+}
+
+/* A child waiting at a gate (sandbox_gate): its place in the queue. */
+typedef struct {
+    char key[160];       /* the gate it asked for, "" none */
+    gpulock lock;
+    int queued;          /* 0 not yet, 1 in the queue, -1 no queue here (the gate opens) */
+    int last_ahead;
+    double since, waited;
+} gate_wait;
+
+/* One look at the queue; opens the gate when the child's turn has come.
+ * Returns 1 while the child still waits. */
+static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, sandbox_progress_cb cb, void *user,
+                     double elapsed) {
+    double now = util_now();
+    int ahead = 0, open = 1;
+    if (!gw->queued) {
+        char err[256];
+        gw->since = now;
+        gw->queued = lim && lim->gate_dir && gpulock_enqueue(&gw->lock, lim->gate_dir, gw->key, err, sizeof err) == 0
+                         ? 1 : -1;
+    }
+    if (gw->queued == 1) open = gpulock_try(&gw->lock, &ahead);
+    if (!open) {
+        if (ahead != gw->last_ahead && cb) cb(user, "queue", ahead, 0, elapsed);
+        gw->last_ahead = ahead;
+        return 1;
+    }
+    gw->waited += now - gw->since;
+    gw->key[0] = '\0';
+    if (write(control_fd, "g", 1) < 0) { /* the child is gone */ }
+    return 0;
+}
+
+/* In the child: CPU time, data and file size limits, and never a core file. */
+static void set_limits(const sandbox_limits *lim) {
+    if (lim && lim->cpu_s > 0) {
+        struct rlimit rl = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
+        setrlimit(RLIMIT_CPU, &rl);
+    }
+    if (lim && lim->memory_mb > 0) {
+        struct rlimit rl = {(rlim_t)lim->memory_mb << 20, (rlim_t)lim->memory_mb << 20};
+        setrlimit(RLIMIT_DATA, &rl);
+        setrlimit(RLIMIT_FSIZE, &rl); /* nor can what it prints fill the disk */
+    }
+    struct rlimit none = {0, 0}; /* a worker's memory stays its own */
+    setrlimit(RLIMIT_CORE, &none);
+}
+
+/* In the child, between fork and exec (only async-signal-safe calls): puts
+ * the descriptors where the program expects them, closes every other one,
+ * and runs it. Never returns. */
+static void exec_child(const char *exe, char *const argv[], char *const envp[], int request_fd, int result_fd,
+                       int output_fd, int progress_fd, int control_fd, const sandbox_limits *lim) {
+    /* copies above the target numbers first, so that no dup2 below clobbers a source */
+    int devnull = open("/dev/null", O_RDWR);
+    int fds[6] = {devnull, output_fd, request_fd, result_fd, progress_fd, control_fd};
+    for (int i = 0; i < 6; i++)
+        if (fds[i] >= 0) fds[i] = fcntl(fds[i], F_DUPFD, 10);
+    if (fds[0] < 0 || fds[1] < 0 || fds[3] < 0 || fds[4] < 0 || fds[5] < 0) _exit(126);
+    if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0 ||
+        dup2(fds[2] >= 0 ? fds[2] : fds[0], SANDBOX_FD_REQUEST) < 0 || dup2(fds[3], SANDBOX_FD_RESULT) < 0 ||
+        dup2(fds[4], SANDBOX_FD_PROGRESS) < 0 || dup2(fds[5], SANDBOX_FD_CONTROL) < 0)
+        _exit(126);
+    if (close_range(SANDBOX_FD_CONTROL + 1, ~0U, 0) != 0)
+        for (int fd = SANDBOX_FD_CONTROL + 1; fd < 4096; fd++) close(fd);
+    set_limits(lim);
+    if (envp) execve(exe, argv, envp);
+    else execv(exe, argv);
+    _exit(127);
+}
+
+/* Kills the child's whole process group (the child, and anything it started). */
+static void kill_group(pid_t pid) {
+    if (kill(-pid, SIGKILL) != 0) kill(pid, SIGKILL);
+}
+
+/* How the child is started: a program, or a function of ours. */
+typedef struct {
+    const char *exe;
+    char *const *argv, *const *envp;
+    int request_fd;
+    sandbox_fn fn;
+    void *arg;
+} child_start;
+
+static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+                     volatile int *cancel, sandbox_result *out) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->phase, sizeof out->phase, "start");
+    out->phase_limit_s = 30;
+    int result_fd = temp_fd(), output_fd = temp_fd();
+    int pipefd[2] = {-1, -1}, ctl[2] = {-1, -1};
+    if (result_fd < 0 || output_fd < 0 || pipe2(pipefd, O_CLOEXEC) != 0 || pipe2(ctl, O_CLOEXEC) != 0) {
+        if (result_fd >= 0) close(result_fd);
+        if (output_fd >= 0) close(output_fd);
+        for (int i = 0; i < 2; i++) {
+            if (pipefd[i] >= 0) close(pipefd[i]);
+            if (ctl[i] >= 0) close(ctl[i]);
+        }
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    double t0 = util_now();
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(result_fd);
+        close(output_fd);
+        for (int i = 0; i < 2; i++) {
+            close(pipefd[i]);
+            close(ctl[i]);
+        }
+        return -1;
+    }
+    if (pid == 0) {
+        /* child: its own process group, dies with the parent, keeps its output away from the terminal */
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(125);
+        signal(SIGPIPE, SIG_IGN);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTSTP, SIG_IGN);
+        if (cs->exe)
+            exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, result_fd, output_fd, pipefd[1], ctl[0], lim);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
+        dup2(output_fd, 1);
+        dup2(output_fd, 2);
+        set_limits(lim);
+        int code = cs->fn(cs->arg, result_fd, pipefd[1]);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(code);
+    }
+    setpgid(pid, pid); /* either side may win the race; both ask for the same */
+    close(pipefd[1]);
+    close(ctl[0]);
+    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+    double phase_start = t0;
+    double total_cap = lim && lim->total_s > 0 ? lim->total_s : 600;
+    double grace = lim ? lim->grace_s : 1.0;
+    char linebuf[512];
+    size_t used = 0;
+    int status = 0, pipe_open = 1;
+    gate_wait gw = {.lock = {.ticket_fd = -1, .lock_fd = -1}, .last_ahead = -1};
+    for (;;) {
+        struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
+        int pr = pipe_open ? poll(&pfd, 1, 50) : (usleep(20000), 0);
+        if (pr > 0) {
+            ssize_t r = read(pipefd[0], linebuf + used, sizeof linebuf - 1 - used);
+            if (r == 0) pipe_open = 0;
+            else if (r > 0) {
+                used += (size_t)r;
+                linebuf[used] = '\0';
+                char *nl;
+                while ((nl = strchr(linebuf, '\n'))) {
+                    *nl = '\0';
+                    handle_line(linebuf, out, &phase_start, t0, cb, user, gw.key, sizeof gw.key);
+                    size_t rest = used - (size_t)(nl + 1 - linebuf);
+                    memmove(linebuf, nl + 1, rest);
+                    used = rest;
+                    linebuf[used] = '\0';
+                }
+                if (used == sizeof linebuf - 1) used = 0; /* an over-long line: drop it */
+            }
+        }
+        /* has it ended? Looked at without reaping, so that its process
+         * group cannot be reused before what is left of it is killed */
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) break;
+        double now = util_now();
+        if (cancel && *cancel) {
+            out->cancelled = 1;
+            break;
+        }
+        if (gw.key[0] && gate_step(&gw, lim, ctl[1], cb, user, now - t0)) phase_start = now; /* waiting: no clock */
+        if (now - phase_start > out->phase_limit_s + grace || now - t0 - gw.waited > total_cap) {
+            out->timed_out = 1;
+            break;
+        }
+    }
+    out->phase_s = util_now() - phase_start;
+    gpulock_release(&gw.lock);
+    close(ctl[1]);
+    kill_group(pid);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    close(pipefd[0]);
+    out->wall_s = util_now() - t0;
+    if (WIFEXITED(status)) {
+        out->exited = 1;
+        out->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        out->signaled = 1;
+        out->signal = WTERMSIG(status);
+    }
+    out->blob = read_fd_all(result_fd, &out->blob_len, 0);
+    size_t olen;
+    out->output = read_fd_all(output_fd, &olen, OUTPUT_KEEP);
+    close(result_fd);
+    close(output_fd);
+    return 0;
+}
+
+int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
+                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out) {
+    child_start cs = {.exe = exe, .argv = argv, .envp = envp, .request_fd = request_fd};
+    return run_child(&cs, lim, cb, user, cancel, out);
+}
+
+int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+                   volatile int *cancel, sandbox_result *out) {
+    child_start cs = {.fn = fn, .arg = arg};
+    return run_child(&cs, lim, cb, user, cancel, out);
+}
+
+void sandbox_result_free(sandbox_result *r) {
+    free(r->blob);
+    free(r->output);
+    r->blob = r->output = NULL;
+}

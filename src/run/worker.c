@@ -1,0 +1,448 @@
+/* worker — the code that runs in a worker process: opens the device, builds
+ * and times the learner's kernel, and writes raw results for the parent. */
+#define _GNU_SOURCE
+#include "run/worker.h"
+#include "run/confine.h"
+#include "run/sandbox.h"
+#include "run/gpulock.h"
+#include "base/util.h"
+#include "run/wproto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BUILD_LIMIT_S 120.0
+#define SETUP_LIMIT_S 60.0
+
+static void put_device(int fd, const clh_device *d) {
+    engine_device ed;
+    memset(&ed, 0, sizeof ed);
+    snprintf(ed.name, sizeof ed.name, "%s", d->name);
+    snprintf(ed.platform, sizeof ed.platform, "%s", d->platform);
+    snprintf(ed.type, sizeof ed.type, "%s", d->type);
+    snprintf(ed.version, sizeof ed.version, "%s", d->version);
+    snprintf(ed.driver, sizeof ed.driver, "%s", d->driver);
+    ed.index = d->index;
+    blob_put(fd, W_DEVICE, &ed, sizeof ed);
+}
+
+/* Records what the OpenCL API says about each of the chapter's kernels
+ * (local memory, argument address spaces), before any of them runs. */
+static void put_kernel_info(int fd, clh_ctx *ctx, cl_program prog, const lesson *l) {
+    for (int i = 0; i < l->n_kernels; i++) {
+        char err[256];
+        cl_kernel k = clh_kernel(prog, l->kernels[i], l->n_kernels == 1, err, sizeof err);
+        if (!k) continue;
+        engine_kernel_info ki;
+        memset(&ki, 0, sizeof ki);
+        snprintf(ki.name, sizeof ki.name, "%s", l->kernels[i]);
+        cl_ulong lm = 0, pm = 0;
+        if (clGetKernelWorkGroupInfo(k, ctx->dev.device_id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL) == CL_SUCCESS)
+            ki.local_mem = (long long)lm;
+        if (clGetKernelWorkGroupInfo(k, ctx->dev.device_id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof pm, &pm, NULL) == CL_SUCCESS)
+            ki.private_mem = (long long)pm;
+        cl_uint na = 0;
+        clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof na, &na, NULL);
+        ki.n_args = (int)na;
+        ki.arg_info = 1;
+        for (cl_uint a = 0; a < na && a < ENGINE_MAX_KARGS; a++) {
+            cl_kernel_arg_address_qualifier q = 0;
+            if (clGetKernelArgInfo(k, a, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, NULL) != CL_SUCCESS) {
+                ki.arg_info = 0;
+                break;
+            }
+            ki.arg_space[a] = q == CL_KERNEL_ARG_ADDRESS_GLOBAL ? 'g' : q == CL_KERNEL_ARG_ADDRESS_CONSTANT ? 'c'
+                            : q == CL_KERNEL_ARG_ADDRESS_LOCAL ? 'l' : 'p';
+            clGetKernelArgInfo(k, a, CL_KERNEL_ARG_NAME, sizeof ki.arg_name[a], ki.arg_name[a], NULL);
+            ki.arg_name[a][sizeof ki.arg_name[a] - 1] = '\0';
+        }
+        clReleaseKernel(k);
+        blob_put(fd, W_KINFO, &ki, sizeof ki);
+    }
+}
+
+static int finish(int fd, engine_status st, const char *msg) {
+    int s = (int)st;
+    if (msg && *msg) blob_put_str(fd, W_MESSAGE, msg);
+    blob_put(fd, W_STATUS, &s, sizeof s);
+    return 0;
+}
+
+/* Before the runtime starts: Landlock (writes only to the scratch folder,
+ * the kernel cache and the one folder the request names), no core files;
+ * temporary files go to the scratch folder and compiled kernels to the
+ * cache folder of this kernel's source. */
+static int confine_start(const wproto_request *wr, confine_state *cs, char *err, size_t errlen) {
+    const char *writable[4];
+    int n = 0;
+    if (wr->scratch) writable[n++] = wr->scratch;
+    if (wr->cache) writable[n++] = wr->cache;
+    if (wr->writable) writable[n++] = wr->writable;
+    writable[n] = NULL;
+    if (confine_begin(cs, writable, err, errlen) != 0) return -1;
+    if (wr->scratch) {
+        setenv("TMPDIR", wr->scratch, 1);
+        if (chdir(wr->scratch) != 0) { /* the runtime's relative paths stay where they were */ }
+    }
+    if (wr->cache) {
+        setenv("POCL_CACHE_DIR", wr->cache, 1);
+        setenv("CUDA_CACHE_PATH", wr->cache, 1);
+    }
+    for (char **env = wr->env; env && *env; env++) {
+        const char *eq = strchr(*env, '=');
+        if (!eq) continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
+        setenv(name, eq + 1, 1);
+    }
+    return 0;
+}
+
+static void put_confinement(int fd, const confine_state *cs) {
+    char how[512];
+    confine_describe(cs, how, sizeof how);
+    blob_put_str(fd, W_CONFINE, how);
+}
+
+/* The kernel times and output hashes of the timed launches, in pages of
+ * their own that are read-only while a kernel runs: on a CPU device a kernel
+ * is native code in this process, and cannot rewrite its times this way. */
+typedef struct {
+    double *samples;
+    uint64_t *hashes;
+    size_t bytes;
+} ledger;
+
+static int ledger_open(ledger *lg, int max_runs) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    lg->bytes = ((sizeof(double) + sizeof(uint64_t)) * (size_t)max_runs + page - 1) / page * page;
+    void *p = mmap(NULL, lg->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return -1;
+    lg->samples = p;
+    lg->hashes = (uint64_t *)(lg->samples + max_runs);
+    return 0;
+}
+
+static void ledger_seal(ledger *lg, int sealed) {
+    mprotect(lg->samples, lg->bytes, sealed ? PROT_READ : PROT_READ | PROT_WRITE);
+}
+
+static void ledger_close(ledger *lg) { munmap(lg->samples, lg->bytes); }
+
+/* Reads each input buffer back and records the ones that differ from their host copies. */
+static int check_inputs(const problem_ops *ops, prob_instance *pi, clh_ctx *ctx, int fd, char *err, size_t errlen) {
+    if (!ops->dev_inputs) return 0;
+    prob_input in[PROB_MAX_INPUTS];
+    int n = ops->dev_inputs(pi, in, PROB_MAX_INPUTS);
+    for (int i = 0; i < n; i++) {
+        unsigned char *back = malloc(in[i].bytes ? in[i].bytes : 1);
+        if (!back) {
+            util_errf(err, errlen, "out of memory reading the input '%s' back", in[i].name);
+            return -1;
+        }
+        cl_int e = clEnqueueReadBuffer(ctx->queue, in[i].buf, CL_TRUE, 0, in[i].bytes, back, 0, NULL, NULL);
+        if (e != CL_SUCCESS) {
+            util_errf(err, errlen, "reading the input '%s' back failed: %s", in[i].name, clh_error_name(e));
+            free(back);
+            return -1;
+        }
+        if (memcmp(back, in[i].host, in[i].bytes) != 0) {
+            worker_input_change c;
+            memset(&c, 0, sizeof c);
+            snprintf(c.name, sizeof c.name, "%s", in[i].name);
+            c.bytes = in[i].bytes;
+            const unsigned char *host = in[i].host;
+            for (size_t b = in[i].bytes; b-- > 0;)
+                if (back[b] != host[b]) {
+                    c.differ++;
+                    c.first = b;
+                }
+            blob_put(fd, W_INPUT, &c, sizeof c);
+        }
+        free(back);
+    }
+    return 0;
+}
+
+static int run_kernel(const wproto_request *wr, int fd, int pfd) {
+    const engine_request *rq = &wr->rq;
+    const lesson *l = rq->lesson;
+    const problem_ops *ops = problem_find(l->problem);
+    char err[1024] = "";
+    if (!ops) return finish(fd, ENG_USAGE, "unknown problem");
+    confine_state cs;
+    if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+
+    sandbox_phase(pfd, "device", SETUP_LIMIT_S);
+    clh_ctx ctx;
+    int rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
+    if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
+    put_device(fd, &ctx.dev);
+
+    if (!wr->source) {
+        snprintf(err, sizeof err, "%s: cannot read the kernel file", rq->display_path);
+        return finish(fd, ENG_USAGE, err);
+    }
+    sandbox_phase(pfd, "build", BUILD_LIMIT_S);
+    char options[512];
+    problem_build_options(l, options, sizeof options);
+    size_t used = strlen(options);
+    snprintf(options + used, sizeof options - used, " -cl-kernel-arg-info");
+    cl_program prog;
+    char *log = NULL;
+    cl_int e = clh_build(&ctx, wr->source, options, &prog, &log);
+    if (log) blob_put_str(fd, W_BUILDLOG, log);
+    free(log);
+    if (e != CL_SUCCESS) {
+        snprintf(err, sizeof err, "clBuildProgram: %s", clh_error_name(e));
+        return finish(fd, ENG_BUILD, err);
+    }
+    put_kernel_info(fd, &ctx, prog, l);
+
+    /* From here on the learner's code may run (a helper kernel already in
+     * setup). A runtime that compiles at the first launch needs to start
+     * its linker then, so new programs stay allowed until that launch is over. */
+    int late_compile = clh_compiles_at_first_launch(&ctx.dev);
+    if (confine_seccomp(&cs, late_compile ? CONFINE_NETWORK : CONFINE_PROCESSES, err, sizeof err) != 0)
+        return finish(fd, ENG_RUNTIME, err);
+
+    sandbox_phase(pfd, "setup", SETUP_LIMIT_S);
+    prob_size size;
+    if (problem_parse_size(ops, rq->size_spec, &size, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
+    prob_instance *pi = ops->create(l, &size, rq->seed, err, sizeof err);
+    if (!pi) return finish(fd, ENG_RUNTIME, err);
+    if (ops->dev_setup(pi, &ctx, prog, err, sizeof err) != 0) {
+        /* a missing kernel or a wrong argument list is the learner's to fix, like a build error */
+        engine_status st = strstr(err, "kernel") || strstr(err, "argument") ? ENG_BUILD : ENG_RUNTIME;
+        return finish(fd, st, err);
+    }
+    sandbox_phase(pfd, "run", rq->timeout_s);
+    double ms = 0, t0 = util_now();
+    if (ops->dev_launch(pi, &ctx, &ms, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    size_t out_len = ops->output_bytes(pi);
+    void *out = malloc(out_len ? out_len : 1);
+    if (!out || ops->dev_read(pi, &ctx, out, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    blob_put(fd, W_OUTPUT, out, out_len);
+    if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    put_confinement(fd, &cs);
+
+    /* timing: repeat until the relative standard error is under 1%, the
+     * budget is spent or a repeat would come near the time limit; every
+     * timed launch's output is read back (outside its timed event) and
+     * hashed, for the parent to compare with the checked first output */
+    int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
+    int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
+    ledger lg;
+    if (ledger_open(&lg, max_runs) != 0) return finish(fd, ENG_RUNTIME, "out of memory for the timing samples");
+    int n = 0;
+    double warm = util_now() - t0;
+    if (rq->budget_s > 0) {
+        /* the device is timed by one run at a time (a lab's shared GPU) */
+        char key[128];
+        double queued = util_now();
+        gpulock_key(ctx.dev.platform, ctx.dev.name, key, sizeof key);
+        sandbox_gate(pfd, key);
+        t0 += util_now() - queued;
+        double start = util_now();
+        while (n < max_runs) {
+            double before = util_now();
+            ledger_seal(&lg, 1);
+            rc = ops->dev_launch(pi, &ctx, &ms, err, sizeof err);
+            ledger_seal(&lg, 0);
+            if (rc == 0) rc = ops->dev_read(pi, &ctx, out, err, sizeof err);
+            if (rc != 0) {
+                blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
+                blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
+                return finish(fd, ENG_RUNTIME, err);
+            }
+            lg.hashes[n] = util_hash64(out, out_len);
+            lg.samples[n++] = ms;
+            double now = util_now(), one = now - before;
+            sandbox_progress(pfd, n, max_runs);
+            if (n >= min_runs && stats_summarise(lg.samples, n).rse < 0.01) break;
+            if (n >= (min_runs < 3 ? min_runs : 3) && now - start > rq->budget_s) break; /* the UI asks for 2 */
+            if (now - t0 + one + warm > 0.8 * rq->timeout_s) break;
+        }
+    }
+    free(out);
+    if (check_inputs(ops, pi, &ctx, fd, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
+    blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
+    ledger_close(&lg);
+    ops->dev_release(pi);
+    ops->destroy(pi);
+    clReleaseProgram(prog);
+    clh_close(&ctx);
+    return finish(fd, ENG_PASS, NULL);
+}
+
+static int list_devices(int fd, int pfd) {
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+    sandbox_phase(pfd, "devices", 60);
+    clh_device *devs = NULL;
+    char err[512] = "";
+    int n = clh_list(&devs, err, sizeof err);
+    if (n < 0) return finish(fd, ENG_NO_DEVICE, err);
+    for (int i = 0; i < n; i++) put_device(fd, &devs[i]);
+    free(devs);
+    return finish(fd, ENG_PASS, NULL);
+}
+
+/* ---- the self-test: what a confined worker may and may not do */
+
+/* One line of the self-test: what was tried, what happened, why, and what must happen ("either": no rule). */
+static void probe(int fd, const char *name, int refused, int err_no, const char *must) {
+    char line[512];
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s", name, refused ? "refused" : "allowed",
+             refused && err_no ? strerror(err_no) : "", must);
+    blob_put_str(fd, W_PROBE, line);
+}
+
+static void probe_ran(int fd, const char *name, int failed, const char *why) {
+    char line[1200];
+    snprintf(line, sizeof line, "%s\t%s\t%s\tran", name, failed ? "failed" : "ran", failed ? why : "");
+    blob_put_str(fd, W_PROBE, line);
+}
+
+static void *thread_probe(void *arg) {
+    *(int *)arg = 1;
+    return NULL;
+}
+
+/* Runs the probe kernel once; 0 when it wrote what it must. */
+static int probe_kernel(clh_ctx *ctx, cl_kernel k, cl_mem buf, char *err, size_t errlen) {
+    int got[64];
+    double ms = 0;
+    if (problem_launch_1d(ctx, k, 64, 64, &ms, err, errlen) != 0) return -1;
+    cl_int e = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        util_errf(err, errlen, "clEnqueueReadBuffer: %s", clh_error_name(e));
+        return -1;
+    }
+    for (int i = 0; i < 64; i++)
+        if (got[i] != 3 * i) {
+            util_errf(err, errlen, "the probe kernel wrote %d at %d", got[i], i);
+            return -1;
+        }
+    return 0;
+}
+
+static int selftest(const wproto_request *wr, int fd, int pfd) {
+    char err[1024] = "";
+    confine_state cs;
+    if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    sandbox_phase(pfd, "device", SETUP_LIMIT_S);
+    clh_ctx ctx;
+    int rc = clh_open(&ctx, wr->rq.device_spec, err, sizeof err);
+    if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
+    put_device(fd, &ctx.dev);
+    sandbox_phase(pfd, "build", BUILD_LIMIT_S);
+    cl_program prog;
+    char *log = NULL;
+    cl_int e = clh_build(&ctx, "__kernel void probe(__global int *a) { a[get_global_id(0)] = 3 * (int)get_global_id(0); }",
+                         "", &prog, &log);
+    free(log);
+    if (e != CL_SUCCESS) return finish(fd, ENG_BUILD, clh_error_name(e));
+    cl_kernel k = clCreateKernel(prog, "probe", &e);
+    cl_mem buf = e == CL_SUCCESS ? clCreateBuffer(ctx.context, CL_MEM_READ_WRITE, 64 * sizeof(int), NULL, &e) : NULL;
+    if (e == CL_SUCCESS) e = clSetKernelArg(k, 0, sizeof buf, &buf);
+    if (e != CL_SUCCESS) return finish(fd, ENG_RUNTIME, clh_error_name(e));
+
+    /* the same steps as a run: confined before the first launch, fully after it */
+    int late_compile = clh_compiles_at_first_launch(&ctx.dev);
+    if (confine_seccomp(&cs, late_compile ? CONFINE_NETWORK : CONFINE_PROCESSES, err, sizeof err) != 0)
+        return finish(fd, ENG_RUNTIME, err);
+    sandbox_phase(pfd, "run", 60);
+    rc = probe_kernel(&ctx, k, buf, err, sizeof err);
+    probe_ran(fd, "kernel before the probes", rc != 0, err);
+    if (rc != 0) return finish(fd, ENG_RUNTIME, err);
+    if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    put_confinement(fd, &cs);
+
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    probe(fd, "socket(AF_INET)", s < 0, errno, "refused");
+    if (s >= 0) close(s);
+    s = socket(AF_UNIX, SOCK_STREAM, 0);
+    probe(fd, "socket(AF_UNIX)", s < 0, errno, "refused");
+    if (s >= 0) close(s);
+    pid_t p = fork();
+    if (p == 0) _exit(0);
+    probe(fd, "fork", p < 0, errno, "refused");
+    if (p > 0) waitpid(p, NULL, 0);
+    long c = syscall(SYS_clone, (unsigned long)SIGCHLD, 0, 0, 0, 0);
+    if (c == 0) _exit(0);
+    probe(fd, "clone without CLONE_THREAD", c < 0, errno, "refused");
+    if (c > 0) waitpid((pid_t)c, NULL, 0);
+    pthread_t t;
+    int ran = 0;
+    int te = pthread_create(&t, NULL, thread_probe, &ran);
+    if (te == 0) pthread_join(t, NULL);
+    probe(fd, "thread", te != 0 || !ran, te, "allowed");
+
+    char path[1200];
+    int landlock = cs.landlock_abi > 0;
+    snprintf(path, sizeof path, "%s/outside-the-scratch-folder", wr->probe ? wr->probe : "/tmp");
+    int w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    probe(fd, "write outside the scratch folder", w < 0, errno, landlock ? "refused" : "either");
+    if (w >= 0) close(w);
+    snprintf(path, sizeof path, "%s/inside", wr->scratch ? wr->scratch : ".");
+    w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    probe(fd, "write inside the scratch folder", w < 0, errno, "allowed");
+    if (w >= 0) close(w);
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
+    int m = open(path, O_RDONLY | O_CLOEXEC);
+    probe(fd, "open the parent's memory (/proc/PID/mem)", m < 0, errno, landlock ? "refused" : "either");
+    if (m >= 0) close(m);
+    /* a read from a process not traced fails anyway (ESRCH): only EPERM is the filter */
+    errno = 0;
+    syscall(SYS_ptrace, 2 /* PTRACE_PEEKDATA */, getppid(), 0, 0);
+    probe(fd, "ptrace the parent", errno == EPERM, errno, "refused");
+    probe(fd, "see the grader's environment (CLTUTOR_SELFTEST_SECRET)",
+          getenv("CLTUTOR_SELFTEST_SECRET") == NULL, 0, "refused");
+    int k0 = kill(getppid(), 0);
+    probe(fd, "signal the parent", k0 != 0, errno, cs.landlock_scoped ? "refused" : "either");
+
+    rc = probe_kernel(&ctx, k, buf, err, sizeof err);
+    probe_ran(fd, "kernel after the probes", rc != 0, err);
+    /* last, as it ends this process if it is allowed (the parent sees status 97) */
+    char *const argv[] = {"/bin/sh", "-c", "exit 97", NULL};
+    execv("/bin/sh", argv);
+    probe(fd, "execve(/bin/sh)", 1, errno, "refused");
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clh_close(&ctx);
+    return finish(fd, ENG_PASS, NULL);
+}
+
+int worker_main(void) {
+    int fd = SANDBOX_FD_RESULT, pfd = SANDBOX_FD_PROGRESS;
+    wproto_request wr;
+    char err[1024] = "";
+    if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) {
+        finish(fd, ENG_USAGE, err);
+        fprintf(stderr, "cltutor: %s\n", err); /* the output the parent keeps, or a person's terminal */
+        return 64;
+    }
+    close(SANDBOX_FD_REQUEST);
+    int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd)
+           : wr.kind == WK_DEVICES ? list_devices(fd, pfd)
+           : selftest(&wr, fd, pfd);
+    wproto_request_free(&wr);
+    fflush(stdout);
+    fflush(stderr);
+    return rc;
+}

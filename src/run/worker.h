@@ -1,0 +1,36 @@
+/* worker — the code that runs in a worker process: opens the device, builds
+ * and times the learner's kernel, and writes raw results for the parent. */
+#ifndef CLT_WORKER_H
+#define CLT_WORKER_H
+#include <stdint.h>
+
+#include "base/blob.h"
+#include "run/engine.h"
+
+/* Record tags of the worker's results. */
+#define W_DEVICE BLOB_TAG('D', 'E', 'V', 'I')  /* engine_device */
+#define W_STATUS BLOB_TAG('S', 'T', 'A', 'T')  /* int: engine_status */
+#define W_MESSAGE BLOB_TAG('M', 'E', 'S', 'G') /* text */
+#define W_BUILDLOG BLOB_TAG('B', 'L', 'O', 'G') /* text */
+#define W_OUTPUT BLOB_TAG('O', 'U', 'T', 'P')  /* raw output buffer of the first (checked) launch */
+#define W_SAMPLES BLOB_TAG('S', 'A', 'M', 'P') /* double[]: kernel ms of each timed launch */
+#define W_HASHES BLOB_TAG('H', 'A', 'S', 'H')  /* uint64_t[]: util_hash64 of each timed launch's output */
+#define W_INPUT BLOB_TAG('I', 'N', 'P', 'T')   /* worker_input_change, one per input buffer the kernel changed */
+#define W_KINFO BLOB_TAG('K', 'I', 'N', 'F')   /* engine_kernel_info, one per kernel, before any run */
+#define W_CONFINE BLOB_TAG('C', 'O', 'N', 'F') /* text: how the worker is confined (confine_describe) */
+#define W_PROBE BLOB_TAG('P', 'R', 'O', 'B')   /* self-test: "NAME\tallowed|refused\tDETAIL\tEXPECTED" */
+
+/* An input buffer that differed from its host copy after the runs. */
+typedef struct {
+    char name[32];
+    uint64_t bytes;         /* the buffer's size */
+    uint64_t differ;        /* bytes that changed */
+    uint64_t first;         /* offset of the first */
+} worker_input_change;
+
+/* The worker process's main (`cltutor __worker`): reads its request on
+ * SANDBOX_FD_REQUEST and writes records to SANDBOX_FD_RESULT; returns the
+ * exit status (64 without a request). */
+int worker_main(void);
+
+#endif

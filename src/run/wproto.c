@@ -1,0 +1,420 @@
+/* wproto — the worker protocol: how the parent finds the cltutor program
+ * that runs kernels, starts it fresh (exec) with a request holding only what
+ * a run needs, and checks what it hands back beyond the first output. */
+#define _GNU_SOURCE
+#include "run/wproto.h"
+#include "run/confine.h"
+#include "base/util.h"
+#include "run/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the request */
+
+static char *dup_record(const char *blob, size_t len, uint32_t tag) { return blob_get_str(blob, len, tag); }
+
+int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+        util_errf(err, errlen, "the worker got no request (run `cltutor`, not `cltutor " WPROTO_MODE "`)");
+        return -1;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    char *blob = malloc(len);
+    if (!blob) {
+        util_errf(err, errlen, "out of memory for the request");
+        return -1;
+    }
+    while (got < len) {
+        ssize_t r = pread(fd, blob + got, len - got, (off_t)got);
+        if (r <= 0) {
+            if (r < 0 && errno == EINTR) continue;
+            break;
+        }
+        got += (size_t)r;
+    }
+    size_t hlen = 0;
+    const wproto_header *h = blob_get(blob, got, WR_HEADER, 0, &hlen);
+    if (!h || hlen != sizeof *h || h->version != WPROTO_VERSION || h->lesson_size != sizeof(lesson) ||
+        h->device_size != sizeof(engine_device) || h->kinfo_size != sizeof(engine_kernel_info)) {
+        util_errf(err, errlen, "the worker program and the program that started it are different builds of "
+                  "cltutor (rebuild, or set " WPROTO_ENV " to the right cltutor)");
+        free(blob);
+        return -1;
+    }
+    out->kind = (wproto_kind)h->kind;
+    size_t llen = 0;
+    const lesson *l = blob_get(blob, got, WR_LESSON, 0, &llen);
+    if (l && llen == sizeof *l) out->lesson = *l; /* its hint pointers were cleared */
+    out->source = dup_record(blob, got, WR_SOURCE);
+    out->display = dup_record(blob, got, WR_DISPLAY);
+    out->device = dup_record(blob, got, WR_DEVICE);
+    out->size = dup_record(blob, got, WR_SIZE);
+    out->scratch = dup_record(blob, got, WR_SCRATCH);
+    out->cache = dup_record(blob, got, WR_CACHE);
+    out->writable = dup_record(blob, got, WR_WRITABLE);
+    out->probe = dup_record(blob, got, WR_PROBE);
+    int n_env = 0;
+    while (blob_get(blob, got, WR_ENV, n_env, NULL)) n_env++;
+    out->env = calloc((size_t)n_env + 1, sizeof(char *));
+    for (int i = 0; out->env && i < n_env; i++) {
+        size_t elen = 0;
+        const char *e = blob_get(blob, got, WR_ENV, i, &elen);
+        out->env[i] = malloc(elen + 1);
+        if (out->env[i]) {
+            memcpy(out->env[i], e, elen);
+            out->env[i][elen] = '\0';
+        }
+    }
+    engine_request_defaults(&out->rq);
+    out->rq.lesson = &out->lesson;
+    out->rq.kernel_path = out->display;
+    out->rq.display_path = out->display ? out->display : "kernel";
+    out->rq.device_spec = out->device;
+    out->rq.size_spec = out->size;
+    out->rq.seed = h->seed;
+    out->rq.timeout_s = h->timeout_s;
+    out->rq.budget_s = h->budget_s;
+    out->rq.min_runs = h->min_runs;
+    out->rq.max_runs = h->max_runs;
+    out->rq.worker_env = (const char *const *)out->env;
+    free(blob);
+    return 0;
+}
+
+void wproto_request_free(wproto_request *r) {
+    free(r->source);
+    free(r->display);
+    free(r->device);
+    free(r->size);
+    free(r->scratch);
+    free(r->cache);
+    free(r->writable);
+    free(r->probe);
+    for (char **e = r->env; e && *e; e++) free(*e);
+    free(r->env);
+    memset(r, 0, sizeof *r);
+}
+
+static int put_opt_str(int fd, uint32_t tag, const char *s) { return s ? blob_put_str(fd, tag, s) : 0; }
+
+/* Writes the request into a file of the scratch folder, open for the worker to read; returns its fd or -1. */
+static int write_request(wproto_kind kind, const engine_request *rq, const char *source, const char *scratch,
+                         const char *cache, const char *probe_dir) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/request", scratch);
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    unlink(path);
+    wproto_header h;
+    memset(&h, 0, sizeof h);
+    h.version = WPROTO_VERSION;
+    h.kind = (uint32_t)kind;
+    h.lesson_size = sizeof(lesson);
+    h.device_size = sizeof(engine_device);
+    h.kinfo_size = sizeof(engine_kernel_info);
+    if (rq) {
+        h.seed = rq->seed;
+        h.timeout_s = rq->timeout_s;
+        h.budget_s = rq->budget_s;
+        h.min_runs = rq->min_runs;
+        h.max_runs = rq->max_runs;
+    }
+    int ok = blob_put(fd, WR_HEADER, &h, sizeof h) == 0;
+    if (rq && rq->lesson) {
+        lesson l = *rq->lesson;
+        memset(l.hints_en, 0, sizeof l.hints_en);
+        memset(l.hints_zh, 0, sizeof l.hints_zh);
+        ok = ok && blob_put(fd, WR_LESSON, &l, sizeof l) == 0;
+    }
+    if (rq) {
+        ok = ok && (!source || blob_put_str(fd, WR_SOURCE, source) == 0);
+        ok = ok && put_opt_str(fd, WR_DISPLAY, rq->display_path ? rq->display_path : rq->kernel_path) == 0;
+        ok = ok && put_opt_str(fd, WR_DEVICE, rq->device_spec) == 0;
+        ok = ok && put_opt_str(fd, WR_SIZE, rq->size_spec) == 0;
+        ok = ok && put_opt_str(fd, WR_WRITABLE, rq->worker_writable) == 0;
+        for (const char *const *e = rq->worker_env; ok && e && *e; e++) ok = blob_put_str(fd, WR_ENV, *e) == 0;
+    }
+    ok = ok && put_opt_str(fd, WR_SCRATCH, scratch) == 0 && put_opt_str(fd, WR_CACHE, cache) == 0 &&
+         put_opt_str(fd, WR_PROBE, probe_dir) == 0;
+    if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* ---- starting a worker */
+
+int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen) {
+    const char *env = getenv(WPROTO_ENV);
+    if (env && *env) {
+        if (access(env, X_OK) != 0 || !util_is_file(env)) {
+            util_errf(err, errlen, "%s=%s is not a program that can be run", WPROTO_ENV, env);
+            return -1;
+        }
+        snprintf(buf, len, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        util_errf(err, errlen, "cannot tell where this program is (/proc/self/exe): set %s to the cltutor program",
+                  WPROTO_ENV);
+        return -1;
+    }
+    exe[n] = '\0';
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/cltutor", dirname(exe));
+    if (!util_is_file(path) || access(path, X_OK) != 0) {
+        util_errf(err, errlen, "kernels run in a fresh cltutor process, and there is no cltutor program in %s: "
+                  "build it (make) or set %s to it", exe, WPROTO_ENV);
+        return -1;
+    }
+    snprintf(buf, len, "%s", path);
+    return 0;
+}
+
+#define CACHE_KEEP_BYTES (1024 * 1024)
+
+/* The folder where the runtime keeps what it compiled from this source: one
+ * per kernel text, so that no kernel can plant a compiled kernel that
+ * another one's run would load. */
+int wproto_cache_root(char *buf, size_t len) {
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') snprintf(buf, len, "%s/cltutor/kernels", xdg);
+    else if (home && home[0] == '/') snprintf(buf, len, "%s/.cache/cltutor/kernels", home);
+    else return -1;
+    return 0;
+}
+
+static int cache_dir(const char *root, const char *source, char *buf, size_t len) {
+    char base[PATH_MAX];
+    if (root && *root) snprintf(base, sizeof base, "%s", root);
+    else if (wproto_cache_root(base, sizeof base) != 0) return -1;
+    snprintf(buf, len, "%s/%016llx", base, (unsigned long long)util_hash64(source, strlen(source)));
+    return util_mkdirs(buf) == 0 && access(buf, W_OK) == 0 ? 0 : -1;
+}
+
+/* The variables a worker inherits: what OpenCL runtimes, their compilers and
+ * the C library read. The grader's others (tokens, say) stay behind: a
+ * kernel can read its process's environment and print it. */
+static int passed_on(const char *var) {
+    static const char *const exact[] = {"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TERM",
+                                        "LD_LIBRARY_PATH", "LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"};
+    static const char *const prefix[] = {"LC_", "XDG_", "OCL_", "OPENCL_", "POCL_", "OCLGRIND_", "CUDA_", "NVIDIA_",
+                                         "__NV", "__GL", "GPU_", "HSA_", "HIP_", "ROC", "AMD_", "ZE_", "NEO", "IGC_",
+                                         "SYCL_", "MESA_", "RUSTICL_", "OMP_", "KMP_"};
+    size_t len = strcspn(var, "=");
+    for (size_t i = 0; i < CLT_ARRAY_LEN(exact); i++)
+        if (strlen(exact[i]) == len && !strncmp(var, exact[i], len)) return 1;
+    for (size_t i = 0; i < CLT_ARRAY_LEN(prefix); i++)
+        if (!strncmp(var, prefix[i], strlen(prefix[i]))) return 1;
+    return 0;
+}
+
+int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
+               sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
+               size_t errlen) {
+    char exe[PATH_MAX];
+    if (wproto_find_worker(exe, sizeof exe, err, errlen) != 0) return -1;
+    /* Without Landlock only this keeps a worker of the same user from
+     * opening this process's memory (/proc/PID/mem): it stays so. */
+    if (kind != WK_DEVICES && confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0);
+    const char *tmp = getenv("TMPDIR");
+    char scratch[PATH_MAX];
+    snprintf(scratch, sizeof scratch, "%s/cltutor-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch)) {
+        util_errf(err, errlen, "cannot create a scratch folder for the worker in %s: %s", tmp && *tmp ? tmp : "/tmp",
+                  strerror(errno));
+        return -1;
+    }
+    char *real = realpath(scratch, NULL); /* the worker changes into it: no relative path */
+    if (real) {
+        snprintf(scratch, sizeof scratch, "%s", real);
+        free(real);
+    }
+    char *source = kind == WK_RUN && rq && rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
+    char cache[PATH_MAX + 64];
+    if (!source || cache_dir(rq ? rq->cache_root : NULL, source, cache, sizeof cache) != 0) {
+        snprintf(cache, sizeof cache, "%s/cache", scratch); /* compiled kernels last this run only */
+        if (mkdir(cache, 0700) != 0) cache[0] = '\0';
+    }
+    int req = write_request(kind, rq, source, scratch, cache[0] ? cache : NULL, probe_dir);
+    free(source);
+    int rc = -1;
+    if (req < 0) {
+        util_errf(err, errlen, "cannot write the worker's request in %s", scratch);
+    } else {
+        size_t n = 0;
+        while (environ[n]) n++;
+        char **envp = calloc(n + 1, sizeof *envp);
+        size_t k = 0;
+        for (size_t i = 0; envp && i < n; i++)
+            if (passed_on(environ[i])) envp[k++] = environ[i];
+        char *const argv[] = {exe, WPROTO_MODE, NULL};
+        /* one runtime at a time fills a cache folder: other processes running
+         * the same text (a class graded side by side, the course beside a
+         * check) wait for it */
+        int lock = -1;
+        if (cache[0]) {
+            char lock_path[PATH_MAX + 80];
+            snprintf(lock_path, sizeof lock_path, "%s/.lock", cache);
+            lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+            if (lock >= 0)
+                while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {}
+        }
+        rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
+        if (lock >= 0) close(lock);
+        if (rc != 0) util_errf(err, errlen, "%s", envp ? "fork failed" : "out of memory");
+        free(envp);
+        close(req);
+    }
+    util_remove_tree(scratch);
+    /* a compiled kernel takes a few hundred KiB; a folder grown past that holds
+     * what a kernel made the compiler write (a log of millions of errors) */
+    if (cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0 && util_tree_bytes(cache) > CACHE_KEEP_BYTES)
+        util_remove_tree(cache);
+    return rc;
+}
+
+/* ---- checking what a run handed back */
+
+static int count_records(const sandbox_result *sr, uint32_t tag) {
+    int n = 0;
+    while (blob_get(sr->blob, sr->blob_len, tag, n, NULL)) n++;
+    return n;
+}
+
+static const char *const must_be_one[] = {"output", "samples", "output hashes", "status"};
+
+engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t out_len, int max_runs,
+                               char *headline, size_t hlen, char *msg, size_t mlen) {
+    static const uint32_t once[] = {W_OUTPUT, W_SAMPLES, W_HASHES, W_STATUS};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(once); i++)
+        if (count_records(sr, once[i]) > 1) {
+            util_errf(headline, hlen, "Results tampered with");
+            util_errf(msg, mlen, "The worker handed back its %s twice: something in the worker process (a kernel "
+                      "on a CPU device runs inside it) wrote into its results. This run does not count.",
+                      must_be_one[i]);
+            return ENG_RUNTIME;
+        }
+    size_t slen = 0, hlen_b = 0;
+    const double *samples = blob_get(sr->blob, sr->blob_len, W_SAMPLES, 0, &slen);
+    const uint64_t *hashes = blob_get(sr->blob, sr->blob_len, W_HASHES, 0, &hlen_b);
+    int n = samples ? (int)(slen / sizeof(double)) : 0;
+    int nh = hashes ? (int)(hlen_b / sizeof(uint64_t)) : 0;
+    if (n != nh) {
+        util_errf(headline, hlen, "Results tampered with");
+        util_errf(msg, mlen, "The worker handed back %d kernel times but %d output checks: something in the worker "
+                  "process wrote into its results. This run does not count.", n, nh);
+        return ENG_RUNTIME;
+    }
+    /* every timed launch must have given the checked first output */
+    uint64_t want = util_hash64(out, out_len);
+    int first = 0, differ = 0;
+    for (int i = 0; i < nh; i++)
+        if (hashes[i] != want) {
+            if (!first) first = i + 1;
+            differ++;
+        }
+    if (first) {
+        util_errf(headline, hlen, "Output changed");
+        util_errf(msg, mlen, "The kernel's output changed between launches: launch %d of %d differs from the checked "
+                  "first run%s; a kernel must give the same answer every time and must not write into its inputs.",
+                  first, nh, differ > 1 ? " (and so do later ones)" : "");
+        return ENG_WRONG;
+    }
+    size_t clen = 0;
+    const worker_input_change *c = blob_get(sr->blob, sr->blob_len, W_INPUT, 0, &clen);
+    if (c && clen == sizeof *c) {
+        char name[sizeof c->name + 1];
+        memcpy(name, c->name, sizeof c->name);
+        name[sizeof c->name] = '\0';
+        util_errf(headline, hlen, "Input overwritten");
+        util_errf(msg, mlen, "The kernel wrote into its input '%s': after the runs %llu of its %llu bytes differ from "
+                  "what it was given (the first at byte %llu). A kernel must give the same answer every time and "
+                  "must not write into its inputs.", name, (unsigned long long)c->differ,
+                  (unsigned long long)c->bytes, (unsigned long long)c->first);
+        return ENG_WRONG;
+    }
+    /* the kernel times must be times, and fit in the run phase the parent saw */
+    double sum = 0;
+    int bad = n > (max_runs > 0 ? max_runs : 1000);
+    for (int i = 0; i < n && !bad; i++) {
+        if (!isfinite(samples[i]) || samples[i] <= 0) bad = 1;
+        sum += samples[i];
+    }
+    if (!bad && n > 0 && !strcmp(sr->phase, "run") && sum > (sr->phase_s * 1e3) * 1.02 + 5) bad = 1;
+    if (bad) {
+        util_errf(headline, hlen, "Timing rejected");
+        util_errf(msg, mlen, "The worker reported %d kernel times, %.3f ms in all, that cannot be right: the run "
+                  "took %.3f s on the grader's clock. Something in the worker process (a kernel on a CPU device "
+                  "runs inside it) changed them, so the timing does not count.", n, sum, sr->phase_s);
+        return ENG_RUNTIME;
+    }
+    return ENG_PASS;
+}
+
+/* ---- the self-test */
+
+int wproto_selftest(const char *probe_dir, const char *device_spec, char **text, char *err, size_t errlen) {
+    *text = NULL;
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.device_spec = device_spec;
+    sandbox_limits lim = {.total_s = 300, .grace_s = 1};
+    sandbox_result sr;
+    if (wproto_run(WK_SELFTEST, &rq, probe_dir, &lim, NULL, NULL, NULL, &sr, err, errlen) != 0) return -1;
+    int failed = 0;
+    char *how = blob_get_str(sr.blob, sr.blob_len, W_CONFINE);
+    const engine_device *dev = blob_get(sr.blob, sr.blob_len, W_DEVICE, 0, NULL);
+    if (dev) util_sappend(text, "device: %s (%s)\n", dev->name, dev->platform);
+    if (how) util_sappend(text, "confinement: %s\n", how);
+    free(how);
+    for (int i = 0;; i++) {
+        size_t len = 0;
+        const char *p = blob_get(sr.blob, sr.blob_len, W_PROBE, i, &len);
+        if (!p) break;
+        char line[600];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
+        char *f[4] = {line, NULL, NULL, NULL};
+        for (int k = 1; k < 4; k++) {
+            char *tab = f[k - 1] ? strchr(f[k - 1], '\t') : NULL;
+            if (tab) {
+                *tab = '\0';
+                f[k] = tab + 1;
+            }
+        }
+        if (!f[3]) continue;
+        int wrong = strcmp(f[3], "either") && strcmp(f[1], f[3]);
+        failed |= wrong;
+        util_sappend(text, "%s: %s%s%s%s%s%s\n", f[0], f[1], f[2][0] ? " (" : "", f[2], f[2][0] ? ")" : "",
+                     wrong ? "  <- must be " : "", wrong ? f[3] : "");
+    }
+    const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);
+    if (!status && sr.exited && sr.exit_code == 97) {
+        util_sappend(text, "execve(/bin/sh): allowed (the worker was replaced)  <- must be refused\n");
+        failed = 1;
+    } else if (!status || *status != ENG_PASS) {
+        char *m = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
+        util_sappend(text, "the self-test did not finish (%s)%s%s\n", m ? m : sr.phase, sr.output ? ": " : "",
+                     sr.output ? sr.output : "");
+        free(m);
+        failed = 1;
+    }
+    sandbox_result_free(&sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,93 @@
+/* wproto — the worker protocol: how the parent finds the cltutor program
+ * that runs kernels, starts it fresh (exec) with a request holding only what
+ * a run needs, and checks what it hands back beyond the first output. */
+#ifndef CLT_WPROTO_H
+#define CLT_WPROTO_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/blob.h"
+#include "run/engine.h"
+#include "run/sandbox.h"
+
+#define WPROTO_VERSION 1
+#define WPROTO_MODE "__worker"          /* argv[1] of a worker: `cltutor __worker` */
+#define WPROTO_SELFTEST "__worker-selftest" /* `cltutor __worker-selftest DIR`: see wproto_selftest */
+#define WPROTO_ENV "CLTUTOR_WORKER"     /* names the program to run as the worker */
+
+/* What a worker is asked to do. */
+typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST } wproto_kind;
+
+/* Request records, written by the parent to a file the worker reads on
+ * SANDBOX_FD_REQUEST. Strings are records of their own, without the NUL. */
+#define WR_HEADER BLOB_TAG('R', 'H', 'D', 'R')   /* wproto_header */
+#define WR_LESSON BLOB_TAG('R', 'L', 'E', 'S')   /* lesson, its hint pointers cleared */
+#define WR_SOURCE BLOB_TAG('R', 'S', 'R', 'C')   /* the kernel's text; absent when the parent could not read it */
+#define WR_DISPLAY BLOB_TAG('R', 'D', 'S', 'P')  /* how messages name the kernel file */
+#define WR_DEVICE BLOB_TAG('R', 'D', 'E', 'V')   /* device spec; absent: the default device */
+#define WR_SIZE BLOB_TAG('R', 'S', 'I', 'Z')     /* size spec */
+#define WR_ENV BLOB_TAG('R', 'E', 'N', 'V')      /* one "NAME=VALUE" per record */
+#define WR_SCRATCH BLOB_TAG('R', 'S', 'C', 'R')  /* the worker's own folder, removed after the run */
+#define WR_CACHE BLOB_TAG('R', 'C', 'A', 'C')    /* where the runtime keeps compiled kernels of this source */
+#define WR_WRITABLE BLOB_TAG('R', 'W', 'R', 'T') /* one more folder the worker may write into */
+#define WR_PROBE BLOB_TAG('R', 'P', 'R', 'B')    /* self-test: a folder outside the scratch folder */
+
+typedef struct {
+    uint32_t version, kind;
+    uint32_t lesson_size, device_size, kinfo_size, reserved; /* both sides are the same build */
+    uint64_t seed;
+    double timeout_s, budget_s;
+    int32_t min_runs, max_runs;
+} wproto_header;
+
+/* A request as the worker reads it; every string is its own malloc'd copy. */
+typedef struct {
+    wproto_kind kind;
+    lesson lesson;
+    engine_request rq;           /* rq.lesson points at .lesson; rq.worker_env at .env */
+    char *source;                /* NULL when the parent could not read the file */
+    char *display, *device, *size, *scratch, *cache, *writable, *probe;
+    char **env;                  /* NULL-terminated */
+} wproto_request;
+
+/* In the worker: reads and checks the request. Returns 0, or -1 with err. */
+int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen);
+void wproto_request_free(wproto_request *r);
+
+/* The cltutor program that runs kernels: $CLTUTOR_WORKER when set, else
+ * `cltutor` in the folder of the running program (build/cltutor for the
+ * tests' binaries, the installed binary itself). Returns 0, or -1 with err. */
+int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen);
+
+/* Starts a worker for `kind` and waits for it: finds the program, makes its
+ * scratch folder and its kernel cache folder, writes the request (for WK_RUN
+ * from rq, whose kernel file it reads here; probe_dir only for WK_SELFTEST),
+ * runs it in the sandbox and removes the scratch folder. On a kernel
+ * without Landlock it makes this process non-dumpable, once and for good, so
+ * that a worker of the same user cannot read its memory through /proc.
+ * Returns 0 with the sandbox's result, or -1 with err when no worker could
+ * be started. */
+int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
+               sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
+               size_t errlen);
+
+/* Checks a kernel run whose first output (out) was correct: every timed
+ * launch gave that same output, no input buffer changed, each result record
+ * came once, and the kernel times fit in the time the run phase took.
+ * Returns ENG_PASS, or the failure's status with a headline and a message. */
+engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t out_len, int max_runs,
+                               char *headline, size_t hlen, char *msg, size_t mlen);
+
+/* `cltutor __worker-selftest DIR`: a worker confines itself as for a run,
+ * runs a small kernel, then tries what it must not do (a socket, an exec, a
+ * fork, a write into DIR, the parent's memory) and what it must (a thread,
+ * a write into its scratch folder, the kernel again). Writes one line per
+ * probe into *text (malloc'd); returns 0 when everything was as it must be. */
+int wproto_selftest(const char *probe_dir, const char *device_spec, char **text, char *err, size_t errlen);
+
+/* The user's cache of compiled kernels (one folder per kernel text below
+ * it): $XDG_CACHE_HOME/cltutor/kernels or ~/.cache/cltutor/kernels. Two
+ * runtimes must not fill one folder at once: runs side by side use a root each. */
+int wproto_cache_root(char *buf, size_t len);
+
+#endif

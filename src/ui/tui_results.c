@@ -1,0 +1,523 @@
+/* tui_results — a run's results as styled lines for the UI's results pane:
+ * the verdict, the correctness diff, the build log, timing with speed-ups,
+ * and the chapter's run history as a bar chart. No curses here. */
+#define _GNU_SOURCE
+#include "ui/tui_results.h"
+#include "run/report.h"
+#include "text/tui_text.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define T(s) tui_tr(s)
+
+void tui_speedup_text(double before, double after, char *buf, size_t len) {
+    if (before <= 0 || after <= 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    double r = before / after;
+    if (r > 0.97 && r < 1.03) snprintf(buf, len, "%s", T("about as fast"));
+    else if (r >= 1) snprintf(buf, len, T("%.2fx faster"), r);
+    else snprintf(buf, len, T("%.2fx slower"), 1 / r);
+}
+
+int tui_log_line_ref(const char *t, int *col) {
+    /* FILE:LINE:COL with FILE free of spaces and colons */
+    const char *p = t;
+    while (*p == ' ') p++;
+    const char *c1 = strchr(p, ':');
+    if (!c1 || c1 == p) return 0;
+    for (const char *q = p; q < c1; q++)
+        if (*q == ' ') return 0;
+    int line = 0, cl = 0, n = 0;
+    if (sscanf(c1, ":%d:%d%n", &line, &cl, &n) < 1 || line <= 0) return 0;
+    if (col) *col = cl;
+    return line;
+}
+
+static int status_style(engine_status s) {
+    return (s == ENG_PASS ? ST_OK : s == ENG_WRONG || s == ENG_BUILD ? ST_ERR : ST_WARN) | ST_A_BOLD;
+}
+
+static const char *status_mark(engine_status s, int utf8) {
+    if (!utf8) return s == ENG_PASS ? "[ok]" : "[x]";
+    return s == ENG_PASS ? "✓" : s == ENG_CANCELLED ? "■" : "✗";
+}
+
+static void wrap_text(st_doc *out, int width, int style, const char *text, const char *indent) {
+    st_doc_wrap(out, width, style, text, indent, indent, ST_NORMAL);
+}
+
+static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);
+static void printed_lines(st_doc *out, const char *title, const char *text);
+static void fmt_when(double when, char *buf, size_t len);
+
+static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
+
+/* Adds text to p with its spaces made unbreakable, so that an item such as
+ * "vs serial C: 1.74x faster" stays on one line. */
+static void add_nb(st_para *p, int style, const char *text) {
+    for (const char *t = text; *t; t++) {
+        if (*t == ' ') st_para_add(p, style, "\xc2\xa0", 2);
+        else st_para_add(p, style, t, 1);
+    }
+}
+
+static void timing_line(const tui_results_in *in, int width, st_doc *out) {
+    const engine_report *r = in->rep;
+    char med[32], buf[96], label[96];
+    st_fmt_ms(med, sizeof med, r->timing.median);
+    st_para p;
+    st_para_init(&p);
+    add_nb(&p, ST_DIM, T("median "));
+    add_nb(&p, ST_NORMAL | ST_A_BOLD, med);
+    st_para_add(&p, ST_DIM, " · ", strlen(" · "));
+    snprintf(buf, sizeof buf, "%.2f GB/s", report_gbps(r));
+    add_nb(&p, ST_NORMAL, buf);
+    if (report_gflops(r) > 0) {
+        st_para_add(&p, ST_DIM, " · ", strlen(" · "));
+        snprintf(buf, sizeof buf, "%.2f GFLOP/s", report_gflops(r));
+        add_nb(&p, ST_NORMAL, buf);
+    }
+    st_para_wrap(&p, width, "", "", ST_NORMAL, out);
+    st_para_free(&p);
+    st_para_init(&p);
+    if (r->serial_ms > 0) {
+        tui_speedup_text(r->serial_ms, r->timing.median, buf, sizeof buf);
+        snprintf(label, sizeof label, "%s ", T("vs serial C:"));
+        add_nb(&p, ST_DIM, label);
+        add_nb(&p, r->serial_ms >= r->timing.median ? ST_OK : ST_WARN, buf);
+    }
+    if (in->prev_ref.state == REF_DONE) {
+        tui_speedup_text(in->prev_ref.ms, r->timing.median, buf, sizeof buf);
+        st_para_add(&p, ST_DIM, "   ", 3);
+        snprintf(label, sizeof label, T("vs chapter %d: "), in->prev_ref.chapter);
+        add_nb(&p, ST_DIM, label);
+        add_nb(&p, in->prev_ref.ms >= r->timing.median ? ST_OK : ST_WARN, buf);
+    } else if (in->prev_ref.state == REF_WAITING || in->prev_ref.state == REF_MEASURING) {
+        st_para_add(&p, ST_DIM, "   ", 3);
+        snprintf(label, sizeof label, T("vs chapter %d: measuring…"), in->prev_ref.chapter);
+        add_nb(&p, ST_DIM, label);
+    }
+    if (in->prev_run_ms > 0) {
+        tui_speedup_text(in->prev_run_ms, r->timing.median, buf, sizeof buf);
+        st_para_add(&p, ST_DIM, "   ", 3);
+        snprintf(label, sizeof label, "%s ", T("vs your last run:"));
+        add_nb(&p, ST_DIM, label);
+        add_nb(&p, in->prev_run_ms >= r->timing.median * 0.97 ? ST_OK : ST_WARN, buf);
+    }
+    if (!st_para_empty(&p)) st_para_wrap(&p, width, "", "", ST_NORMAL, out);
+    st_para_free(&p);
+}
+
+/* The chapter's checklist: every visible test, the race check, the technique. */
+static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
+    const verdict *v = in->verdict;
+    st_doc_add(out);
+    int tests = 0, tests_ok = 0, pending = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (v->items[i].kind == VK_TEST) {
+            tests++;
+            tests_ok += v->items[i].outcome == VO_PASS;
+        }
+        pending += v->items[i].outcome == VO_PENDING;
+    }
+    const char *title = in->verdict_running ? T("Checking the whole chapter…") : v->passed
+                      ? T("Chapter passed: every test, the race check and the technique.")
+                      : v->cancelled ? T("The chapter check was stopped.") : T("The chapter is not passed yet:");
+    st_doc_addf(out, (in->verdict_running ? ST_DIM : v->passed ? ST_OK : ST_WARN) | ST_A_BOLD, "%s", title);
+    st_line *l = st_doc_add(out);
+    const char *ok = in->utf8 ? "✓" : "+", *bad = in->utf8 ? "✗" : "x", *wait = in->utf8 ? "·" : "-";
+    int tests_done = 1, tests_fail = 0;
+    for (int i = 0; i < v->n; i++)
+        if (v->items[i].kind == VK_TEST) {
+            tests_done &= v->items[i].outcome != VO_PENDING;
+            tests_fail |= v->items[i].outcome == VO_FAIL;
+        }
+    st_line_addf(l, tests_fail ? ST_ERR : tests_done ? ST_OK : ST_DIM, "  %s ", tests_fail ? bad : tests_done ? ok : wait);
+    st_line_addf(l, ST_NORMAL, T("%d of %d visible tests"), tests_ok, tests);
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->kind == VK_TEST && it->outcome != VO_FAIL) continue;
+        l = st_doc_add(out);
+        int style = it->outcome == VO_PASS ? ST_OK : it->outcome == VO_FAIL ? ST_ERR : ST_DIM;
+        const char *mark = it->outcome == VO_PASS ? ok : it->outcome == VO_FAIL ? bad : wait;
+        st_line_addf(l, style, "  %s ", mark);
+        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, T("size %s: %s"), it->size, T(it->headline));
+        else st_line_addf(l, ST_NORMAL, "%s%s%s", T(it->name), it->outcome == VO_PENDING ? "" : ": ",
+                          it->outcome == VO_PENDING ? "" : T(it->headline));
+        if (it->line > 0) l->tag = it->line;
+        if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
+    }
+    (void)pending;
+}
+
+void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
+    const engine_report *r = in->rep;
+    if (!r) {
+        if (in->running) st_doc_addf(out, ST_DIM, "%s", T("Running… the result appears here."));
+        else if (in->last_run) {
+            char when[32], buf[300], med[32];
+            fmt_when(in->last_run->when, when, sizeof when);
+            st_fmt_ms(med, sizeof med, in->last_run->median_ms);
+            if (in->last_run->passed)
+                snprintf(buf, sizeof buf, T("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
+            else
+                snprintf(buf, sizeof buf, T("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, T(in->last_run->status));
+            wrap_text(out, width, ST_NORMAL, buf, "");
+        } else {
+            wrap_text(out, width, ST_NORMAL, T("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
+        }
+        return;
+    }
+    st_line *l = st_doc_add(out);
+    st_line_addf(l, status_style(r->status), "%s %s", status_mark(r->status, in->utf8), T(r->headline));
+    if (in->run_number > 0) st_line_addf(l, ST_DIM, T("   run %d"), in->run_number);
+    if (r->device.name[0]) st_line_addf(l, ST_DIM, "   %s · %s", r->size_text, r->device.name);
+    wrap_text(out, width, ST_NORMAL, r->message, "");
+    if (r->status == ENG_WRONG && r->verify.near_ties) {
+        char buf[160];
+        snprintf(buf, sizeof buf, T("(%ld near ties were accepted either way.)"), r->verify.near_ties);
+        wrap_text(out, width, ST_DIM, buf, "");
+    }
+    int unsafe = 0;
+    for (int i = 0; in->verdict && i < in->verdict->n; i++)
+        unsafe |= in->verdict->items[i].kind == VK_SAFETY && in->verdict->items[i].outcome == VO_FAIL;
+    if (r->status == ENG_PASS && r->n_samples > 0 && unsafe) {
+        wrap_text(out, width, ST_DIM, T("Not timed: the race check failed, so this result holds only by luck of the device."), "");
+        verdict_doc(in, width, out);
+    } else if (r->status == ENG_PASS && r->n_samples > 0) {
+        timing_line(in, width, out);
+        if (is_cpu(r))
+            wrap_text(out, width, ST_DIM, T("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
+        if (in->verdict) verdict_doc(in, width, out);
+    } else if (r->status == ENG_WRONG) {
+        check_doc(in, width, out, 0);
+    } else if (r->status == ENG_BUILD) {
+        int shown = 0;
+        if (r->build_log) {
+            const char *p = r->build_log;
+            while (*p && shown < 4) {
+                const char *e = strchr(p, '\n');
+                size_t n = e ? (size_t)(e - p) : strlen(p);
+                char *msg = n > 0 ? strndup(p, n) : NULL;
+                if (msg && tui_log_line_ref(msg, NULL) && (strstr(msg, "error") || shown == 0)) {
+                    wrap_text(out, width, ST_ERR, msg, "");
+                    shown++;
+                }
+                free(msg);
+                p = e ? e + 1 : p + n;
+            }
+        }
+        if (r->error_line > 0) {
+            char buf[160];
+            snprintf(buf, sizeof buf, T("Press e to edit at line %d, or 3 for the whole compiler log."), r->error_line);
+            st_doc_addf(out, ST_DIM, "%s", buf);
+        }
+    } else if ((r->status == ENG_CRASH || r->status == ENG_RUNTIME || r->status == ENG_TIMEOUT) && r->worker_output) {
+        printed_lines(out, T("The runtime printed:"), r->worker_output);
+    }
+    /* a learner's printf, for debugging: its last lines */
+    if ((r->status == ENG_PASS || r->status == ENG_WRONG) && r->worker_output && *r->worker_output)
+        printed_lines(out, T("Printed while the kernel ran (the last lines):"), r->worker_output);
+}
+
+void tui_results_check(const tui_results_in *in, int width, st_doc *out) { check_doc(in, width, out, 1); }
+
+static void printed_lines(st_doc *out, const char *title, const char *text) {
+    st_doc_addf(out, ST_DIM, "%s", title);
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        st_line *wl = st_doc_add(out);
+        st_line_adds(wl, ST_DIM, "  ");
+        st_line_add(wl, ST_DIM, p, n);
+        p = e ? e + 1 : p + n;
+    }
+}
+
+static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary) {
+    const engine_report *r = in->rep;
+    if (!r || !r->has_output) {
+        st_doc_addf(out, ST_DIM, "%s", r ? T("No output to compare: the kernel did not finish.") : T("Not run yet."));
+        return;
+    }
+    const verify_report *vr = &r->verify;
+    if (vr->ok) {
+        st_doc_addf(out, ST_OK, "%s %s", status_mark(ENG_PASS, in->utf8), vr->summary);
+        return;
+    }
+    if (with_summary) wrap_text(out, width, ST_NORMAL, vr->summary, "");
+    int ranged = 0;
+    for (int i = 0; i < vr->n_entries; i++)
+        if (vr->entries[i].lo != vr->entries[i].hi) ranged = 1;
+    st_line *h = st_doc_add(out);
+    int hs = ST_DIM | ST_A_BOLD;
+    st_line_adds(h, hs, "  ");
+    st_line_pad(h, hs, T(vr->what), 9, 1);
+    st_line_adds(h, hs, " ");
+    st_line_pad(h, hs, T("expected"), 12, 1);
+    st_line_adds(h, hs, " ");
+    st_line_pad(h, hs, T("actual"), 12, 1);
+    st_line_adds(h, hs, " ");
+    st_line_pad(h, hs, T("diff"), 10, 1);
+    if (ranged) st_line_adds(h, hs, T("   accepted"));
+    long listed = 0;
+    for (int i = 0; i < vr->n_entries; i++) {
+        const vr_entry *e = &vr->entries[i];
+        long long d = e->actual - e->expected;
+        st_line *l = st_doc_add(out);
+        int style = e->wrong ? ST_ERR : ST_DIM;
+        st_line_addf(l, style, "%s %9ld %12lld ", e->wrong ? (in->utf8 ? "▶" : ">") : " ", e->index, e->expected);
+        st_line_addf(l, e->wrong ? (ST_ERR | ST_A_BOLD) : ST_DIM, "%12lld", e->actual);
+        st_line_addf(l, style, " %+10lld", d);
+        if (ranged && e->lo != e->hi) st_line_addf(l, ST_DIM, "   %lld..%lld", e->lo, e->hi);
+        listed++;
+    }
+    long more = vr->n_wrong;
+    for (int i = 0; i < vr->n_entries; i++)
+        if (vr->entries[i].wrong) more--;
+    if (more > 0) st_doc_addf(out, ST_DIM, T("  … and %ld more wrong"), more);
+    if (!vr->counts) return; /* a scan's or an image's sum means nothing */
+    st_line *t = st_doc_add(out);
+    st_line_adds(t, ST_NORMAL | ST_A_BOLD, "  ");
+    st_line_pad(t, ST_NORMAL | ST_A_BOLD, T("total"), 9, 1);
+    st_line_addf(t, ST_NORMAL | ST_A_BOLD, " %12lld %12lld %+10lld", vr->expected_total, vr->actual_total,
+                 vr->actual_total - vr->expected_total);
+    /* a cause only where it can happen: one serial work-item races with nobody */
+    int serial = in->lesson && !strcmp(lesson_param_get(in->lesson, "dispatch", ""), "serial");
+    if (vr->actual_total < vr->expected_total)
+        wrap_text(out, width, ST_DIM, serial ? T("Fewer counts than expected: some inputs were not counted (does the loop cover every one?).")
+                                             : T("Fewer counts than expected: updates were lost (two work-items added to one bin without an atomic?), or some inputs were not counted."), "");
+    else if (vr->actual_total > vr->expected_total)
+        wrap_text(out, width, ST_DIM, serial ? T("More counts than expected: some inputs were counted more than once (check the loop bounds).")
+                                             : T("More counts than expected: some inputs were counted more than once (work-items past the end of the data that do not return early?)."), "");
+}
+
+void tui_results_build(const tui_results_in *in, int width, st_doc *out) {
+    const engine_report *r = in->rep;
+    if (!r) {
+        st_doc_addf(out, ST_DIM, "%s", T("Not run yet."));
+        return;
+    }
+    if (!r->build_log || !*r->build_log) {
+        st_doc_addf(out, ST_DIM, "%s", r->status == ENG_BUILD ? r->message : T("The compiler printed nothing: no errors, no warnings."));
+        return;
+    }
+    const char *p = r->build_log;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char *line = strndup(p, n);
+        int ref = tui_log_line_ref(line, NULL);
+        int style = ST_NORMAL;
+        if (ref && strstr(line, "error")) style = ST_ERR | ST_A_BOLD;
+        else if (ref && strstr(line, "warning")) style = ST_WARN | ST_A_BOLD;
+        else if (ref && strstr(line, "note")) style = ST_DIM;
+        else if (strspn(line, " ~^") == n && strchr(line, '^')) style = ST_OK | ST_A_BOLD;
+        st_line l;
+        memset(&l, 0, sizeof l);
+        st_line_add(&l, style, line, n);
+        l.tag = ref;
+        st_doc_add_cut(out, &l, width);
+        st_line_free(&l);
+        free(line);
+        p = e ? e + 1 : p + n;
+    }
+}
+
+/* A small chart of the timing samples in order: one block per sample. */
+static void sparkline(st_line *l, const double *v, int n, int maxw, int utf8) {
+    static const char *const blocks[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    if (n <= 0) return;
+    double lo = v[0], hi = v[0];
+    for (int i = 1; i < n; i++) {
+        if (v[i] < lo) lo = v[i];
+        if (v[i] > hi) hi = v[i];
+    }
+    int step = n > maxw ? (n + maxw - 1) / maxw : 1;
+    for (int i = 0; i < n; i += step) {
+        double x = v[i];
+        for (int k = 1; k < step && i + k < n; k++)
+            if (v[i + k] > x) x = v[i + k];
+        int b = hi > lo ? (int)((x - lo) / (hi - lo) * 7.0 + 0.5) : 0;
+        if (utf8) st_line_adds(l, ST_BAR, blocks[b]);
+        else st_line_adds(l, ST_BAR, b > 5 ? "#" : b > 2 ? "+" : ".");
+    }
+}
+
+static void compare_row(st_doc *out, const char *label, double ms, double mine, const char *state_text) {
+    char t[32], s[64];
+    st_line *l = st_doc_add(out);
+    int pad = 30 - st_widths(label);
+    st_line_addf(l, ST_NORMAL, "  %s%*s", label, pad > 0 ? pad : 1, "");
+    if (state_text) {
+        st_line_adds(l, ST_DIM, state_text);
+        return;
+    }
+    st_fmt_ms(t, sizeof t, ms);
+    tui_speedup_text(ms, mine, s, sizeof s);
+    st_line_addf(l, ST_NORMAL, "%10s   ", t);
+    st_line_adds(l, (ms >= mine * 0.97 ? ST_OK : ST_WARN) | ST_A_BOLD, s);
+}
+
+static void ref_row(st_doc *out, const tui_ref_time *rt, const char *label, double mine) {
+    switch (rt->state) {
+    case REF_NONE: return;
+    case REF_WAITING:
+    case REF_MEASURING: compare_row(out, label, 0, mine, T("measuring…")); return;
+    case REF_FAILED: compare_row(out, label, 0, mine, rt->note[0] ? rt->note : T("could not be measured")); return;
+    case REF_DONE: compare_row(out, label, rt->ms, mine, NULL); return;
+    }
+}
+
+void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
+    const engine_report *r = in->rep;
+    int timed = r && r->n_samples > 0 && r->status == ENG_PASS;
+    if (!timed) {
+        st_doc_addf(out, ST_DIM, "%s", !r ? T("Not run yet.") : T("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
+        if (!r || r->serial_ms <= 0) return;
+    }
+    char a[32], b[32], c[32];
+    if (timed) {
+        st_doc_addf(out, ST_TITLE | ST_A_BOLD, T("Kernel time: %d runs after a warm-up, %s"), r->n_samples, r->size_text);
+        st_fmt_ms(a, sizeof a, r->timing.median);
+        st_line *l = st_doc_add(out);
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("median"), 12, 0);
+        st_line_adds(l, ST_NORMAL | ST_A_BOLD, a);
+        st_fmt_ms(a, sizeof a, r->timing.min);
+        st_fmt_ms(b, sizeof b, r->timing.max);
+        l = st_doc_add(out);
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("spread"), 12, 0);
+        st_line_addf(l, ST_NORMAL, T("min %s · max %s · standard error %.1f%%"), a, b, r->timing.rse * 100);
+        l = st_doc_add(out);
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("samples"), 12, 0);
+        sparkline(l, r->samples_ms, r->n_samples, width - 16 > 8 ? width - 16 : 8, in->utf8);
+        l = st_doc_add(out);
+        st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("bandwidth"), 12, 0);
+        st_line_addf(l, ST_NORMAL | ST_A_BOLD, "%.2f GB/s", report_gbps(r));
+        st_line_addf(l, ST_DIM, T("   (%.2f MB read and written)"), r->work.bytes / 1e6);
+        if (report_gflops(r) > 0) {
+            l = st_doc_add(out);
+            st_line_adds(l, ST_NORMAL, "  ");
+        st_line_pad(l, ST_NORMAL, T("compute"), 12, 0);
+            st_line_addf(l, ST_NORMAL | ST_A_BOLD, "%.2f GFLOP/s", report_gflops(r));
+        }
+        st_doc_add(out);
+    }
+    double mine = timed ? r->timing.median : 0;
+    st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", T("Compared with (same device, same size)"));
+    if (r->serial_ms > 0) {
+        st_fmt_ms(c, sizeof c, r->serial_ms);
+        if (mine > 0) compare_row(out, T("serial C on this CPU"), r->serial_ms, mine, NULL);
+        else {
+            st_line *l = st_doc_add(out);
+            st_line_adds(l, ST_NORMAL, "  ");
+            st_line_pad(l, ST_NORMAL, T("serial C on this CPU"), 30, 0);
+            st_line_pad(l, ST_NORMAL, c, 10, 1);
+        }
+    }
+    if (mine > 0) {
+        char label[96];
+        if (in->prev_ref.state != REF_NONE) {
+            snprintf(label, sizeof label, T("chapter %d's reference"), in->prev_ref.chapter);
+            ref_row(out, &in->prev_ref, label, mine);
+        }
+        if (in->own_ref.state != REF_NONE) ref_row(out, &in->own_ref, T("this chapter's reference"), mine);
+        if (in->prev_run_ms > 0) compare_row(out, T("your previous run"), in->prev_run_ms, mine, NULL);
+    }
+    if (is_cpu(r)) {
+        st_doc_add(out);
+        wrap_text(out, width, ST_DIM,
+                  T("This is a CPU device: coalescing, float4 loads and local memory do not change timings the way they do on a GPU. Press d to pick a GPU if there is one."),
+                  "");
+    }
+}
+
+static void fmt_when(double when, char *buf, size_t len) {
+    time_t t = (time_t)when, now = time(NULL);
+    struct tm tm, tn;
+    localtime_r(&t, &tm);
+    localtime_r(&now, &tn);
+    if (tm.tm_year == tn.tm_year && tm.tm_yday == tn.tm_yday) strftime(buf, len, "%H:%M:%S", &tm);
+    else strftime(buf, len, "%m-%d %H:%M", &tm);
+}
+
+const char *tui_results_run_outcome(const progress_run *r, int *good) {
+    *good = r->passed && r->verdict != PV_FAILED;
+    switch (r->verdict) {
+    case PV_PASSED: return T("passed");
+    case PV_FAILED: return T("not passed");
+    case PV_INCOMPLETE: return T("unchecked");
+    case PV_NONE: break;
+    }
+    return r->passed ? T("correct") : T(r->status);
+}
+
+void tui_results_history(const progress_chapter *pc, const char *device_now, int width, int utf8, st_doc *out) {
+    if (!pc || pc->n_runs == 0) {
+        st_doc_addf(out, ST_DIM, "%s", T("No runs yet: each run's median time appears here as a bar."));
+        return;
+    }
+    double max = 0, best = 0;
+    int n_other = 0;
+    for (int i = 0; i < pc->n_runs; i++) {
+        const progress_run *r = &pc->runs[i];
+        if (r->passed && r->median_ms > 0) {
+            if (r->median_ms > max) max = r->median_ms;
+            if (best == 0 || r->median_ms < best) best = r->median_ms;
+        }
+        if (device_now && *device_now && r->device[0] && strcmp(r->device, device_now)) n_other++;
+    }
+    char bs[32];
+    st_fmt_ms(bs, sizeof bs, best);
+    st_line *h = st_doc_add(out);
+    st_line_addf(h, ST_TITLE | ST_A_BOLD,
+                 pc->n_runs == 1 ? T("%d run; shorter is faster") : T("%d runs, oldest first; shorter is faster"),
+                 pc->n_runs);
+    if (best > 0) st_line_addf(h, ST_DIM, T("   best %s"), bs);
+    if (n_other) st_line_addf(h, ST_DIM, "%s", T("   (dim: another device)"));
+    st_doc_addf(out, ST_DIM, "%s", T("   # when        from  result        median"));
+    int barw = width - 51; /* number, time, origin, result and median take 48 columns, the best mark 2 */
+    if (barw < 6) barw = 6;
+    static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+    for (int i = 0; i < pc->n_runs; i++) {
+        const progress_run *r = &pc->runs[i];
+        int other = device_now && *device_now && r->device[0] && strcmp(r->device, device_now), good;
+        char when[32], med[32];
+        fmt_when(r->when, when, sizeof when);
+        st_fmt_ms(med, sizeof med, r->passed ? r->median_ms : 0);
+        st_line *l = st_doc_add(out);
+        st_line_addf(l, other ? ST_DIM : ST_LINENO, "%4d %-11s ", i + 1, when);
+        const char *origin = T(progress_origin_name(r->origin));
+        st_line_adds(l, ST_DIM, origin);
+        st_line_addf(l, ST_NORMAL, "%*s", 6 - st_widths(origin) > 0 ? 6 - st_widths(origin) : 1, "");
+        const char *outcome = tui_results_run_outcome(r, &good);
+        char sbuf[64];
+        snprintf(sbuf, sizeof sbuf, "%s %s", good ? (utf8 ? "✓" : "+") : (utf8 ? "✗" : "x"), outcome);
+        int pad = 13 - st_widths(sbuf);
+        st_line_adds(l, other ? ST_DIM : good ? ST_OK : ST_ERR, sbuf);
+        st_line_addf(l, ST_NORMAL, "%*s", pad > 0 ? pad + 1 : 1, "");
+        st_line_addf(l, other ? ST_DIM : ST_NORMAL, "%9s ", med);
+        if (r->verdict_note[0] && r->verdict != PV_PASSED) {
+            st_line_adds(l, ST_DIM, r->verdict_note);
+        } else if (r->passed && r->median_ms > 0 && max > 0) {
+            double units = r->median_ms / max * barw * 8;
+            int full = (int)(units / 8), rem = (int)units % 8;
+            if (full == 0 && rem == 0) rem = 1;
+            int style = other ? ST_DIM : (r->median_ms == best ? ST_OK : ST_BAR);
+            for (int k = 0; k < full; k++) st_line_adds(l, style, utf8 ? "█" : "#");
+            if (rem) st_line_adds(l, style, utf8 ? eighths[rem] : "");
+            if (r->median_ms == best) st_line_adds(l, ST_OK | ST_A_BOLD, utf8 ? " ★" : " *");
+        }
+    }
+}
