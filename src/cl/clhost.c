@@ -37,6 +37,8 @@ const char *clh_error_name(cl_int e) {
     }
 }
 
+int clh_error_known(cl_int e) { return strcmp(clh_error_name(e), "CL_UNKNOWN_ERROR") != 0; }
+
 static void dev_str(cl_device_id d, cl_device_info what, char *buf, size_t len) {
     buf[0] = '\0';
     if (clGetDeviceInfo(d, what, len, buf, NULL) != CL_SUCCESS) buf[0] = '\0';

@@ -34,6 +34,8 @@ typedef struct {
 enum { CLH_OK = 0, CLH_NO_DEVICE = 69, CLH_BAD_SPEC = 64 };
 
 const char *clh_error_name(cl_int err);
+/* Whether clh_error_name knows the code (vendors report faults with codes of their own). */
+int clh_error_known(cl_int err);
 
 /* Lists every device of every platform; *out is malloc'd. Returns count or -1. */
 int clh_list(clh_device **out, char *err, size_t errlen);

@@ -142,7 +142,7 @@ static prob_work bytes_work(const prob_instance *pi) {
     return w;
 }
 
-static int bytes_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+static prob_failure bytes_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     bytes_instance *bi = (bytes_instance *)pi;
     const lesson *l = pi->lesson;
     cl_int e1, e2;
@@ -150,20 +150,18 @@ static int bytes_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, cha
                                 bi->data, &e1);
     bi->d_hist = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes_output_bytes(pi), NULL, &e2);
     if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) {
-        util_errf(err, errlen, "clCreateBuffer failed: %s", clh_error_name(e1 != CL_SUCCESS ? e1 : e2));
-        return -1;
+        return prob_fail(PF_DEVICE, err, errlen, "clCreateBuffer failed: %s", clh_error_name(e1 != CL_SUCCESS ? e1 : e2));
     }
     bi->kernel = clh_kernel(prog, l->kernels[0], 1, err, errlen);
-    if (!bi->kernel) return -1;
+    if (!bi->kernel) return PF_KERNEL_MISSING;
     cl_int st = CL_SUCCESS;
     cl_uint n = (cl_uint)pi->size.n;
     clh_arg(bi->kernel, 0, sizeof(cl_mem), &bi->d_data, &st);
     clh_arg(bi->kernel, 1, sizeof(cl_uint), &n, &st);
     clh_arg(bi->kernel, 2, sizeof(cl_mem), &bi->d_hist, &st);
     if (st != CL_SUCCESS) {
-        util_errf(err, errlen, "setting the kernel's arguments failed (%s): keep the argument list "
+        return prob_fail(PF_ARGUMENTS, err, errlen, "setting the kernel's arguments failed (%s): keep the argument list "
                   "(data, n, histogram)", clh_error_name(st));
-        return -1;
     }
     /* about n / items_per_work_item work-items, and with groups_per_compute_unit
      * at most that many work-groups per compute unit: the kernel strides over
@@ -177,30 +175,28 @@ static int bytes_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, cha
     if (per_cu > 0 && ctx->dev.compute_units > 0 && groups > (size_t)per_cu * ctx->dev.compute_units)
         groups = (size_t)per_cu * ctx->dev.compute_units;
     bi->global = groups * bi->local;
-    return 0;
+    return PF_OK;
 }
 
-static int bytes_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+static prob_failure bytes_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     bytes_instance *bi = (bytes_instance *)pi;
     cl_uint zero = 0;
     cl_int e = clEnqueueFillBuffer(ctx->queue, bi->d_hist, &zero, sizeof zero, 0, bytes_output_bytes(pi), 0,
                                    NULL, NULL);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clearing the histogram failed: %s", clh_error_name(e));
-        return -1;
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "clearing the histogram failed: %s", clh_error_name(e));
     }
     *ms = 0;
     return problem_launch_1d(ctx, bi->kernel, bi->global, bi->local, ms, err, errlen);
 }
 
-static int bytes_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
+static prob_failure bytes_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
     bytes_instance *bi = (bytes_instance *)pi;
     cl_int e = clEnqueueReadBuffer(ctx->queue, bi->d_hist, CL_TRUE, 0, bytes_output_bytes(pi), out, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "reading the histogram back failed: %s", clh_error_name(e));
-        return -1;
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "reading the histogram back failed: %s", clh_error_name(e));
     }
-    return 0;
+    return PF_OK;
 }
 
 static void bytes_dev_release(prob_instance *pi) {

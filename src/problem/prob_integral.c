@@ -197,12 +197,11 @@ static prob_work integral_work(const prob_instance *pi) {
     return w;
 }
 
-static int integral_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+static prob_failure integral_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     integral_instance *ii = (integral_instance *)pi;
     const lesson *l = pi->lesson;
     if (l->n_kernels < 3) {
-        util_errf(err, errlen, "lesson.ini must name three kernels (kernels = row_scan_bytes transpose row_scan)");
-        return -1;
+        return prob_fail(PF_AUTHOR, err, errlen, "lesson.ini must name three kernels (kernels = row_scan_bytes transpose row_scan)");
     }
     size_t np = pixels(pi), bytes = integral_output_bytes(pi);
     cl_int e[4];
@@ -212,25 +211,24 @@ static int integral_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, 
     ii->d_c = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &e[3]);
     for (int i = 0; i < 4; i++)
         if (e[i] != CL_SUCCESS) {
-            util_errf(err, errlen, "clCreateBuffer failed: %s", clh_error_name(e[i]));
-            return -1;
+            return prob_fail(PF_DEVICE, err, errlen, "clCreateBuffer failed: %s", clh_error_name(e[i]));
         }
     ii->k_scan_bytes = clh_kernel(prog, l->kernels[0], 0, err, errlen);
-    if (!ii->k_scan_bytes) return -1;
+    if (!ii->k_scan_bytes) return PF_KERNEL_MISSING;
     ii->k_transpose = clh_kernel(prog, l->kernels[1], 0, err, errlen);
-    if (!ii->k_transpose) return -1;
+    if (!ii->k_transpose) return PF_KERNEL_MISSING;
     ii->k_scan = clh_kernel(prog, l->kernels[2], 0, err, errlen);
-    if (!ii->k_scan) return -1;
+    if (!ii->k_scan) return PF_KERNEL_MISSING;
     ii->local = problem_local_size(l);
     long t = lesson_param_long(l, "tile", 32), tr = lesson_param_long(l, "tile_rows", 8);
     ii->tile = t > 0 ? (size_t)t : 32;
     ii->tile_rows = tr > 0 ? (size_t)tr : 8;
-    return 0;
+    return PF_OK;
 }
 
 /* Sets (in, out, width, height) on k and enqueues it. */
-static int launch(clh_ctx *ctx, cl_kernel k, const char *name, cl_mem in, cl_mem out, size_t width, size_t height,
-                  cl_uint dims, const size_t *global, const size_t *local, cl_event *ev, char *err, size_t errlen) {
+static prob_failure launch(clh_ctx *ctx, cl_kernel k, const char *name, cl_mem in, cl_mem out, size_t width,
+                           size_t height, cl_uint dims, const size_t *global, const size_t *local, cl_event *ev, char *err, size_t errlen) {
     cl_int st = CL_SUCCESS;
     cl_uint w = (cl_uint)width, h = (cl_uint)height;
     clh_arg(k, 0, sizeof(cl_mem), &in, &st);
@@ -238,26 +236,25 @@ static int launch(clh_ctx *ctx, cl_kernel k, const char *name, cl_mem in, cl_mem
     clh_arg(k, 2, sizeof(cl_uint), &w, &st);
     clh_arg(k, 3, sizeof(cl_uint), &h, &st);
     if (st != CL_SUCCESS) {
-        util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
+        return prob_fail(PF_ARGUMENTS, err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
                   "(in, out, width, height)", name, clh_error_name(st));
-        return -1;
     }
     cl_int e = clEnqueueNDRangeKernel(ctx->queue, k, dims, NULL, global, local, 0, NULL, ev);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clEnqueueNDRangeKernel (%s, global %zux%zu, local %zux%zu) failed: %s", name,
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "clEnqueueNDRangeKernel (%s, global %zux%zu, local %zux%zu) failed: %s", name,
                   global[0], dims > 1 ? global[1] : 1, local[0], dims > 1 ? local[1] : 1, clh_error_name(e));
-        return -1;
     }
-    return 0;
+    return PF_OK;
 }
 
 /* One pass: scan rows, transpose, scan rows, transpose back; the time is the sum of the four. */
-static int integral_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+static prob_failure integral_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     integral_instance *ii = (integral_instance *)pi;
     const lesson *l = pi->lesson;
     size_t w = (size_t)pi->size.n, h = (size_t)pi->size.m;
     cl_event ev[4];
-    int n_ev = 0, rc = 0;
+    int n_ev = 0;
+    prob_failure rc = PF_OK;
     *ms = 0;
     /* one work-group per row */
     size_t g_rows[1] = {h * ii->local}, g_cols[1] = {w * ii->local}, l1[1] = {ii->local};
@@ -278,26 +275,26 @@ static int integral_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char
     if (!rc) n_ev++;
     if (n_ev > 0) {
         cl_int e = clWaitForEvents((cl_uint)n_ev, ev);
-        if (e != CL_SUCCESS && !rc) {
-            util_errf(err, errlen, "the kernels failed while running: %s", clh_error_name(e));
-            rc = -1;
-        }
+        if (e != CL_SUCCESS && !rc)
+            rc = prob_fail(prob_failure_of_launch(e), err, errlen, "the kernels failed while running: %s",
+                           clh_error_name(e));
     }
     for (int i = 0; i < n_ev; i++) {
-        if (!rc) *ms += clh_event_ms(ev[i]);
+        double t = rc ? 0 : clh_event_ms(ev[i]);
+        if (t < 0) rc = prob_fail(PF_DEVICE, err, errlen, "the device gave no time for a kernel's run");
+        else *ms += t;
         clReleaseEvent(ev[i]);
     }
     return rc;
 }
 
-static int integral_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
+static prob_failure integral_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
     integral_instance *ii = (integral_instance *)pi;
     cl_int e = clEnqueueReadBuffer(ctx->queue, ii->d_a, CL_TRUE, 0, integral_output_bytes(pi), out, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "reading the integral image back failed: %s", clh_error_name(e));
-        return -1;
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "reading the integral image back failed: %s", clh_error_name(e));
     }
-    return 0;
+    return PF_OK;
 }
 
 static void integral_dev_release(prob_instance *pi) {

@@ -199,25 +199,22 @@ static prob_work scan_work(const prob_instance *pi) {
     return w;
 }
 
-static int make_buffer(clh_ctx *ctx, size_t bytes, void *host, cl_mem *out, char *err, size_t errlen) {
+static prob_failure make_buffer(clh_ctx *ctx, size_t bytes, void *host, cl_mem *out, char *err, size_t errlen) {
     cl_int e;
     *out = clCreateBuffer(ctx->context, host ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE,
                           bytes ? bytes : 4, host, &e);
-    if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clCreateBuffer (%zu bytes) failed: %s", bytes, clh_error_name(e));
-        return -1;
-    }
-    return 0;
+    if (e != CL_SUCCESS) return prob_fail(PF_DEVICE, err, errlen, "clCreateBuffer (%zu bytes) failed: %s", bytes, clh_error_name(e));
+    return PF_OK;
 }
 
 /* A kernel file may say how many elements one work-group of scan_blocks
  * scans: a kernel named block_size writes that number to its argument. The
  * reference scans many elements per work-item; files without the kernel
  * (the exercise) keep local_size x elements_per_work_item. */
-static int kernel_block_size(clh_ctx *ctx, cl_program prog, size_t *block, char *err, size_t errlen) {
+static prob_failure kernel_block_size(clh_ctx *ctx, cl_program prog, size_t *block, char *err, size_t errlen) {
     cl_int e;
     cl_kernel k = clCreateKernel(prog, "block_size", &e);
-    if (e != CL_SUCCESS) return 0;
+    if (e != CL_SUCCESS) return PF_OK;
     cl_uint got = 0;
     cl_mem buf = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof got, NULL, &e);
     if (e == CL_SUCCESS) e = clSetKernelArg(k, 0, sizeof buf, &buf);
@@ -226,42 +223,37 @@ static int kernel_block_size(clh_ctx *ctx, cl_program prog, size_t *block, char 
     if (e == CL_SUCCESS) e = clEnqueueReadBuffer(ctx->queue, buf, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL);
     if (buf) clReleaseMemObject(buf);
     clReleaseKernel(k);
-    if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "running the kernel block_size failed: %s", clh_error_name(e));
-        return -1;
-    }
-    if (got < 2 || got > (1u << 24)) {
-        util_errf(err, errlen, "the kernel block_size says a block has %u elements: give 2 to 16M", got);
-        return -1;
-    }
+    if (e != CL_SUCCESS)
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "running the kernel block_size failed: %s",
+                         clh_error_name(e));
+    if (got < 2 || got > (1u << 24))
+        return prob_fail(PF_KERNEL_ANSWER, err, errlen, "the kernel block_size says a block has %u elements: give 2 to 16M",
+                         got);
     *block = got;
-    return 0;
+    return PF_OK;
 }
 
 /* Single pass: in (src[0]) -> out (dst[0]), a zeroed status word per tile and
  * a zeroed tile counter; the kernel resets the counter itself at the end. */
-static int single_pass_setup(scan_instance *si, clh_ctx *ctx, char *err, size_t errlen) {
+static prob_failure single_pass_setup(scan_instance *si, clh_ctx *ctx, char *err, size_t errlen) {
     size_t n = (size_t)si->base.size.n, tiles = (n + si->block - 1) / si->block;
     if (make_buffer(ctx, 4 * n, si->in, &si->src[0], err, errlen) ||
         make_buffer(ctx, 4 * n, NULL, &si->dst[0], err, errlen) ||
         make_buffer(ctx, 8 * tiles, NULL, &si->status, err, errlen) ||
         make_buffer(ctx, 4, NULL, &si->counter, err, errlen))
-        return -1;
+        return PF_DEVICE;
     cl_ulong zero = 0;
     cl_int e = clEnqueueFillBuffer(ctx->queue, si->status, &zero, sizeof zero, 0, 8 * tiles, 0, NULL, NULL);
     if (e == CL_SUCCESS) e = clEnqueueFillBuffer(ctx->queue, si->counter, &zero, 4, 0, 4, 0, NULL, NULL);
     if (e == CL_SUCCESS) e = clFinish(ctx->queue);
-    if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clearing the tile status failed: %s", clh_error_name(e));
-        return -1;
-    }
+    if (e != CL_SUCCESS) return prob_fail(PF_DEVICE, err, errlen, "clearing the tile status failed: %s", clh_error_name(e));
     si->len[0] = n;
     si->len[1] = tiles;
     si->epoch = 0;
-    return 0;
+    return PF_OK;
 }
 
-static int single_pass_launch(scan_instance *si, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+static prob_failure single_pass_launch(scan_instance *si, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     cl_int st = CL_SUCCESS;
     cl_uint n = (cl_uint)si->len[0], epoch = ++si->epoch;
     clh_arg(si->k_single, 0, sizeof(cl_mem), &si->src[0], &st);
@@ -270,21 +262,20 @@ static int single_pass_launch(scan_instance *si, clh_ctx *ctx, double *ms, char 
     clh_arg(si->k_single, 3, sizeof(cl_mem), &si->counter, &st);
     clh_arg(si->k_single, 4, sizeof(cl_uint), &n, &st);
     clh_arg(si->k_single, 5, sizeof(cl_uint), &epoch, &st);
-    if (st != CL_SUCCESS) {
-        util_errf(err, errlen, "setting the arguments of the single-pass kernel failed (%s): keep the argument "
-                  "list (in, out, status, counter, n, epoch)", clh_error_name(st));
-        return -1;
-    }
+    if (st != CL_SUCCESS)
+        return prob_fail(PF_ARGUMENTS, err, errlen, "setting the arguments of the single-pass kernel failed (%s): keep "
+                         "the argument list (in, out, status, counter, n, epoch)", clh_error_name(st));
     *ms = 0;
     return problem_launch_1d(ctx, si->k_single, si->len[1] * si->local, si->local, ms, err, errlen);
 }
 
-static int scan_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+static prob_failure scan_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     scan_instance *si = (scan_instance *)pi;
     const lesson *l = pi->lesson;
     si->local = problem_local_size(l);
     si->block = scan_block_size(l);
-    if (kernel_block_size(ctx, prog, &si->block, err, errlen)) return -1;
+    prob_failure f = kernel_block_size(ctx, prog, &si->block, err, errlen);
+    if (f) return f;
     const char *single = lesson_param_get(l, "single_pass_kernel", NULL);
     if (single && *single) {
         cl_int e;
@@ -296,51 +287,46 @@ static int scan_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char
     si->len[0] = (size_t)pi->size.n;
     si->levels = 0;
     for (;;) {
-        if (si->levels == SCAN_MAX_LEVELS) {
-            util_errf(err, errlen, "too many scan levels for blocks of %zu elements", si->block);
-            return -1;
-        }
+        if (si->levels == SCAN_MAX_LEVELS)
+            return prob_fail(PF_KERNEL_ANSWER, err, errlen, "too many scan levels for blocks of %zu elements", si->block);
         size_t k = (size_t)si->levels++;
         si->len[k + 1] = (si->len[k] + si->block - 1) / si->block;
         if (si->len[k + 1] <= 1) break;
     }
-    if (l->n_kernels < 2) {
-        util_errf(err, errlen, "lesson.ini must name two kernels (kernels = scan_blocks add_sums)");
-        return -1;
-    }
-    if (make_buffer(ctx, scan_output_bytes(pi), si->in, &si->src[0], err, errlen)) return -1;
+    if (l->n_kernels < 2)
+        return prob_fail(PF_AUTHOR, err, errlen, "lesson.ini must name two kernels (kernels = scan_blocks add_sums)");
+    if (make_buffer(ctx, scan_output_bytes(pi), si->in, &si->src[0], err, errlen)) return PF_DEVICE;
     for (int k = 0; k < si->levels; k++) {
         if (make_buffer(ctx, sizeof(uint32_t) * si->len[k], NULL, &si->dst[k], err, errlen) ||
             make_buffer(ctx, sizeof(uint32_t) * si->len[k + 1], NULL, &si->src[k + 1], err, errlen))
-            return -1;
+            return PF_DEVICE;
     }
     si->k_scan = clh_kernel(prog, l->kernels[0], 0, err, errlen);
-    if (!si->k_scan) return -1;
+    if (!si->k_scan) return PF_KERNEL_MISSING;
     si->k_add = clh_kernel(prog, l->kernels[1], 0, err, errlen);
-    if (!si->k_add) return -1;
-    return 0;
+    if (!si->k_add) return PF_KERNEL_MISSING;
+    return PF_OK;
 }
 
-static int enqueue(clh_ctx *ctx, cl_kernel k, size_t groups, size_t local, cl_event *ev, const char *name,
-                   char *err, size_t errlen) {
+static prob_failure enqueue(clh_ctx *ctx, cl_kernel k, size_t groups, size_t local, cl_event *ev, const char *name,
+                            char *err, size_t errlen) {
     size_t global = groups * local;
     cl_int e = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, 0, NULL, ev);
-    if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clEnqueueNDRangeKernel (%s, global %zu, local %zu) failed: %s", name, global, local,
-                  clh_error_name(e));
-        return -1;
-    }
-    return 0;
+    if (e != CL_SUCCESS)
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "clEnqueueNDRangeKernel (%s, global %zu, local %zu) "
+                         "failed: %s", name, global, local, clh_error_name(e));
+    return PF_OK;
 }
 
 /* One pass: scan every level upwards, then add the scanned block totals back
  * downwards. The kernel time is the sum over all launches. */
-static int scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+static prob_failure scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     scan_instance *si = (scan_instance *)pi;
     const lesson *l = pi->lesson;
     if (si->k_single) return single_pass_launch(si, ctx, ms, err, errlen);
     cl_event evs[2 * SCAN_MAX_LEVELS];
-    int n_ev = 0, rc = 0;
+    int n_ev = 0;
+    prob_failure rc = PF_OK;
     *ms = 0;
     for (int k = 0; k < si->levels && !rc; k++) {
         cl_int st = CL_SUCCESS;
@@ -352,7 +338,7 @@ static int scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *er
         if (st != CL_SUCCESS) {
             util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
                       "(in, out, block_sums, n)", l->kernels[0], clh_error_name(st));
-            rc = -1;
+            rc = PF_ARGUMENTS;
             break;
         }
         rc = enqueue(ctx, si->k_scan, si->len[k + 1], si->local, &evs[n_ev], l->kernels[0], err, errlen);
@@ -368,7 +354,7 @@ static int scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *er
         if (st != CL_SUCCESS) {
             util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
                       "(data, block_offsets, n)", l->kernels[1], clh_error_name(st));
-            rc = -1;
+            rc = PF_ARGUMENTS;
             break;
         }
         rc = enqueue(ctx, si->k_add, si->len[k], si->local, &evs[n_ev], l->kernels[1], err, errlen);
@@ -376,26 +362,25 @@ static int scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *er
     }
     if (n_ev > 0) {
         cl_int e = clWaitForEvents((cl_uint)n_ev, evs);
-        if (e != CL_SUCCESS && !rc) {
-            util_errf(err, errlen, "the kernels failed while running: %s", clh_error_name(e));
-            rc = -1;
-        }
+        if (e != CL_SUCCESS && !rc)
+            rc = prob_fail(prob_failure_of_launch(e), err, errlen, "the kernels failed while running: %s",
+                           clh_error_name(e));
     }
     for (int i = 0; i < n_ev; i++) {
-        if (!rc) *ms += clh_event_ms(evs[i]);
+        double t = rc ? 0 : clh_event_ms(evs[i]);
+        if (t < 0) rc = prob_fail(PF_DEVICE, err, errlen, "the device gave no time for a kernel's run");
+        else *ms += t;
         clReleaseEvent(evs[i]);
     }
     return rc;
 }
 
-static int scan_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
+static prob_failure scan_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
     scan_instance *si = (scan_instance *)pi;
     cl_int e = clEnqueueReadBuffer(ctx->queue, si->dst[0], CL_TRUE, 0, scan_output_bytes(pi), out, 0, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "reading the scan back failed: %s", clh_error_name(e));
-        return -1;
-    }
-    return 0;
+    if (e != CL_SUCCESS)
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "reading the scan back failed: %s", clh_error_name(e));
+    return PF_OK;
 }
 
 static void scan_dev_release(prob_instance *pi) {

@@ -253,7 +253,7 @@ static prob_work surf_work(const prob_instance *pi) {
     return w;
 }
 
-static int surf_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+static prob_failure surf_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     surf_instance *si = (surf_instance *)pi;
     const lesson *l = pi->lesson;
     long n = pi->size.n, c = pi->size.m, f = pi->size.k;
@@ -262,7 +262,7 @@ static int surf_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char
     float *transposed = NULL;
     if (!strcmp(layout, "transposed")) {
         transposed = malloc(sizeof(float) * (size_t)(n * f));
-        if (!transposed) { util_errf(err, errlen, "out of memory"); return -1; }
+        if (!transposed) return prob_fail(PF_MEMORY, err, errlen, "out of memory");
         for (long i = 0; i < n; i++)
             for (long k = 0; k < f; k++) transposed[k * n + i] = si->descriptors[i * f + k];
         desc = transposed;
@@ -274,13 +274,11 @@ static int surf_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char
                                 sizeof(float) * (size_t)(c * f), si->centroids, &e2);
     si->d_hist = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof(uint32_t) * (size_t)c, NULL, &e3);
     si->desc_dev = transposed; /* kept to compare with after the runs */
-    if (e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS) {
-        util_errf(err, errlen, "clCreateBuffer failed: %s",
-                  clh_error_name(e1 != CL_SUCCESS ? e1 : e2 != CL_SUCCESS ? e2 : e3));
-        return -1;
-    }
+    if (e1 != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS)
+        return prob_fail(PF_DEVICE, err, errlen, "clCreateBuffer failed: %s",
+                         clh_error_name(e1 != CL_SUCCESS ? e1 : e2 != CL_SUCCESS ? e2 : e3));
     si->kernel = clh_kernel(prog, l->kernels[0], 1, err, errlen);
-    if (!si->kernel) return -1;
+    if (!si->kernel) return PF_KERNEL_MISSING;
     cl_int st = CL_SUCCESS;
     cl_int ni = (cl_int)n, ci = (cl_int)c, fi = (cl_int)f;
     clh_arg(si->kernel, 0, sizeof(cl_mem), &si->d_desc, &st);
@@ -289,43 +287,39 @@ static int surf_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char
     clh_arg(si->kernel, 3, sizeof(cl_int), &ni, &st);
     clh_arg(si->kernel, 4, sizeof(cl_int), &ci, &st);
     clh_arg(si->kernel, 5, sizeof(cl_int), &fi, &st);
-    if (st != CL_SUCCESS) {
-        util_errf(err, errlen,
-                  "setting the kernel's arguments failed (%s): keep the argument list "
-                  "(descriptors, centroids, histogram, n_descriptors, n_centroids, n_features)",
-                  clh_error_name(st));
-        return -1;
-    }
+    if (st != CL_SUCCESS)
+        return prob_fail(PF_ARGUMENTS, err, errlen,
+                         "setting the kernel's arguments failed (%s): keep the argument list "
+                         "(descriptors, centroids, histogram, n_descriptors, n_centroids, n_features)",
+                         clh_error_name(st));
     if (!strcmp(lesson_param_get(l, "dispatch", "per_descriptor"), "serial")) {
         si->global = si->local = 1;
     } else {
         si->local = problem_local_size(l);
         si->global = problem_round_up((size_t)n, si->local);
     }
-    return 0;
+    return PF_OK;
 }
 
-static int surf_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+static prob_failure surf_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     surf_instance *si = (surf_instance *)pi;
     cl_uint zero = 0;
     cl_int e = clEnqueueFillBuffer(ctx->queue, si->d_hist, &zero, sizeof zero, 0,
                                    sizeof(uint32_t) * (size_t)pi->size.m, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clearing the histogram failed: %s", clh_error_name(e));
-        return -1;
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "clearing the histogram failed: %s", clh_error_name(e));
     }
     *ms = 0;
     return problem_launch_1d(ctx, si->kernel, si->global, si->local, ms, err, errlen);
 }
 
-static int surf_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
+static prob_failure surf_dev_read(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen) {
     surf_instance *si = (surf_instance *)pi;
     cl_int e = clEnqueueReadBuffer(ctx->queue, si->d_hist, CL_TRUE, 0, surf_output_bytes(pi), out, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "reading the histogram back failed: %s", clh_error_name(e));
-        return -1;
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "reading the histogram back failed: %s", clh_error_name(e));
     }
-    return 0;
+    return PF_OK;
 }
 
 static void surf_dev_release(prob_instance *pi) {

@@ -3,6 +3,7 @@
 #include "problem/problem.h"
 #include "base/util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,23 +53,47 @@ void problem_build_options(const lesson *l, char *buf, size_t len) {
 
 size_t problem_round_up(size_t n, size_t m) { return m ? (n + m - 1) / m * m : n; }
 
-int problem_launch_1d(clh_ctx *ctx, cl_kernel k, size_t global, size_t local, double *ms,
-                      char *err, size_t errlen) {
+prob_failure problem_launch_1d(clh_ctx *ctx, cl_kernel k, size_t global, size_t local, double *ms,
+                               char *err, size_t errlen) {
     cl_event ev;
     cl_int e = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, local ? &local : NULL, 0, NULL, &ev);
-    if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clEnqueueNDRangeKernel (global %zu, local %zu) failed: %s", global, local,
-                  clh_error_name(e));
-        return -1;
-    }
+    if (e != CL_SUCCESS)
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "clEnqueueNDRangeKernel (global %zu, local %zu) failed: %s",
+                         global, local, clh_error_name(e));
     e = clWaitForEvents(1, &ev);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "the kernel failed while running: %s", clh_error_name(e));
         clReleaseEvent(ev);
-        return -1;
+        return prob_fail(prob_failure_of_launch(e), err, errlen, "the kernel failed while running: %s",
+                         clh_error_name(e));
     }
     double t = clh_event_ms(ev);
     clReleaseEvent(ev);
+    if (t < 0) return prob_fail(PF_DEVICE, err, errlen, "the device gave no time for the kernel's run");
     if (ms) *ms += t;
-    return 0;
+    return PF_OK;
+}
+
+static const char *const failure_names[] = {
+#define PF_NAME(e, name) name,
+    PROB_FAILURES(PF_NAME)
+#undef PF_NAME
+};
+
+const char *prob_failure_name(prob_failure f) {
+    return (unsigned)f < sizeof failure_names / sizeof failure_names[0] ? failure_names[f] : "?";
+}
+
+prob_failure prob_fail(prob_failure kind, char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen) vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return kind;
+}
+
+prob_failure prob_failure_of_launch(cl_int e) {
+    /* CL_OUT_OF_RESOURCES is how most GPUs report an out-of-bounds access or
+     * a kernel that asks for more than the device has; NVIDIA's illegal
+     * address is -9999, and other vendors' codes are unknown to us */
+    return e == CL_OUT_OF_RESOURCES || e == -9999 || !clh_error_known(e) ? PF_FAULT : PF_DEVICE;
 }

@@ -31,6 +31,33 @@ typedef struct {
     size_t bytes;
 } prob_input;
 
+/* How the device side of a problem failed: a kind the worker reports and the
+ * engine turns into a headline, never a sentence to search.
+ * X(enum, name for machines) */
+#define PROB_FAILURES(X)                                                                                      \
+    X(PF_OK, "ok")                           /* no failure */                                                 \
+    X(PF_KERNEL_MISSING, "kernel-missing")   /* the file has no kernel of the name the chapter runs */        \
+    X(PF_ARGUMENTS, "arguments")             /* the kernel's parameters do not take the chapter's arguments */ \
+    X(PF_KERNEL_ANSWER, "kernel-answer")     /* a helper kernel the host asks (scan's block_size) answered wrongly */ \
+    X(PF_AUTHOR, "author")                   /* the chapter itself is wrong (lesson.ini): not the learner's doing */ \
+    X(PF_FAULT, "fault")                     /* the kernel faulted on the device (out of bounds, too much memory) */ \
+    X(PF_DEVICE, "device")                   /* another OpenCL call failed */                                  \
+    X(PF_MEMORY, "memory")                   /* the host ran out of memory */
+
+typedef enum {
+#define PF_ENUM(e, name) e,
+    PROB_FAILURES(PF_ENUM)
+#undef PF_ENUM
+} prob_failure;
+
+const char *prob_failure_name(prob_failure f);
+/* Sets err (printf-style) and returns kind, for `return prob_fail(...)`. */
+prob_failure prob_fail(prob_failure kind, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The kind of a failed OpenCL call while the learner's kernel ran: a fault
+ * (GPUs report one as an error code, not a signal), or another error. */
+prob_failure prob_failure_of_launch(cl_int e);
+
 /* Device work of one launch, set by dev_setup. */
 typedef struct {
     double bytes;   /* bytes an ideal kernel must read and write (for effective bandwidth) */
@@ -54,9 +81,9 @@ typedef struct problem_ops {
     void (*verify)(const prob_instance *pi, const void *out, size_t len, verify_report *vr);
     prob_work (*work)(const prob_instance *pi);
     /* worker side: buffers and kernels, one timed launch, the result. */
-    int (*dev_setup)(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen);
-    int (*dev_launch)(prob_instance *pi, clh_ctx *ctx, double *kernel_ms, char *err, size_t errlen);
-    int (*dev_read)(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen);
+    prob_failure (*dev_setup)(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen);
+    prob_failure (*dev_launch)(prob_instance *pi, clh_ctx *ctx, double *kernel_ms, char *err, size_t errlen);
+    prob_failure (*dev_read)(prob_instance *pi, clh_ctx *ctx, void *out, char *err, size_t errlen);
     void (*dev_release)(prob_instance *pi);
     /* After dev_setup: the input buffers with their host copies (at most
      * max), so that the worker can tell a kernel that writes into them. */
@@ -84,7 +111,7 @@ size_t problem_local_size(const lesson *l);
 size_t problem_round_up(size_t n, size_t m);
 
 /* Shared helpers for pipelines that time one kernel: runs it and waits. */
-int problem_launch_1d(clh_ctx *ctx, cl_kernel k, size_t global, size_t local, double *ms,
-                      char *err, size_t errlen);
+prob_failure problem_launch_1d(clh_ctx *ctx, cl_kernel k, size_t global, size_t local, double *ms,
+                               char *err, size_t errlen);
 
 #endif

@@ -37,6 +37,31 @@ int engine_exit_code(engine_status s) {
     return 3;
 }
 
+const char *engine_failure_outcome(prob_failure f, engine_status *st) {
+    static const struct {
+        prob_failure failure;
+        engine_status status;
+        const char *headline;
+    } outcomes[] = {
+        /* the learner's to fix, like a build error */
+        {PF_KERNEL_MISSING, ENG_BUILD, "Kernel not found"},
+        {PF_ARGUMENTS, ENG_BUILD, "Wrong kernel arguments"},
+        {PF_KERNEL_ANSWER, ENG_BUILD, "Wrong answer from a helper kernel"},
+        /* the chapter's, not the learner's */
+        {PF_AUTHOR, ENG_USAGE, "Chapter error"},
+        {PF_FAULT, ENG_CRASH, "Crashed"},
+        {PF_DEVICE, ENG_RUNTIME, "OpenCL error"},
+        {PF_MEMORY, ENG_RUNTIME, "Out of memory"},
+    };
+    for (size_t i = 0; i < CLT_ARRAY_LEN(outcomes); i++)
+        if (outcomes[i].failure == f) {
+            *st = outcomes[i].status;
+            return outcomes[i].headline;
+        }
+    *st = ENG_RUNTIME;
+    return "OpenCL error";
+}
+
 const char *engine_status_name(engine_status s) {
     static const char *const names[] = {"pass", "wrong", "build_error", "crash", "timeout",
                                         "runtime_error", "cancelled", "usage", "no_device"};
@@ -253,6 +278,37 @@ static void release_instance(const problem_ops *ops, prob_instance *pi) {
     if (pi != kept.pi) ops->destroy(pi);
 }
 
+/* A run whose device side failed, named by the kind the worker reported. */
+static void explain_failure(engine_report *r, prob_failure f, const char *msg, const engine_request *rq) {
+    engine_status st;
+    const char *head = engine_failure_outcome(f, &st);
+    const char *what = msg && *msg ? msg : prob_failure_name(f);
+    switch (f) {
+    case PF_FAULT:
+        /* GPUs report a fault as an error code rather than a signal */
+        set_msg(r, st, head,
+                "Your kernel faulted on the device (%s). Likely causes: a read or write outside a buffer (an "
+                "index past the end, often a missing `if (id >= n) return;` guard when the global size is "
+                "rounded up to a multiple of the work-group size), or more __local or __constant memory than "
+                "the device gives a kernel (48 KiB of __local and 64 KiB of __constant are what every GPU "
+                "guarantees). Try: check each index against its buffer's length and the size of each __local "
+                "array and __constant argument; a smaller --size can make a fault easier to find.", what);
+        break;
+    case PF_AUTHOR:
+        set_msg(r, st, head, "The chapter itself is set up wrongly, not your kernel: %s. Tell whoever gave you the "
+                "course (for authors: `cltutor validate` names the file and line).", what);
+        break;
+    case PF_DEVICE:
+        set_msg(r, st, head, "%s. Likely causes: a work-group size the device refuses, a kernel that uses more "
+                "local memory or registers than it has, or a fault the runtime caught.", what);
+        break;
+    case PF_MEMORY:
+        set_msg(r, st, head, "%s. Try a smaller --size.", what);
+        break;
+    default: set_msg(r, st, head, "%s: %s", rq->display_path, what); break;
+    }
+}
+
 int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, volatile int *cancel,
                engine_report *r) {
     memset(r, 0, sizeof *r);
@@ -351,6 +407,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     size_t out_len = 0;
     const void *out = blob_get(sr.blob, sr.blob_len, W_OUTPUT, 0, &out_len);
     const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);
+    const int *failure = blob_get(sr.blob, sr.blob_len, W_FAILURE, 0, NULL);
     char *msg = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
 
     if (out) {
@@ -381,6 +438,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         set_msg(r, ENG_CRASH, "Crashed",
                 "The worker running your kernel exited (status %d) without a result, during '%s'. "
                 "The runtime's own words are below.", sr.exit_code, sr.phase);
+    } else if (failure && *failure != PF_OK) {
+        explain_failure(r, (prob_failure)*failure, msg, &rq);
     } else if (*status == ENG_BUILD) {
         if (r->build_log && *r->build_log)
             set_msg(r, ENG_BUILD, "Build failed",
@@ -388,25 +447,10 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
                     rq.display_path);
         else
             set_msg(r, ENG_BUILD, "Build failed", "%s: %s", rq.display_path, msg ? msg : "build failed");
-        if (msg && strstr(msg, "kernel")) {
-            set_msg(r, ENG_BUILD, "Kernel not found", "%s: %s", rq.display_path, msg);
-        } else if (msg && strstr(msg, "argument")) {
-            set_msg(r, ENG_BUILD, "Wrong kernel arguments", "%s: %s", rq.display_path, msg);
-        }
     } else if (*status == ENG_USAGE) {
         set_msg(r, ENG_USAGE, "Bad request", "%s", msg ? msg : "bad request");
     } else if (*status == ENG_NO_DEVICE) {
         set_msg(r, ENG_NO_DEVICE, "No OpenCL device", "%s", msg ? msg : "no usable OpenCL device");
-    } else if (*status == ENG_RUNTIME && msg && strcmp(sr.phase, "run") == 0 &&
-               (strstr(msg, "ILLEGAL_ADDRESS") || strstr(msg, "CL_OUT_OF_RESOURCES") || strstr(msg, "CL_UNKNOWN"))) {
-        /* GPUs report a fault as an error code rather than a signal */
-        set_msg(r, ENG_CRASH, "Crashed",
-                "Your kernel faulted on the device (%s). Likely causes: a read or write outside a buffer (an "
-                "index past the end, often a missing `if (id >= n) return;` guard when the global size is "
-                "rounded up to a multiple of the work-group size), or more __local or __constant memory than "
-                "the device gives a kernel (48 KiB of __local and 64 KiB of __constant are what every GPU "
-                "guarantees). Try: check each index against its buffer's length and the size of each __local "
-                "array and __constant argument; a smaller --size can make a fault easier to find.", msg);
     } else if (*status == ENG_RUNTIME) {
         set_msg(r, ENG_RUNTIME, "OpenCL error",
                 "%s. Likely causes: a work-group size the device refuses, a kernel that uses more local "

@@ -96,6 +96,9 @@ void engine_report_free(engine_report *rep);
 
 /* 0 correct, 1 wrong, 2 build, 3 crash/timeout/runtime, 64 usage, 69 no device, 130 cancelled. */
 int engine_exit_code(engine_status s);
+/* What a failed device side (the worker's prob_failure) comes to: the
+ * status in *st and the headline the learner reads. */
+const char *engine_failure_outcome(prob_failure f, engine_status *st);
 const char *engine_status_name(engine_status s);
 
 /* Lists devices (in a worker process). Returns the count or -1 with err. */

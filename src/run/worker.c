@@ -80,6 +80,16 @@ static int finish(int fd, engine_status st, const char *msg) {
     return 0;
 }
 
+/* The end of a run whose device side failed: its kind travels as a record
+ * of its own, for the engine to name it (never a sentence to search). */
+static int finish_failure(int fd, prob_failure f, const char *msg) {
+    int k = (int)f;
+    blob_put(fd, W_FAILURE, &k, sizeof k);
+    engine_status st;
+    engine_failure_outcome(f, &st);
+    return finish(fd, st, msg);
+}
+
 /* Before the runtime starts: Landlock (writes only to the scratch folder,
  * the kernel cache and the one folder the request names), no core files;
  * temporary files go to the scratch folder and compiled kernels to the
@@ -223,17 +233,15 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     if (problem_parse_size(ops, rq->size_spec, &size, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
     prob_instance *pi = ops->create(l, &size, rq->seed, err, sizeof err);
     if (!pi) return finish(fd, ENG_RUNTIME, err);
-    if (ops->dev_setup(pi, &ctx, prog, err, sizeof err) != 0) {
-        /* a missing kernel or a wrong argument list is the learner's to fix, like a build error */
-        engine_status st = strstr(err, "kernel") || strstr(err, "argument") ? ENG_BUILD : ENG_RUNTIME;
-        return finish(fd, st, err);
-    }
+    prob_failure f = ops->dev_setup(pi, &ctx, prog, err, sizeof err);
+    if (f) return finish_failure(fd, f, err);
     sandbox_phase(pfd, "run", rq->timeout_s);
     double ms = 0, t0 = util_now();
-    if (ops->dev_launch(pi, &ctx, &ms, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    if ((f = ops->dev_launch(pi, &ctx, &ms, err, sizeof err))) return finish_failure(fd, f, err);
     size_t out_len = ops->output_bytes(pi);
     void *out = malloc(out_len ? out_len : 1);
-    if (!out || ops->dev_read(pi, &ctx, out, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    if (!out) return finish_failure(fd, PF_MEMORY, "out of memory for the kernel's output");
+    if ((f = ops->dev_read(pi, &ctx, out, err, sizeof err))) return finish_failure(fd, f, err);
     blob_put(fd, W_OUTPUT, out, out_len);
     if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
     put_confinement(fd, &cs);
@@ -259,13 +267,13 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
         while (n < max_runs) {
             double before = util_now();
             ledger_seal(&lg, 1);
-            rc = ops->dev_launch(pi, &ctx, &ms, err, sizeof err);
+            f = ops->dev_launch(pi, &ctx, &ms, err, sizeof err);
             ledger_seal(&lg, 0);
-            if (rc == 0) rc = ops->dev_read(pi, &ctx, out, err, sizeof err);
-            if (rc != 0) {
+            if (!f) f = ops->dev_read(pi, &ctx, out, err, sizeof err);
+            if (f) {
                 blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
                 blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
-                return finish(fd, ENG_RUNTIME, err);
+                return finish_failure(fd, f, err);
             }
             lg.hashes[n] = util_hash64(out, out_len);
             lg.samples[n++] = ms;

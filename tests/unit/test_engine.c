@@ -110,7 +110,54 @@ START_TEST(missing_kernel_lists_what_is_there) {
     run_source("__kernel void one(" ARGS ") {}\n__kernel void two(" ARGS ") {}\n", "100x4x4", 10, NULL, &r);
     ck_assert_int_eq(r.status, ENG_BUILD);
     ck_assert_msg(strstr(r.message, "one, two") != NULL, "%s", r.message);
+    ck_assert_str_eq(r.headline, "Kernel not found");
     engine_report_free(&r);
+}
+END_TEST
+
+/* Each kind of device-side failure the worker reports gets its own status
+ * and headline: never read off the words of a message. */
+START_TEST(failure_kinds_have_their_own_headlines) {
+    engine_report r;
+    /* five parameters where the chapter passes six: the arguments do not fit */
+    run_source("__kernel void histogram(__global const float *descriptors, __global const float *centroids, "
+               "__global int *histogram, int n_descriptors, int n_centroids) {}\n", "100x4x4", 10, NULL, &r);
+    ck_assert_msg(r.status == ENG_BUILD && !strcmp(r.headline, "Wrong kernel arguments"), "%s: %s", r.headline,
+                  r.message);
+    engine_report_free(&r);
+    /* a chapter whose lesson.ini names one kernel where its problem runs two is the author's error */
+    lesson broken = *catalog_find(&cat, "8");
+    broken.n_kernels = 1;
+    char src[1200];
+    snprintf(src, sizeof src, "%s/kernels/08-scan/scan.cl", CLT_TEST_ROOT);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = &broken;
+    rq.kernel_path = rq.display_path = src;
+    rq.size_spec = "1000";
+    rq.budget_s = 0;
+    engine_run(&rq, NULL, NULL, NULL, &r);
+    ck_assert_msg(r.status == ENG_USAGE && !strcmp(r.headline, "Chapter error") && strstr(r.message, "not your kernel"),
+                  "%s: %s", r.headline, r.message);
+    engine_report_free(&r);
+    /* the whole table, and how a failed launch's code is read */
+    static const struct {
+        prob_failure f;
+        engine_status st;
+        const char *head;
+    } want[] = {{PF_KERNEL_MISSING, ENG_BUILD, "Kernel not found"}, {PF_ARGUMENTS, ENG_BUILD, "Wrong kernel arguments"},
+                {PF_KERNEL_ANSWER, ENG_BUILD, "Wrong answer from a helper kernel"},
+                {PF_AUTHOR, ENG_USAGE, "Chapter error"},   {PF_FAULT, ENG_CRASH, "Crashed"},
+                {PF_DEVICE, ENG_RUNTIME, "OpenCL error"},  {PF_MEMORY, ENG_RUNTIME, "Out of memory"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        engine_status st;
+        ck_assert_str_eq(engine_failure_outcome(want[i].f, &st), want[i].head);
+        ck_assert_int_eq(st, want[i].st);
+    }
+    ck_assert_int_eq(prob_failure_of_launch(CL_OUT_OF_RESOURCES), PF_FAULT); /* a fault during setup too */
+    ck_assert_int_eq(prob_failure_of_launch(-9999), PF_FAULT);              /* NVIDIA's illegal address */
+    ck_assert_int_eq(prob_failure_of_launch(CL_INVALID_WORK_GROUP_SIZE), PF_DEVICE);
+    ck_assert_str_eq(prob_failure_name(PF_AUTHOR), "author");
 }
 END_TEST
 
@@ -185,6 +232,7 @@ Suite *engine_suite(void) {
     tcase_add_test(t, wrong_kernel_is_caught);
     tcase_add_test(t, build_error_names_file_line_column);
     tcase_add_test(t, missing_kernel_lists_what_is_there);
+    tcase_add_test(t, failure_kinds_have_their_own_headlines);
     tcase_add_test(t, out_of_bounds_crash_is_contained);
     tcase_add_test(t, endless_loop_times_out_quickly);
     tcase_add_test(t, device_selection);
