@@ -120,7 +120,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     rq.lesson = l;
     rq.kernel_path = path;
     cli_live_status ls = {.enabled = !json && isatty(2)};
-    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, on_progress, &ls, NULL, &rep);
+    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, NULL, on_progress, &ls, NULL, &rep);
     cli_clear_status(&ls);
 
     int code = exit_code_for(&rep);

@@ -105,6 +105,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     bench_row *rows = calloc((size_t)(2 * n), sizeof *rows);
     int n_chapters = n;
     n = 0;
+    bench_baselines baselines = {0}; /* chapters of one problem and size share the CPU's times */
     for (int i = 0; i < n_chapters; i++) {
         const lesson *l = chosen[i];
         const char *beyond = lesson_param_get(l, "bench_beyond", NULL);
@@ -118,8 +119,8 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
             if (live.enabled)
                 fprintf(stderr, "\r\033[K[%d/%d] chapter %d: %s%s\n", i + 1, n_chapters, l->number, l->title,
                         v ? " (beyond)" : "");
-            bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, cli_on_progress, &live,
-                          &rows[n]);
+            bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, &baselines, cli_on_progress,
+                          &live, &rows[n]);
             if (v) snprintf(rows[n].variant, sizeof rows[n].variant, "%s", beyond);
             cli_clear_status(&live);
             n++;

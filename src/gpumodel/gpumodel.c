@@ -1055,13 +1055,9 @@ static void prefixed_progress(void *user, const char *phase, int done, int total
 }
 
 /* Whether two stats of a path are of the same version of the file. */
-static int same_version(const struct stat *a, const struct stat *b) {
-    return a->st_ino == b->st_ino && a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
-           a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
-
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
-                             engine_progress_cb cb, void *user, volatile int *cancel, gpumodel_report *rep) {
+                             gpumodel_cache *cache, engine_progress_cb cb, void *user, volatile int *cancel,
+                             gpumodel_report *rep) {
     const lesson *l = rq->lesson;
     if (gpumodel_analyze(rq, cb, user, cancel, rep) != 0 || !compare) return rep->status == GM_OK ? 0 : -1;
     /* the previous chapter's reference; where that chapter solves another
@@ -1083,33 +1079,36 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     prq.kernel_path = other;
     prq.display_path = NULL;
     prq.size_spec = rq->size_spec ? rq->size_spec : gpumodel_analysis_size(l, NULL);
-    /* the file to compare with rarely changes between two analyses (a learner
-     * saving again): its last analysis is kept, keyed by file and size */
-    static struct {
-        int set;
-        char path[1200], size[96];
-        uint64_t seed;
-        struct stat st;
-        gpumodel_report rep;
-    } kept;
     struct stat st;
     if (stat(other, &st) != 0) memset(&st, 0, sizeof st);
-    int reuse = kept.set && !strcmp(kept.path, other) && !strcmp(kept.size, prq.size_spec) && kept.seed == prq.seed &&
-                same_version(&kept.st, &st);
+    long long mtime = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    gpumodel_cache none = {0}, *kept = cache ? cache : &none;
+    int reuse = kept->set && !strcmp(kept->path, other) && !strcmp(kept->size, prq.size_spec) &&
+                kept->seed == prq.seed && kept->mtime_ns == mtime && kept->file_size == (long long)st.st_size;
     if (!reuse) {
-        if (kept.set) gpumodel_report_free(&kept.rep);
+        gpumodel_cache_free(kept);
         prefix_ctx pc = {cb, user};
-        analyze(&prq, 0, cb ? prefixed_progress : NULL, &pc, cancel, &kept.rep);
-        kept.set = kept.rep.status == GM_OK && !(cancel && *cancel); /* a failed analysis is not kept */
-        snprintf(kept.path, sizeof kept.path, "%s", other);
-        snprintf(kept.size, sizeof kept.size, "%s", prq.size_spec);
-        kept.seed = prq.seed;
-        kept.st = st;
+        analyze(&prq, 0, cb ? prefixed_progress : NULL, &pc, cancel, &kept->rep);
+        kept->set = kept->rep.status == GM_OK && !(cancel && *cancel); /* a failed analysis is not kept */
+        snprintf(kept->path, sizeof kept->path, "%s", other);
+        snprintf(kept->size, sizeof kept->size, "%s", prq.size_spec);
+        kept->seed = prq.seed;
+        kept->mtime_ns = mtime;
+        kept->file_size = (long long)st.st_size;
     }
     rep->prev_kept = reuse;
-    gpumodel_compare(rep, &kept.rep, label);
-    if (!kept.set) gpumodel_report_free(&kept.rep);
+    gpumodel_compare(rep, &kept->rep, label);
+    if (!kept->set || kept == &none) {
+        gpumodel_report_free(&kept->rep);
+        kept->set = 0;
+    }
     return 0;
+}
+
+void gpumodel_cache_free(gpumodel_cache *c) {
+    if (!c) return;
+    gpumodel_report_free(&c->rep);
+    memset(c, 0, sizeof *c);
 }
 
 /* ---- JSON ---- */

@@ -117,12 +117,27 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
 int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep);
 
+/* The last analysis of the file a chapter's kernel is compared with, kept
+ * by its owner between analyses (it rarely changes while a learner saves
+ * again). Zeroed to start; one analysis at a time; gpumodel_cache_free() at
+ * the end. */
+typedef struct {
+    int set;
+    char path[1200], size[96];
+    uint64_t seed;
+    long long mtime_ns, file_size;
+    gpumodel_report rep;
+} gpumodel_cache;
+void gpumodel_cache_free(gpumodel_cache *c);
+
 /* Analyses a chapter's kernel (rq->lesson, rq->kernel_path) and, when compare is set,
  * compares it with the previous chapter's reference where that chapter solves the
  * same problem, else with the chapter's starting file (unless the kernel is that
- * file). The comparison's progress phases come as "previous:PHASE". */
+ * file). The comparison's progress phases come as "previous:PHASE". cache,
+ * when given, keeps the compared file's analysis for the next call. */
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *p, int compare,
-                             engine_progress_cb cb, void *user, volatile int *cancel, gpumodel_report *rep);
+                             gpumodel_cache *cache, engine_progress_cb cb, void *user, volatile int *cancel,
+                             gpumodel_report *rep);
 
 /* Adds the comparison with prev (an analysis of the previous chapter's reference),
  * described by label, and rebuilds rep->lines. */

@@ -104,11 +104,11 @@ static double scan_host_parallel(prob_instance *pi) {
     if (!out) return 0;
     util_touch_pages(out, sizeof(uint32_t) * (size_t)n); /* its pages exist before the clock starts, as a kernel's buffers do */
     double t0 = util_now();
-#pragma omp parallel
+    uint32_t totals[256] = {0}; /* each thread's sum, shared by the team */
+#pragma omp parallel num_threads(omp_get_max_threads() < 256 ? omp_get_max_threads() : 256)
     {
         int nt = omp_get_num_threads(), t = omp_get_thread_num();
         long from = n * t / nt, to = n * (t + 1) / nt;
-        static uint32_t totals[256];
         uint32_t sum = 0;
         for (long i = from; i < to; i++) sum += si->in[i];
         if (t < 256) totals[t] = sum;

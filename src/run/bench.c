@@ -164,22 +164,15 @@ const char *bench_size_for(const lesson *l, const char *device_type) {
     return l->bench_size;
 }
 
-/* The CPU baselines of the last problem, size and seed measured. */
-static struct {
-    const problem_ops *ops;
-    char size[64];
-    uint64_t seed;
-    double serial_ms, openmp_ms;
-} baselines;
-
 /* Times the serial C reference (one warm-up, then the median of 3: a single
  * cold run moves by several times on a busy machine) and the OpenMP loop
  * (one warm-up for the threads, then the median of 4). */
 static void host_baselines(const lesson *l, const problem_ops *ops, const char *size, uint64_t seed,
-                           engine_progress_cb cb, void *user, bench_row *row) {
-    if (baselines.ops == ops && baselines.seed == seed && !strcmp(baselines.size, size)) {
-        row->serial_ms = baselines.serial_ms;
-        row->openmp_ms = baselines.openmp_ms;
+                           bench_baselines *kept, engine_progress_cb cb, void *user, bench_row *row) {
+    bench_baselines none = {0}, *baselines = kept ? kept : &none;
+    if (baselines->ops == ops && baselines->seed == seed && !strcmp(baselines->size, size)) {
+        row->serial_ms = baselines->serial_ms;
+        row->openmp_ms = baselines->openmp_ms;
         return;
     }
     prob_size ps;
@@ -202,15 +195,15 @@ static void host_baselines(const lesson *l, const problem_ops *ops, const char *
         row->openmp_ms = stats_summarise(t + 1, 4).median;
     }
     ops->destroy(pi);
-    baselines.ops = ops;
-    baselines.seed = seed;
-    baselines.serial_ms = row->serial_ms;
-    baselines.openmp_ms = row->openmp_ms;
-    snprintf(baselines.size, sizeof baselines.size, "%s", size);
+    baselines->ops = ops;
+    baselines->seed = seed;
+    baselines->serial_ms = row->serial_ms;
+    baselines->openmp_ms = row->openmp_ms;
+    snprintf(baselines->size, sizeof baselines->size, "%s", size);
 }
 
 int bench_chapter(const lesson *l, const char *kernel_path, const char *device_spec, const char *size,
-                  double budget_s, engine_progress_cb cb, void *user, bench_row *row) {
+                  double budget_s, bench_baselines *kept, engine_progress_cb cb, void *user, bench_row *row) {
     memset(row, 0, sizeof *row);
     row->lesson = l;
     snprintf(row->size, sizeof row->size, "%s", size);
@@ -231,7 +224,7 @@ int bench_chapter(const lesson *l, const char *kernel_path, const char *device_s
         row->gflops = r->work.flops / (r->timing.median * 1e-3) * 1e-9;
     }
     const problem_ops *ops = problem_find(l->problem);
-    if (r->status == ENG_PASS && ops) host_baselines(l, ops, size, rq.seed, cb, user, row);
+    if (r->status == ENG_PASS && ops) host_baselines(l, ops, size, rq.seed, kept, cb, user, row);
     return 0;
 }
 

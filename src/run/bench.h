@@ -37,8 +37,17 @@ typedef struct {
 /* Runs a chapter's reference (kernel_path) at `size`, timed, then times the
  * CPU baselines: the serial C reference and the OpenMP loop. Both depend only
  * on the problem, size and seed, so chapters that share them reuse them. */
+/* The CPU baselines of the last problem, size and seed measured, kept by
+ * the caller between chapters that share them (zeroed to start). */
+typedef struct {
+    const problem_ops *ops;
+    char size[64];
+    uint64_t seed;
+    double serial_ms, openmp_ms;
+} bench_baselines;
+
 int bench_chapter(const lesson *l, const char *kernel_path, const char *device_spec, const char *size,
-                  double budget_s, engine_progress_cb cb, void *user, bench_row *row);
+                  double budget_s, bench_baselines *kept, engine_progress_cb cb, void *user, bench_row *row);
 void bench_row_free(bench_row *row);
 
 /* The size a chapter is benchmarked at on this kind of device. */

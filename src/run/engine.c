@@ -265,17 +265,14 @@ static void explain_timeout(engine_report *r, const sandbox_result *sr, const en
                 sr->phase, sr->phase_limit_s);
 }
 
-/* The golden reference kept by a run with keep_reference (one at a time). */
-static struct {
-    prob_instance *pi;
-    const lesson *l;
-    char size[96];
-    uint64_t seed;
-    double serial_ms;
-} kept;
+void engine_cache_free(engine_cache *c) {
+    if (c && c->pi) c->pi->ops->destroy(c->pi);
+    if (c) memset(c, 0, sizeof *c);
+}
 
-static void release_instance(const problem_ops *ops, prob_instance *pi) {
-    if (pi != kept.pi) ops->destroy(pi);
+/* Frees an instance unless the request's cache keeps it. */
+static void release_instance(const engine_request *rq, const problem_ops *ops, prob_instance *pi) {
+    if (!rq->cache || pi != rq->cache->pi) ops->destroy(pi);
 }
 
 /* A run whose device side failed, named by the kind the worker reported. */
@@ -342,10 +339,11 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     char size_key[96];
     snprintf(size_key, sizeof size_key, "%s:%s", r->size_text, size.input);
     prob_instance *pi = NULL;
-    if (rq.keep_reference && kept.pi && kept.l == l && kept.seed == rq.seed && kept.pi->ops == ops &&
-        !strcmp(kept.size, size_key)) {
-        pi = kept.pi;
-        r->serial_ms = kept.serial_ms;
+    engine_cache *kept = rq.cache;
+    if (kept && kept->pi && kept->l == l && kept->seed == rq.seed && kept->pi->ops == ops &&
+        !strcmp(kept->size, size_key)) {
+        pi = kept->pi;
+        r->serial_ms = kept->serial_ms;
     } else {
         pi = ops->create(l, &size, rq.seed, err, sizeof err);
         if (!pi) {
@@ -356,13 +354,13 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         double t0 = util_now();
         ops->golden(pi);
         r->serial_ms = (util_now() - t0) * 1e3;
-        if (rq.keep_reference) {
-            if (kept.pi) kept.pi->ops->destroy(kept.pi);
-            kept.pi = pi;
-            kept.l = l;
-            kept.seed = rq.seed;
-            kept.serial_ms = r->serial_ms;
-            snprintf(kept.size, sizeof kept.size, "%s", size_key);
+        if (kept) {
+            engine_cache_free(kept);
+            kept->pi = pi;
+            kept->l = l;
+            kept->seed = rq.seed;
+            kept->serial_ms = r->serial_ms;
+            snprintf(kept->size, sizeof kept->size, "%s", size_key);
         }
     }
     r->work = ops->work(pi);
@@ -373,7 +371,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     sandbox_result sr;
     if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
         set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (%s)", err);
-        release_instance(ops, pi);
+        release_instance(&rq, ops, pi);
         return -1;
     }
     if (cb && !sr.cancelled) cb(user, "check", 0, 0, sr.wall_s); /* verification follows */
@@ -472,7 +470,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     }
     free(msg);
     sandbox_result_free(&sr);
-    release_instance(ops, pi);
+    release_instance(&rq, ops, pi);
     return 0;
 }
 

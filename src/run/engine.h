@@ -36,8 +36,8 @@ typedef struct {
     long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
     const char *const *worker_env; /* "NAME=VALUE" strings set in the worker before it opens the device
                                     * (e.g. to load the Oclgrind simulator and its plugin); NULL: none */
-    int keep_reference;          /* keep the golden reference for the next run of the same chapter,
-                                  * size and seed (the UI's reruns), instead of computing it again */
+    struct engine_cache *cache;  /* keeps the golden reference for the next run of the same chapter,
+                                  * size and seed (the UI's reruns) instead of computing it again; NULL: none */
     const char *worker_writable; /* a folder the confined worker may write into besides its own scratch
                                   * folder (the GPU model's figures); NULL: none */
     const char *queue_dir;       /* timing waits its turn for the device there, first come first served
@@ -99,6 +99,18 @@ int engine_exit_code(engine_status s);
 /* What a failed device side (the worker's prob_failure) comes to: the
  * status in *st and the headline the learner reads. */
 const char *engine_failure_outcome(prob_failure f, engine_status *st);
+
+/* What one owner's runs keep between them (engine_request.cache): the golden
+ * reference of the last chapter, size and seed. Zeroed to start; one run at
+ * a time; engine_cache_free() at the end. */
+typedef struct engine_cache {
+    prob_instance *pi;
+    const lesson *l;
+    char size[96];
+    uint64_t seed;
+    double serial_ms;
+} engine_cache;
+void engine_cache_free(engine_cache *c);
 const char *engine_status_name(engine_status s);
 
 /* Lists devices (in a worker process). Returns the count or -1 with err. */

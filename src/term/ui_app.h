@@ -4,6 +4,7 @@
 #define CLT_UI_APP_H
 #include "course/catalog.h"
 #include "run/engine.h"
+#include "gpumodel/gpumodel.h"
 #include "course/paths.h"
 #include "course/config.h"
 #include "course/progress.h"
@@ -70,6 +71,8 @@ typedef struct {
     progress prog;
     int have_progress;
     double progress_seen;     /* when the progress file was last looked at for other writers */
+    engine_cache run_cache;   /* the golden reference of the last run, kept for reruns (the job thread's) */
+    gpumodel_cache gm_cache;  /* the GPU model's last analysis of the file compared with (the job thread's) */
     char warn[3200];          /* shown on the home screen: what did not load */
     config cfg;               /* /etc/cltutor.conf and the user's settings */
     char notice[1600];        /* told once at start: the work moved to the workspace */

@@ -415,7 +415,7 @@ static void start_run(ui_app *a) {
     job->rq.queue_dir = config_queue_dir(&a->cfg);
     job->rq.min_runs = 2;
     job->rq.max_runs = 30;
-    job->rq.keep_reference = 1;
+    job->rq.cache = &a->run_cache;
     c->run_hash = c->kernel_hash;
     c->run_due = 0;
     if (c->refs_due > 0) c->refs_due = 0; /* set again when this run passes */
@@ -429,7 +429,7 @@ static void start_run(ui_app *a) {
 static void start_analysis(ui_app *a) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter || c->gm_id) return;
-    tui_job *job = tui_job_new_analysis(c->l, c->kernel_path, &a->cat, &a->paths);
+    tui_job *job = tui_job_new_analysis(c->l, c->kernel_path, &a->cat, &a->paths, &a->gm_cache);
     if (!job) return;
     c->gm_want_hash = c->kernel_hash;
     c->gm_id = tui_jobs_submit(&a->jobs, job);
@@ -1439,6 +1439,8 @@ int ui_main(const char *workspace) {
     restore_terminal();
     save_progress(a);
     if (tui_jobs_stop(&a->jobs, 1.0) != 0) _exit(0); /* a job that cannot be stopped (listing devices): its worker dies with us */
+    engine_cache_free(&a->run_cache);
+    gpumodel_cache_free(&a->gm_cache);
     free(a->devs);
     catalog_free(&a->cat);
     progress_free(&a->prog);

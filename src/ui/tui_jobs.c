@@ -68,7 +68,7 @@ static void run_job(tui_jobs *j, tui_job *job) {
     } else if (job->kind == JOB_ANALYZE) {
         job->gm = calloc(1, sizeof *job->gm);
         if (job->gm)
-            gpumodel_analyze_chapter(&job->rq, job->cat, job->paths, 1, on_progress, j, &job->cancel, job->gm);
+            gpumodel_analyze_chapter(&job->rq, job->cat, job->paths, 1, job->gm_cache, on_progress, j, &job->cancel, job->gm);
     } else {
         engine_run(&job->rq, on_progress, j, &job->cancel, &job->rep);
     }
@@ -221,11 +221,13 @@ tui_job *tui_job_new_devices(void) {
     return job;
 }
 
-tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p) {
+tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p,
+                              gpumodel_cache *cache) {
     tui_job *job = tui_job_new_run(JOB_ANALYZE, l, kernel, NULL, NULL, NULL);
     if (!job) return NULL;
     job->cat = cat;
     job->paths = p;
+    job->gm_cache = cache;
     job->preemptible = 1;
     return job;
 }

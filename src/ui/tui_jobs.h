@@ -21,6 +21,7 @@ typedef struct tui_job {
     const catalog *cat;
     const paths *paths;
     gpumodel_report *gm;      /* its result */
+    gpumodel_cache *gm_cache; /* the owner's cache of the compared file's analysis */
     /* the chapter's whole verdict (tests, race check, technique) */
     verdict *vd;
     const lesson *prev;       /* the previous chapter and its reference, for techniques that compare */
@@ -72,7 +73,9 @@ tui_job *tui_job_new_run(tui_job_kind kind, const lesson *l, const char *kernel,
                          const char *device, const char *size);
 tui_job *tui_job_new_devices(void);
 /* An analysis of kernel (a chapter's file) on the GPU memory model, compared with the previous stage. */
-tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p);
+/* cache: the owner's, kept between analyses (the job thread runs one at a time). */
+tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p,
+                              gpumodel_cache *cache);
 /* The whole verdict on kernel (every visible test, the race check, the technique). */
 tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device,
                              const lesson *prev, const char *prev_ref);

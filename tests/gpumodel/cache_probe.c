@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int analyse(const catalog *cat, const paths *p, const lesson *l) {
+static int analyse(const catalog *cat, const paths *p, const lesson *l, gpumodel_cache *cache) {
     engine_request rq;
     engine_request_defaults(&rq);
     rq.lesson = l;
@@ -18,7 +18,7 @@ static int analyse(const catalog *cat, const paths *p, const lesson *l) {
     paths_solution(p, l, kernel, sizeof kernel);
     rq.kernel_path = kernel;
     gpumodel_report rep;
-    gpumodel_analyze_chapter(&rq, cat, p, 1, NULL, NULL, NULL, &rep);
+    gpumodel_analyze_chapter(&rq, cat, p, 1, cache, NULL, NULL, NULL, &rep);
     printf("kept %d comparison %d\n", rep.prev_kept, rep.n_compare);
     int ok = rep.status == GM_OK;
     if (!ok) fprintf(stderr, "%s\n", rep.message);
@@ -36,10 +36,14 @@ int main(int argc, char **argv) {
     if (catalog_load(&cat, lessons, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 1;
     const lesson *l = catalog_find(&cat, argv[1]);
     if (!l) return fprintf(stderr, "no chapter %s\n", argv[1]), 1;
-    if (!analyse(&cat, &p, l) || !analyse(&cat, &p, l)) return 1;
+    gpumodel_cache cache = {0}; /* the course's: one per owner, kept between analyses */
+    if (!analyse(&cat, &p, l, &cache) || !analyse(&cat, &p, l, &cache)) return 1;
     FILE *f = fopen(argv[2], "a"); /* the file compared with changes */
     if (!f) return perror(argv[2]), 1;
     fputs("\n/* changed */\n", f);
     fclose(f);
-    return analyse(&cat, &p, l) ? 0 : 1;
+    int ok = analyse(&cat, &p, l, &cache);
+    gpumodel_cache_free(&cache);
+    catalog_free(&cat);
+    return ok ? 0 : 1;
 }
