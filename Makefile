@@ -87,7 +87,7 @@ $(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(HEADERS) $(wildcard tests/unit/*
 
 # The engine runs kernels in a fresh cltutor process: the tests' binaries use the one next to them.
 unit: $(BUILD)/unit-tests $(BUILD)/cltutor
-	ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0 CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
+	ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_abort=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
 
 # Analyses a chapter three times in one process (tests/gpumodel): it lives
 # next to cltutor, where the GPU model looks for its Oclgrind plugin.

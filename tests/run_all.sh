@@ -16,7 +16,7 @@ add_counts() { # $1 suite name, $2 passed, $3 failed
 }
 
 echo "== unit tests (ASan/UBSan)"
-out=$(ASAN_OPTIONS=detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_abort=0 CK_DEFAULT_TIMEOUT=300 "$build/unit-tests" 2>&1)
+out=$(ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_abort=0 LSAN_OPTIONS=suppressions=$here/unit/lsan.supp CK_DEFAULT_TIMEOUT=300 "$build/unit-tests" 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep -v '^Running suite' | tail -n 25
 line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
