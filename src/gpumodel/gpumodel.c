@@ -433,7 +433,7 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
     }
     for (int i = 0; i < rep->n_kernels; i++) {
         gm_kernel *kk = &rep->kernels[i];
-        qsort(kk->acc, (size_t)kk->n_acc, sizeof *kk->acc, cmp_access);
+        if (kk->n_acc) qsort(kk->acc, (size_t)kk->n_acc, sizeof *kk->acc, cmp_access);
         summarise(kk);
     }
     return 0;

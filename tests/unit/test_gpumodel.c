@@ -1,0 +1,91 @@
+/* test_gpumodel — the GPU memory model's reading of the simulator plugin's
+ * report (no simulator here): figures summed over launches, issues merged,
+ * a damaged report named by its line, and what the technique checks take
+ * from it. */
+#define _DEFAULT_SOURCE
+#include "gpumodel/gpumodel.h"
+#include "gpumodel/technique.h"
+#include "suites.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One launch of kernel k: a coalesced 4-byte global load at line 12 (32
+ * lanes, 4 sectors a request) and a local store at line 9. */
+#define LAUNCH(k)                                                                                            \
+    "kernel " k " 1 64 1 1 64 1 1 0.001000\n"                                                                \
+    "inst 12 9 global load 4 4 64 64 256 2 2 64 8 256 0 0 64 32 0 0 0\n"                                      \
+    "inst 9 5 local store 4 4 64 64 256 2 2 64 0 0 2 1 64 32 0 0 0\n"                                         \
+    "end\n"
+
+START_TEST(report_sums_launches_and_sorts_by_line) {
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    char err[256];
+    ck_assert_msg(gpumodel_parse(LAUNCH("histogram") LAUNCH("histogram"), &rep, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(rep.n_kernels, 1);
+    gm_kernel *k = &rep.kernels[0];
+    ck_assert_str_eq(k->name, "histogram");
+    ck_assert_int_eq(k->launches, 2);
+    ck_assert_int_eq(k->n_acc, 2);
+    ck_assert_int_eq(k->acc[0].line, 9); /* sorted by source line */
+    ck_assert_int_eq(k->acc[1].line, 12);
+    ck_assert(k->acc[1].bytes == 512 && k->acc[1].requests == 4 && k->acc[1].sectors == 16);
+    ck_assert_double_eq_tol(k->acc[1].sectors_per_request, 4.0, 1e-9);
+    ck_assert_double_eq_tol(k->acc[1].efficiency, 1.0, 1e-9); /* 128 bytes asked, 4 sectors moved */
+    /* what a technique check compares with: the global and __constant loads */
+    rep.status = GM_OK;
+    snprintf(rep.size_text, sizeof rep.size_text, "64x1x1");
+    technique_baseline b = technique_baseline_of(&rep);
+    ck_assert(b.known);
+    ck_assert_double_eq(b.global_load_bytes, 512);
+    ck_assert_double_eq(b.load_requests, 4);
+    ck_assert_str_eq(b.size, "64x1x1");
+    gpumodel_report_free(&rep);
+}
+END_TEST
+
+START_TEST(report_merges_issues_of_launches) {
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    char err[256];
+    const char *text = "kernel scan 1 64 1 1 64 1 1 0.5\n"
+                       "uninit 3 40 7 5 0 0 5 0 0 0 0 0\n"
+                       "end\n"
+                       "kernel scan 1 64 1 1 64 1 1 0.5\n"
+                       "uninit 2 40 7 6 0 0 6 0 0 0 0 0\n"
+                       "end\n";
+    ck_assert_msg(gpumodel_parse(text, &rep, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(rep.n_issues, 1); /* one issue per kind and place, its count summed */
+    ck_assert_int_eq(rep.issues[0].kind, GM_ISSUE_UNINIT);
+    ck_assert_int_eq(rep.issues[0].line, 40);
+    ck_assert(rep.issues[0].count == 5);
+    ck_assert_ptr_nonnull(strstr(rep.issues[0].work_item, "global (5,0,0)"));
+    gpumodel_report_free(&rep);
+}
+END_TEST
+
+START_TEST(damaged_report_is_named_by_line) {
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    char err[256];
+    ck_assert_int_eq(gpumodel_parse("kernel k 1 64 1 1 64 1 1 0.1\ninst 12 9 global lod 4 4 1\n", &rep, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "line 2") && strstr(err, "global lod"), "%s", err);
+    gpumodel_report_free(&rep);
+    memset(&rep, 0, sizeof rep);
+    ck_assert_int_eq(gpumodel_parse("", &rep, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "no kernel"));
+    gpumodel_report_free(&rep);
+}
+END_TEST
+
+Suite *gpumodel_suite(void) {
+    Suite *s = suite_create("gpumodel");
+    TCase *t = tcase_create("gpumodel");
+    tcase_add_test(t, report_sums_launches_and_sorts_by_line);
+    tcase_add_test(t, report_merges_issues_of_launches);
+    tcase_add_test(t, damaged_report_is_named_by_line);
+    suite_add_tcase(s, t);
+    return s;
+}
