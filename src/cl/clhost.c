@@ -57,7 +57,10 @@ int clh_list(clh_device **out, char *err, size_t errlen) {
     }
     cl_platform_id plats[16];
     if (np > 16) np = 16;
-    clGetPlatformIDs(np, plats, NULL);
+    if ((e = clGetPlatformIDs(np, plats, NULL)) != CL_SUCCESS) {
+        util_errf(err, errlen, "clGetPlatformIDs failed: %s", clh_error_name(e));
+        return -1;
+    }
     int count = 0, cap = 0;
     clh_device *list = NULL;
     for (cl_uint p = 0; p < np; p++) {
@@ -69,7 +72,7 @@ int clh_list(clh_device **out, char *err, size_t errlen) {
         if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS || nd == 0) continue;
         cl_device_id ids[64];
         if (nd > 64) nd = 64;
-        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL);
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL) != CL_SUCCESS) continue; /* a broken driver */
         for (cl_uint d = 0; d < nd; d++) {
             if (count == cap) {
                 cap = cap ? cap * 2 : 8;

@@ -216,6 +216,7 @@ static char *tail_lines(const char *text, int max_lines) {
     size_t len = (size_t)(end - p);
     if (len == 0) return NULL;
     char *s = malloc(len + 1);
+    if (!s) return NULL; /* the runtime's words are a courtesy: without memory, none */
     memcpy(s, p, len);
     s[len] = '\0';
     return s;
@@ -397,10 +398,12 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     size_t slen = 0;
     const double *samples = blob_get(sr.blob, sr.blob_len, W_SAMPLES, 0, &slen);
     if (samples && slen) {
-        r->n_samples = (int)(slen / sizeof(double));
         r->samples_ms = malloc(slen);
-        memcpy(r->samples_ms, samples, slen);
-        r->timing = stats_summarise(r->samples_ms, r->n_samples);
+        if (r->samples_ms) { /* without memory for them, the run is simply untimed */
+            r->n_samples = (int)(slen / sizeof(double));
+            memcpy(r->samples_ms, samples, slen);
+            r->timing = stats_summarise(r->samples_ms, r->n_samples);
+        }
     }
     size_t out_len = 0;
     const void *out = blob_get(sr.blob, sr.blob_len, W_OUTPUT, 0, &out_len);
@@ -503,6 +506,11 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen) {
     int n = 0;
     while (blob_get(sr.blob, sr.blob_len, W_DEVICE, n, NULL)) n++;
     *out = calloc((size_t)(n ? n : 1), sizeof(engine_device));
+    if (!*out) {
+        util_errf(err, errlen, "out of memory listing %d devices", n);
+        sandbox_result_free(&sr);
+        return -1;
+    }
     for (int i = 0; i < n; i++) (*out)[i] = *(const engine_device *)blob_get(sr.blob, sr.blob_len, W_DEVICE, i, NULL);
     if (*status != ENG_PASS) {
         char *msg = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
