@@ -1,6 +1,9 @@
 # tests/lib.sh — what every shell test suite shares: counting, expectations,
-# and the closing line. Source it, then call ok/bad/expect, and finish with
-# `finish`, which prints "N passed, N failed" and sets the exit status.
+# and TAP output (`ok N - NAME`, `not ok N - NAME` with its details as
+# comments, the plan `1..N` at the end), so that `prove` reads any suite:
+#   prove -v --exec sh tests/cli/run.sh
+# Source it, then call ok/bad/expect, and finish with `finish`, which prints
+# the plan and "# N passed, N failed" and sets the exit status.
 pass=0
 fail=0
 
@@ -15,13 +18,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export NO_COLOR=1
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
 
-# bad NAME [DETAILS]: a failure, with up to 20 lines of details indented below
+# bad NAME [DETAILS]: a failure, with up to 20 lines of details below as TAP comments
 bad() {
   fail=$((fail + 1))
-  echo "FAIL $1"
-  if [ -n "$2" ]; then printf '%s\n' "$2" | head -n 20 | sed 's/^/     /'; fi
+  echo "not ok $((pass + fail)) - $1"
+  if [ -n "$2" ]; then printf '%s\n' "$2" | head -n 20 | sed 's/^/#     /'; fi
 }
 
 # expect NAME STATUS PATTERN -- COMMAND...: the exit status, and a line of
@@ -39,6 +42,7 @@ expect() {
 }
 
 finish() {
-  echo "$pass passed, $fail failed"
+  echo "1..$((pass + fail))"
+  echo "# $pass passed, $fail failed"
   [ "$fail" -eq 0 ]
 }

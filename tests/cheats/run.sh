@@ -167,7 +167,7 @@ done > "$tmp/check/results"
 while IFS= read -r line; do
   case $line in
   ok\ *) pass=$((pass + 1)) ;;
-  FAIL\ *) fail=$((fail + 1)) ;;
+  not\ ok\ *) fail=$((fail + 1)) ;;
   esac
   echo "$line"
 done < "$tmp/check/results"
@@ -264,7 +264,7 @@ done > "$tmp/grade-results"
 while IFS= read -r line; do
   case $line in
   ok\ *) pass=$((pass + 1)) ;;
-  FAIL\ *) fail=$((fail + 1)) ;;
+  not\ ok\ *) fail=$((fail + 1)) ;;
   esac
   echo "$line"
 done < "$tmp/grade-results"

@@ -31,7 +31,7 @@ expect "analyze without a chapter" 64 'which chapter' -- "$bin" analyze
 
 if ! "$bin" analyze --help >/dev/null 2>&1 || [ ! -f "$build/cltutor-gpumodel.so" ]; then
   bad "the Oclgrind plugin was not built ($build/cltutor-gpumodel.so): install liboclgrind-dev llvm-14-dev and run make"
-  echo "$pass passed, $fail failed"
+  finish
   exit 1
 fi
 

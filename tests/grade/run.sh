@@ -36,7 +36,7 @@ EOF
 "$bin" grade --plan --format json --seed 1 > "$tmp/plan.json" 2> "$tmp/plan.err"
 if [ ! -s "$tmp/plan.json" ]; then
   bad "grade --plan" "$(cat "$tmp/plan.err")"
-  echo "$pass passed, $fail failed"
+  finish
   exit 1
 fi
 lessons_of() { # lessons_of EXPR: chapter ids whose plan satisfies EXPR over c

@@ -7,7 +7,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 out=$(python3 "$root/scripts/layers.py" "$root/src")
-printf '%s\n' "$out" | grep -v '^ok '
+printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/# /'
 if printf '%s\n' "$out" | grep -q '^FAIL'; then bad "src/ keeps its layers" "$out"; else ok "src/ keeps its layers: no include reaches above its layer, curses only in src/term"; fi
 # the check catches a layer that reaches up, and curses outside src/term
 cp -R "$root/src" "$tmp/src"

@@ -2,18 +2,14 @@
 # Screen tests of the terminal UI: drives `cltutor` in tmux at 100x30 with
 # scripted keys and compares what the screen shows with expected text.
 #   tests/ui/run.sh BUILD_DIR        (CLTUTOR_UI_CAPTURE=DIR keeps the screens)
-build=$(cd "${1:-build}" && pwd)
-bin="$build/cltutor"
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-pass=0
-fail=0
+. "$here/../lib.sh"   # build, bin, root, tmp, ok, finish (TAP)
+unset NO_COLOR        # the screens are checked in colour too
 if ! command -v tmux >/dev/null 2>&1; then
-  echo "tmux is missing: install it (sudo apt-get install tmux) to run the screen tests"
-  echo "0 passed, 1 failed"
+  bad "tmux is missing: install it (sudo apt-get install tmux) to run the screen tests"
+  finish
   exit 1
 fi
-tmp=$(mktemp -d)
 sock="cltutor-ui-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { T kill-server 2>/dev/null; sleep 0.5; rm -rf "$tmp"; }
@@ -21,11 +17,11 @@ trap cleanup EXIT INT TERM
 capdir=${CLTUTOR_UI_CAPTURE:-}
 [ -n "$capdir" ] && mkdir -p "$capdir"
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
+# a failure shows the screen as it was, as TAP comments
 bad() {
   fail=$((fail + 1))
-  echo "FAIL $1"
-  screen | sed 's/^/     |/'
+  echo "not ok $((pass + fail)) - $1"
+  screen | sed 's/^/#     |/'
 }
 
 # The fake editor: runs the shell snippet in $tmp/edit-action on the file
@@ -329,5 +325,4 @@ if wait_for "GPU memory model of" 90 || wait_for "could not analyse" 5; then ok 
 else bad "GPU model tab: a report or what to install"; fi
 capture gpu-model
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
