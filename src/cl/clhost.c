@@ -115,6 +115,11 @@ int clh_list(clh_device **out, char *err, size_t errlen) {
     return count;
 }
 
+int clh_default_rank(const char *type, const char *platform) {
+    if (!strcmp(type, "GPU")) return 0;
+    return !strcmp(type, "CPU") && util_contains_ci(platform, "portable computing") ? 1 : 2;
+}
+
 int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char *err, size_t errlen) {
     if (n <= 0) {
         util_errf(err, errlen,
@@ -123,14 +128,10 @@ int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char 
         return CLH_NO_DEVICE;
     }
     if (!spec || !*spec) {
-        for (int i = 0; i < n; i++)
-            if (!strcmp(devs[i].type, "GPU")) { *chosen = i; return CLH_OK; }
-        for (int i = 0; i < n; i++)
-            if (util_contains_ci(devs[i].platform, "portable computing") && !strcmp(devs[i].type, "CPU")) {
-                *chosen = i;
-                return CLH_OK;
-            }
         *chosen = 0;
+        for (int i = 1; i < n; i++)
+            if (clh_default_rank(devs[i].type, devs[i].platform) < clh_default_rank(devs[*chosen].type, devs[*chosen].platform))
+                *chosen = i;
         return CLH_OK;
     }
     int digits = 1;

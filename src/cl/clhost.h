@@ -43,6 +43,9 @@ int clh_list(clh_device **out, char *err, size_t errlen);
 /* Picks a device: spec is an index, a case-insensitive part of the name, or
  * NULL/"" for the default (first GPU, else PoCL's CPU device, else the first). */
 int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char *err, size_t errlen);
+/* How a device ranks as the default: 0 a GPU, 1 PoCL's CPU device, 2
+ * anything else. The default device is the first of the lowest rank. */
+int clh_default_rank(const char *type, const char *platform);
 
 /* Opens a context and a profiling queue on the device named by spec. */
 int clh_open(clh_ctx *ctx, const char *spec, char *err, size_t errlen);

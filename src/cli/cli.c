@@ -160,15 +160,7 @@ void cli_on_progress(void *user, const char *phase, int done, int total, double 
         return;
     }
     if (!ls->enabled) return;
-    const char *label = !strcmp(phase, "reference") ? "computing the golden reference"
-                      : !strcmp(phase, "device") ? "opening the device"
-                      : !strcmp(phase, "build") ? "building the kernel"
-                      : !strcmp(phase, "setup") ? "preparing buffers"
-                      : !strcmp(phase, "run") ? "running"
-                      : !strcmp(phase, "copy") ? "measuring the device's copy bandwidth"
-                      : !strcmp(phase, "peak") ? "measuring the device's FP32 peak"
-                      : !strcmp(phase, "serial") ? "timing the serial C reference"
-                      : !strcmp(phase, "openmp") ? "timing the OpenMP loop" : phase;
+    const char *label = engine_phase_label(phase);
     if (done > 0)
         fprintf(stderr, "\r\033[K%s: run %d (%.1f s)", label, done, elapsed);
     else

@@ -2,6 +2,7 @@
 #ifndef CLT_CLI_H
 #define CLT_CLI_H
 #include <cJSON.h>
+#include "base/exitcode.h"
 #include "base/version.h"
 #include "course/catalog.h"
 #include "course/config.h"
@@ -9,15 +10,6 @@
 #include "course/progress.h"
 
 
-/* Exit statuses of the command line (also in docs/cli.md). */
-enum {
-    EXIT_CORRECT = 0,
-    EXIT_WRONG = 1,
-    EXIT_BUILD = 2,
-    EXIT_CRASH = 3,
-    EXIT_USAGE = 64,
-    EXIT_NO_DEVICE = 69,
-};
 
 typedef struct {
     const char *workspace;   /* --workspace, or NULL */

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 int cmd_devices(cli_ctx *cx, int argc, char **argv) {
-    (void)cx;
     int json;
     int done = cli_json_only_options("devices", argc, argv,
                                      "Usage: cltutor devices [--json]\n\nLists every OpenCL platform and device with "
@@ -32,11 +31,7 @@ int cmd_devices(cli_ctx *cx, int argc, char **argv) {
         free(devs);
         return EXIT_NO_DEVICE;
     }
-    int def = -1;
-    for (int i = 0; i < n && def < 0; i++) if (!strcmp(devs[i].type, "GPU")) def = i;
-    for (int i = 0; i < n && def < 0; i++)
-        if (util_contains_ci(devs[i].platform, "portable computing") && !strcmp(devs[i].type, "CPU")) def = i;
-    if (def < 0 && n > 0) def = 0;
+    int def = engine_default_device(devs, n, cx->cfg.device);
     if (json) {
         cJSON *arr = cJSON_CreateArray();
         for (int i = 0; i < n; i++) {

@@ -12,7 +12,7 @@
 static int selftest(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: cltutor " WPROTO_SELFTEST " DIR [DEVICE]  (DIR: a folder outside the worker's)\n");
-        return 64;
+        return EXIT_USAGE;
     }
     char *text = NULL, err[1024] = "";
     int rc = wproto_selftest(argv[2], argc > 3 ? argv[3] : NULL, &text, err, sizeof err);

@@ -2,6 +2,7 @@
  * learner code runs only in engine workers, and only kernel files are read from a submission. */
 #define _GNU_SOURCE
 #include "grade/grade.h"
+#include "base/exitcode.h"
 #include "gpumodel/gpumodel.h"
 #include "problem/problem.h"
 #include "base/rng.h"
@@ -1330,13 +1331,13 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
     char err[1024];
     r->chapters = calloc((size_t)(o->n_lessons ? o->n_lessons : 1), sizeof *r->chapters);
     if (!r->chapters) {
-        r->fatal = 64;
+        r->fatal = EXIT_USAGE;
         util_errf(r->fatal_msg, sizeof r->fatal_msg, "out of memory");
         return -1;
     }
     for (int i = 0; i < o->n_lessons; i++) {
         if (grade_plan(o, o->lessons[i], &r->chapters[i], err, sizeof err) != 0) {
-            r->fatal = 64;
+            r->fatal = EXIT_USAGE;
             util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s", err);
             return -1;
         }

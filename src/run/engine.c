@@ -2,6 +2,7 @@
  * kernel in a worker process, then verification and timing statistics. */
 #define _GNU_SOURCE
 #include "run/engine.h"
+#include "base/exitcode.h"
 #include "run/sandbox.h"
 #include "base/util.h"
 #include "run/worker.h"
@@ -26,15 +27,15 @@ void engine_request_defaults(engine_request *rq) {
 
 int engine_exit_code(engine_status s) {
     switch (s) {
-    case ENG_PASS: return 0;
-    case ENG_WRONG: return 1;
-    case ENG_BUILD: return 2;
-    case ENG_CRASH: case ENG_TIMEOUT: case ENG_RUNTIME: return 3;
-    case ENG_USAGE: return 64;
-    case ENG_NO_DEVICE: return 69;
-    case ENG_CANCELLED: return 130;
+    case ENG_PASS: return EXIT_CORRECT;
+    case ENG_WRONG: return EXIT_WRONG;
+    case ENG_BUILD: return EXIT_BUILD;
+    case ENG_CRASH: case ENG_TIMEOUT: case ENG_RUNTIME: return EXIT_CRASH;
+    case ENG_USAGE: return EXIT_USAGE;
+    case ENG_NO_DEVICE: return EXIT_NO_DEVICE;
+    case ENG_CANCELLED: return 130; /* as a shell reports SIGINT */
     }
-    return 3;
+    return EXIT_CRASH;
 }
 
 const char *engine_failure_outcome(prob_failure f, engine_status *st) {
@@ -520,4 +521,37 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen) {
     }
     sandbox_result_free(&sr);
     return n;
+}
+
+int engine_default_device(const engine_device *devs, int n, const char *configured) {
+    for (int i = 0; configured && *configured && i < n; i++) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", devs[i].index);
+        if (!strcmp(configured, idx) || util_contains_ci(devs[i].name, configured)) return i;
+    }
+    int best = n > 0 ? 0 : -1;
+    for (int i = 1; i < n; i++)
+        if (clh_default_rank(devs[i].type, devs[i].platform) < clh_default_rank(devs[best].type, devs[best].platform))
+            best = i;
+    return best;
+}
+
+const char *engine_phase_label(const char *phase) {
+    static const char *const labels[][2] = {
+        {"start", "opening the device"},
+        {"device", "opening the device"},
+        {"reference", "computing the golden reference"},
+        {"build", "building the kernel"},
+        {"setup", "preparing buffers"},
+        {"run", "running"},
+        {"check", "checking"},
+        {"devices", "looking for devices"},
+        {"copy", "measuring the device's copy bandwidth"},
+        {"peak", "measuring the device's FP32 peak"},
+        {"serial", "timing the serial C reference"},
+        {"openmp", "timing the OpenMP loop"},
+    };
+    for (size_t i = 0; i < CLT_ARRAY_LEN(labels); i++)
+        if (!strcmp(phase, labels[i][0])) return labels[i][1];
+    return phase;
 }

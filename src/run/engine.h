@@ -115,6 +115,13 @@ const char *engine_status_name(engine_status s);
 
 /* Lists devices (in a worker process). Returns the count or -1 with err. */
 int engine_list_devices(engine_device **out, char *err, size_t errlen);
+/* The device a run uses when none is chosen: the configured one (an index
+ * or part of a name, as --device takes; NULL or "" none), else the first
+ * GPU, else PoCL's CPU device, else the first. -1 when there is none. */
+int engine_default_device(const engine_device *devs, int n, const char *configured);
+/* What a run's phase is doing, for people ("building the kernel"); the
+ * phase's own name when it is not one of the run's. */
+const char *engine_phase_label(const char *phase);
 
 /* Rewrites a build log so that it names display_path instead of the
  * runtime's temporary file; notes the first error's line and column. */

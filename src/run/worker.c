@@ -2,6 +2,7 @@
  * and times the learner's kernel, and writes raw results for the parent. */
 #define _GNU_SOURCE
 #include "run/worker.h"
+#include "base/exitcode.h"
 #include "run/confine.h"
 #include "run/sandbox.h"
 #include "run/gpulock.h"
@@ -443,7 +444,7 @@ int worker_main(void) {
     if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) {
         finish(fd, ENG_USAGE, err);
         fprintf(stderr, "cltutor: %s\n", err); /* the output the parent keeps, or a person's terminal */
-        return 64;
+        return EXIT_USAGE;
     }
     close(SANDBOX_FD_REQUEST);
     int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd)

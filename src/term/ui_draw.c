@@ -216,16 +216,7 @@ static void draw_bar(int y, const char *left, const char *right, attr_t at) {
 
 /* ---- status line ------------------------------------------------------ */
 
-static const char *phase_label(const char *phase) {
-    if (!strcmp(phase, "reference")) return T("computing the golden reference");
-    if (!strcmp(phase, "device") || !strcmp(phase, "start")) return T("opening the device");
-    if (!strcmp(phase, "build")) return T("building");
-    if (!strcmp(phase, "setup")) return T("preparing buffers");
-    if (!strcmp(phase, "run")) return T("running");
-    if (!strcmp(phase, "check")) return T("checking");
-    if (!strcmp(phase, "devices")) return T("looking for devices");
-    return phase;
-}
+static const char *phase_label(const char *phase) { return T(engine_phase_label(phase)); }
 
 static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     char phase[32] = "";

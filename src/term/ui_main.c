@@ -3,6 +3,7 @@
  * records progress; drawing is in ui_draw.c. */
 #define _GNU_SOURCE
 #include "term/ui.h"
+#include "base/exitcode.h"
 #include "term/ui_app.h"
 
 #include "text/clhl.h"
@@ -169,19 +170,7 @@ static void prefs_save(ui_app *a) {
 
 /* ---- devices ---------------------------------------------------------- */
 
-int ui_default_device(const ui_app *a) {
-    const char *want = a->cfg.device; /* the lab's or the learner's configured default */
-    for (int i = 0; i < a->n_devs && want[0]; i++) {
-        char idx[16];
-        snprintf(idx, sizeof idx, "%d", a->devs[i].index);
-        if (!strcmp(want, idx) || util_contains_ci(a->devs[i].name, want)) return i;
-    }
-    for (int i = 0; i < a->n_devs; i++)
-        if (!strcmp(a->devs[i].type, "GPU")) return i;
-    for (int i = 0; i < a->n_devs; i++)
-        if (util_contains_ci(a->devs[i].platform, "portable computing") && !strcmp(a->devs[i].type, "CPU")) return i;
-    return a->n_devs > 0 ? 0 : -1;
-}
+int ui_default_device(const ui_app *a) { return engine_default_device(a->devs, a->n_devs, a->cfg.device); }
 
 const char *ui_device_label(const ui_app *a, char *buf, size_t len) {
     int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
@@ -1289,7 +1278,7 @@ int ui_main(const char *workspace) {
     load_course(a, workspace, fatal, sizeof fatal);
     if (fatal[0]) {
         fprintf(stderr, "cltutor: %s\n", fatal);
-        return 64;
+        return EXIT_USAGE;
     }
     prefs_load(a);
     char err[256];

@@ -54,7 +54,7 @@ static const char *const pairs[][2] = {
     /* status line */
     {"computing the golden reference", "计算标准答案"},
     {"opening the device", "打开设备"},
-    {"building", "编译中"},
+    {"building the kernel", "编译内核"},
     {"preparing buffers", "准备缓冲区"},
     {"running", "运行中"},
     {"checking", "校验中"},

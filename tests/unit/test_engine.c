@@ -223,6 +223,30 @@ START_TEST(bad_size_is_a_usage_error) {
 }
 END_TEST
 
+/* The default device and the phases' words: one rule for the command line and the course. */
+START_TEST(default_device_and_phase_labels) {
+    engine_device d[3];
+    memset(d, 0, sizeof d);
+    const char *types[] = {"CPU", "CPU", "GPU"}, *plats[] = {"Intel(R) OpenCL", "Portable Computing Language", "NVIDIA CUDA"};
+    const char *names[] = {"Xeon", "pthread-cpu", "NVIDIA H100"};
+    for (int i = 0; i < 3; i++) {
+        d[i].index = i;
+        snprintf(d[i].type, sizeof d[i].type, "%s", types[i]);
+        snprintf(d[i].platform, sizeof d[i].platform, "%s", plats[i]);
+        snprintf(d[i].name, sizeof d[i].name, "%s", names[i]);
+    }
+    ck_assert_int_eq(engine_default_device(d, 3, NULL), 2);     /* the GPU */
+    ck_assert_int_eq(engine_default_device(d, 2, ""), 1);       /* no GPU: PoCL's CPU device */
+    ck_assert_int_eq(engine_default_device(d, 1, NULL), 0);     /* else the first */
+    ck_assert_int_eq(engine_default_device(d, 3, "0"), 0);      /* the configured one, by index */
+    ck_assert_int_eq(engine_default_device(d, 3, "xeon"), 0);   /* ... or by part of its name */
+    ck_assert_int_eq(engine_default_device(d, 0, NULL), -1);
+    ck_assert_str_eq(engine_phase_label("build"), "building the kernel");
+    ck_assert_str_eq(engine_phase_label("serial"), "timing the serial C reference");
+    ck_assert_str_eq(engine_phase_label("mystery"), "mystery");
+}
+END_TEST
+
 Suite *engine_suite(void) {
     Suite *s = suite_create("engine");
     TCase *t = tcase_create("engine");
@@ -233,6 +257,7 @@ Suite *engine_suite(void) {
     tcase_add_test(t, build_error_names_file_line_column);
     tcase_add_test(t, missing_kernel_lists_what_is_there);
     tcase_add_test(t, failure_kinds_have_their_own_headlines);
+    tcase_add_test(t, default_device_and_phase_labels);
     tcase_add_test(t, out_of_bounds_crash_is_contained);
     tcase_add_test(t, endless_loop_times_out_quickly);
     tcase_add_test(t, device_selection);
