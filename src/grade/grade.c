@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,237 +299,226 @@ static int technique_size(const problem_ops *ops, const lesson *l, rng_state *r,
     return 0;
 }
 
+/* Building one chapter's plan: what every step shares. */
+typedef struct {
+    const grade_options *o;
+    const lesson *l;
+    const problem_ops *ops;
+    grade_chapter *ch;
+    int cap;
+    prob_size base;
+    long group;
+    rng_state r;
+    char ini[1200];
+    char *err;
+    size_t errlen;
+} planner;
+
+/* Adds a test of the exercise (or file) at spec, named by fmt; -1 out of memory. */
+static int plan_add(planner *pl, grade_kind kind, const char *id, const char *file, const char *spec, const char *fmt,
+                    ...) __attribute__((format(printf, 6, 7)));
+static int plan_add(planner *pl, grade_kind kind, const char *id, const char *file, const char *spec, const char *fmt,
+                    ...) {
+    grade_test *t = add_test(pl->ch, &pl->cap, kind, id, file ? file : pl->l->exercise);
+    if (!t) return util_errf(pl->err, pl->errlen, "out of memory"), -1;
+    snprintf(t->size, sizeof t->size, "%s", spec);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->name, sizeof t->name, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* A size the problem parses, in its own words (spec may be given); -1 with
+ * the lesson.ini key at fault (label) in the error. */
+static int plan_size(planner *pl, const char *label, const char *given, char *spec, size_t len) {
+    prob_size chk;
+    char perr[512];
+    if (problem_parse_size(pl->ops, given, &chk, perr, sizeof perr) != 0) {
+        util_errf(pl->err, pl->errlen, "%s: %s: %s", pl->ini, label, perr);
+        return -1;
+    }
+    pl->ops->format_size(&chk, spec, len);
+    return 0;
+}
+
+/* The chapter's own hidden_sizes: ranges drawn from the seed. */
+static int plan_listed_sizes(planner *pl, const char *hidden) {
+    char buf[512], spec[128], perr[512];
+    snprintf(buf, sizeof buf, "%s", hidden);
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        if (draw_ranges(tok, spec, sizeof spec, &pl->r, pl->group, perr, sizeof perr) != 0)
+            return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
+        char label[96];
+        snprintf(label, sizeof label, "hidden_sizes '%s'", tok);
+        if (plan_size(pl, label, spec, spec, sizeof spec) != 0) return -1;
+        if (has_spec(pl->ch, spec, pl->l->exercise)) continue;
+        char id[32];
+        snprintf(id, sizeof id, "hidden.%d", ++k);
+        if (plan_add(pl, GT_HIDDEN, id, NULL, spec, "hidden test %d: %s", k, spec) != 0) return -1;
+    }
+    return 0;
+}
+
+/* A size of n items and m bins (input kind in), added as id unless another
+ * test has it (dedupe) or the problem takes no such size; -1 out of memory. */
+static int plan_drawn(planner *pl, long n, long m, const char *in, int dedupe, const char *id, const char *what) {
+    char spec[128];
+    if (make_spec(pl->ops, &pl->base, n, m, in, spec, sizeof spec) != 0) return 0;
+    if (dedupe && has_spec(pl->ch, spec, pl->l->exercise)) return 0;
+    return plan_add(pl, GT_HIDDEN, id, NULL, spec, "%s %s", what, spec);
+}
+
+/* Sizes drawn from the seed around the chapter's own: ragged, even, a power
+ * of two, every degenerate input, one bin, length 1, empty, large. */
+static int plan_drawn_sizes(planner *pl) {
+    const problem_ops *ops = pl->ops;
+    long n0 = pl->base.n, m0 = pl->base.m, group = pl->group;
+    long lo = n0 / 4 > group + 1 ? n0 / 4 : group + 1, hi = n0 / 2 > lo ? n0 / 2 : lo + 2 * group;
+    const char *input0 = ops->input_kinds[0];
+    char spec[128];
+    /* sizes that are not multiples of the work-group size or of 4, fewer bins than usual */
+    long m_odd = m0 > 4 ? odd_in(&pl->r, m0 / 4 > 1 ? m0 / 4 : 1, m0, 0) : m0;
+    long n_odd = odd_in(&pl->r, lo, hi, group);
+    if (make_spec(ops, &pl->base, n_odd, m_odd, input0, spec, sizeof spec) != 0) m_odd = m0;
+    if (plan_drawn(pl, n_odd, m_odd, input0, 0, "odd", "odd size") != 0) return -1;
+    /* an even size and a power of two: neither parity nor a round size may be assumed */
+    if (plan_drawn(pl, even_in(&pl->r, lo, hi, group), m0, input0, 1, "even", "even size") != 0) return -1;
+    if (plan_drawn(pl, pow2_in(&pl->r, lo, hi), m0, input0, 1, "pow2", "power-of-two size") != 0) return -1;
+    /* every degenerate input the problem knows: one bin, ties, all bytes equal, ... */
+    for (int k = 1; ops->input_kinds[k]; k++) {
+        char id[64], what[96];
+        snprintf(id, sizeof id, "input.%s", ops->input_kinds[k]);
+        snprintf(what, sizeof what, "input '%s'", ops->input_kinds[k]);
+        if (plan_drawn(pl, ragged_in(&pl->r, lo, hi, group), m0, ops->input_kinds[k], 0, id, what) != 0) return -1;
+    }
+    /* a single bin, where the problem has a bin count */
+    if (m0 > 1) {
+        long n = odd_in(&pl->r, group + 1, 4 * group + 1, group);
+        prob_size chk;
+        char perr[256];
+        if (make_spec(ops, &pl->base, n, 1, input0, spec, sizeof spec) == 0 &&
+            problem_parse_size(ops, spec, &chk, perr, sizeof perr) == 0 && chk.m == 1 &&
+            plan_add(pl, GT_HIDDEN, "single", NULL, spec, "a single bin %s", spec) != 0)
+            return -1;
+    }
+    /* length 1, and empty where the problem allows it */
+    if (plan_drawn(pl, 1, m0, input0, 1, "one", "length 1") != 0) return -1;
+    if (plan_drawn(pl, 0, m0, input0, 0, "empty", "empty input") != 0) return -1;
+    /* large: the chapter's own size, made ragged */
+    long n_large = ragged_in(&pl->r, n0 + 1, n0 + 2 * (group > 1 ? group : 2), group);
+    return plan_drawn(pl, n_large, m0, input0, 0, "large", "large size");
+}
+
+/* The inputs that expose each find-the-bug listing's bug, then the fixed listings. */
+static int plan_bugs(planner *pl) {
+    const lesson *l = pl->l;
+    char spec[128], key[96], id[64];
+    for (int b = 0; b < l->n_bugs; b++) {
+        snprintf(key, sizeof key, "[bug.%s] exposes", l->bugs[b].name);
+        if (plan_size(pl, key, l->bugs[b].exposes, spec, sizeof spec) != 0) return -1;
+        if (has_spec(pl->ch, spec, l->exercise)) continue;
+        snprintf(id, sizeof id, "bug.%s", l->bugs[b].name);
+        if (plan_add(pl, GT_HIDDEN, id, NULL, spec, "the input that exposes bug '%s' %s", l->bugs[b].name, spec) != 0)
+            return -1;
+    }
+    if (pl->ch->n_tests == 0)
+        return util_errf(pl->err, pl->errlen, "%s: no hidden test fits this chapter's problem; set hidden_sizes",
+                         pl->ini), -1;
+    for (int b = 0; b < l->n_bugs; b++) {
+        if (plan_size(pl, "exposes", l->bugs[b].exposes, spec, sizeof spec) != 0) return -1;
+        snprintf(id, sizeof id, "fix.%s", l->bugs[b].name);
+        if (plan_add(pl, GT_FIX, id, l->bugs[b].file, spec, "find the bug '%s' fixed: %s", l->bugs[b].name, spec) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The speed test when asked for, then the race check and the technique
+ * checks: measured on one analysis at a size drawn from the seed, which the
+ * kernel cannot know. */
+static int plan_speed_and_checks(planner *pl) {
+    const lesson *l = pl->l;
+    char spec[128], perr[512];
+    if (pl->o->require_speedup > 0 && l->previous > 0) {
+        if (plan_size(pl, "speed_size", lesson_param_get(l, "speed_size", l->default_size), spec, sizeof spec) != 0 ||
+            plan_add(pl, GT_SPEED, "speed", NULL, spec, "speed-up of at least %gx over chapter %d's reference at %s",
+                     pl->o->require_speedup, l->previous, spec) != 0)
+            return -1;
+    }
+    technique_check tq[TECHNIQUE_MAX];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, perr, sizeof perr);
+    if (nq < 0) return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
+    char tsize[128] = "", name[192];
+    if ((nq > 0 || verdict_has_safety(l)) &&
+        technique_size(pl->ops, l, &pl->r, pl->group, tsize, sizeof tsize, perr, sizeof perr) != 0)
+        return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
+    if (verdict_has_safety(l) &&
+        plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "no data race, memory error or divergent barrier (Oclgrind, %s)",
+                 tsize) != 0)
+        return -1;
+    for (int i = 0; i < nq; i++) {
+        char id[64];
+        technique_id(&tq[i], id, sizeof id);
+        technique_title(&tq[i], name, sizeof name);
+        if (plan_add(pl, GT_TECHNIQUE, id, NULL, tsize, "%s", name) != 0) return -1;
+        grade_test *t = &pl->ch->tests[pl->ch->n_tests - 1];
+        snprintf(t->check, sizeof t->check, "%s", tq[i].text);
+    }
+    return 0;
+}
+
+/* A subset, for regrading some tests: the points stay those of the full plan.
+ * The list as given, of any length: an id is a whole item between commas or spaces. */
+static void plan_keep_only(grade_chapter *ch, const char *only) {
+    int kept = 0;
+    for (int i = 0; i < ch->n_tests; i++) {
+        int want = 0;
+        size_t idlen = strlen(ch->tests[i].id);
+        for (const char *p = only; *p && !want;) {
+            p += strspn(p, ", ");
+            size_t n = strcspn(p, ", ");
+            want = n == idlen && !strncmp(p, ch->tests[i].id, n);
+            p += n;
+        }
+        if (want) ch->tests[kept++] = ch->tests[i];
+    }
+    ch->n_tests = kept;
+}
+
 int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
     memset(ch, 0, sizeof *ch);
     snprintf(ch->id, sizeof ch->id, "%s", l->id);
     ch->number = l->number;
     snprintf(ch->title, sizeof ch->title, "%s", l->title);
     snprintf(ch->file, sizeof ch->file, "exercises/%s/%s", l->id, l->exercise);
-    char ini[1200];
-    snprintf(ini, sizeof ini, "%s/lesson.ini", l->dir);
-    const problem_ops *ops = problem_find(l->problem);
-    if (!ops) {
-        util_errf(err, errlen, "%s: unknown problem '%s'", ini, l->problem);
-        return -1;
-    }
-    prob_size base;
+    planner pl = {.o = o, .l = l, .ch = ch, .err = err, .errlen = errlen, .ops = problem_find(l->problem)};
+    snprintf(pl.ini, sizeof pl.ini, "%s/lesson.ini", l->dir);
+    if (!pl.ops) return util_errf(err, errlen, "%s: unknown problem '%s'", pl.ini, l->problem), -1;
     char perr[512];
-    if (problem_parse_size(ops, l->default_size, &base, perr, sizeof perr) != 0) {
-        util_errf(err, errlen, "%s: default_size: %s", ini, perr);
+    if (problem_parse_size(pl.ops, l->default_size, &pl.base, perr, sizeof perr) != 0)
+        return util_errf(err, errlen, "%s: default_size: %s", pl.ini, perr), -1;
+    pl.group = (long)problem_local_size(l);
+    rng_seed(&pl.r, mix64(o->seed ^ mix64((uint64_t)l->number)));
+    const char *hidden = lesson_param_get(l, "hidden_sizes", NULL);
+    int rc = hidden && *hidden ? plan_listed_sizes(&pl, hidden) : plan_drawn_sizes(&pl);
+    if (rc == 0) rc = plan_bugs(&pl);
+    if (rc == 0) rc = plan_speed_and_checks(&pl);
+    for (int i = 0; rc == 0 && i < ch->n_tests; i++) ch->tests[i].seed = test_seed(o->seed, l->number, i);
+    if (rc == 0 && assign_weights(l, ch, perr, sizeof perr) != 0) {
+        util_errf(err, errlen, "%s: %s", pl.ini, perr);
+        rc = -1;
+    }
+    if (rc != 0) {
+        free(ch->tests);
+        ch->tests = NULL;
+        ch->n_tests = 0;
         return -1;
     }
-    long group = (long)problem_local_size(l);
-    rng_state r;
-    rng_seed(&r, mix64(o->seed ^ mix64((uint64_t)l->number)));
-    int cap = 0;
-    char spec[128], name[192];
-    const char *hidden = lesson_param_get(l, "hidden_sizes", NULL);
-    if (hidden && *hidden) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", hidden);
-        int k = 0;
-        for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-            if (draw_ranges(tok, spec, sizeof spec, &r, group, perr, sizeof perr) != 0) {
-                util_errf(err, errlen, "%s: %s", ini, perr);
-                goto fail;
-            }
-            prob_size chk;
-            if (problem_parse_size(ops, spec, &chk, perr, sizeof perr) != 0) {
-                util_errf(err, errlen, "%s: hidden_sizes '%s': %s", ini, tok, perr);
-                goto fail;
-            }
-            ops->format_size(&chk, spec, sizeof spec);
-            if (has_spec(ch, spec, l->exercise)) continue;
-            char id[32];
-            snprintf(id, sizeof id, "hidden.%d", ++k);
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "hidden test %d: %s", k, spec);
-        }
-    } else {
-        long n0 = base.n, m0 = base.m;
-        long lo = n0 / 4 > group + 1 ? n0 / 4 : group + 1, hi = n0 / 2 > lo ? n0 / 2 : lo + 2 * group;
-        const char *input0 = ops->input_kinds[0];
-        /* sizes that are not multiples of the work-group size or of 4, fewer bins than usual */
-        long m_odd = m0 > 4 ? odd_in(&r, m0 / 4 > 1 ? m0 / 4 : 1, m0, 0) : m0;
-        long n_odd = odd_in(&r, lo, hi, group);
-        if (make_spec(ops, &base, n_odd, m_odd, input0, spec, sizeof spec) == 0 ||
-            make_spec(ops, &base, n_odd, m0, input0, spec, sizeof spec) == 0) {
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "odd", l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "odd size %s", spec);
-        }
-        /* an even size and a power of two: neither parity nor a round size may be assumed */
-        long n_even = even_in(&r, lo, hi, group);
-        if (make_spec(ops, &base, n_even, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "even", l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "even size %s", spec);
-        }
-        long n_pow2 = pow2_in(&r, lo, hi);
-        if (make_spec(ops, &base, n_pow2, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "pow2", l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "power-of-two size %s", spec);
-        }
-        /* every degenerate input the problem knows: one bin, ties, all bytes equal, ... */
-        for (int k = 1; ops->input_kinds[k]; k++) {
-            long n = ragged_in(&r, lo, hi, group);
-            if (make_spec(ops, &base, n, m0, ops->input_kinds[k], spec, sizeof spec) != 0) continue;
-            char id[64];
-            snprintf(id, sizeof id, "input.%s", ops->input_kinds[k]);
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "input '%s' %s", ops->input_kinds[k], spec);
-        }
-        /* a single bin, where the problem has a bin count */
-        if (m0 > 1) {
-            long n = odd_in(&r, group + 1, 4 * group + 1, group);
-            prob_size chk;
-            if (make_spec(ops, &base, n, 1, input0, spec, sizeof spec) == 0 &&
-                problem_parse_size(ops, spec, &chk, perr, sizeof perr) == 0 && chk.m == 1) {
-                grade_test *t = add_test(ch, &cap, GT_HIDDEN, "single", l->exercise);
-                if (!t) goto oom;
-                snprintf(t->size, sizeof t->size, "%s", spec);
-                snprintf(t->name, sizeof t->name, "a single bin %s", spec);
-            }
-        }
-        /* length 1, and empty where the problem allows it */
-        if (make_spec(ops, &base, 1, m0, input0, spec, sizeof spec) == 0 && !has_spec(ch, spec, l->exercise)) {
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "one", l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "length 1 %s", spec);
-        }
-        if (make_spec(ops, &base, 0, m0, input0, spec, sizeof spec) == 0) {
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "empty", l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "empty input %s", spec);
-        }
-        /* large: the chapter's own size, made ragged */
-        long n_large = ragged_in(&r, n0 + 1, n0 + 2 * (group > 1 ? group : 2), group);
-        if (make_spec(ops, &base, n_large, m0, input0, spec, sizeof spec) == 0) {
-            grade_test *t = add_test(ch, &cap, GT_HIDDEN, "large", l->exercise);
-            if (!t) goto oom;
-            snprintf(t->size, sizeof t->size, "%s", spec);
-            snprintf(t->name, sizeof t->name, "large size %s", spec);
-        }
-    }
-    /* the inputs that expose each find-the-bug listing's bug */
-    for (int b = 0; b < l->n_bugs; b++) {
-        prob_size chk;
-        if (problem_parse_size(ops, l->bugs[b].exposes, &chk, perr, sizeof perr) != 0) {
-            util_errf(err, errlen, "%s: [bug.%s] exposes: %s", ini, l->bugs[b].name, perr);
-            goto fail;
-        }
-        ops->format_size(&chk, spec, sizeof spec);
-        if (has_spec(ch, spec, l->exercise)) continue;
-        char id[64];
-        snprintf(id, sizeof id, "bug.%s", l->bugs[b].name);
-        grade_test *t = add_test(ch, &cap, GT_HIDDEN, id, l->exercise);
-        if (!t) goto oom;
-        snprintf(t->size, sizeof t->size, "%s", spec);
-        snprintf(t->name, sizeof t->name, "the input that exposes bug '%s' %s", l->bugs[b].name, spec);
-    }
-    if (ch->n_tests == 0) {
-        util_errf(err, errlen, "%s: no hidden test fits this chapter's problem; set hidden_sizes", ini);
-        goto fail;
-    }
-    /* the fixed find-the-bug listings */
-    for (int b = 0; b < l->n_bugs; b++) {
-        prob_size chk;
-        problem_parse_size(ops, l->bugs[b].exposes, &chk, perr, sizeof perr);
-        ops->format_size(&chk, spec, sizeof spec);
-        char id[64];
-        snprintf(id, sizeof id, "fix.%s", l->bugs[b].name);
-        grade_test *t = add_test(ch, &cap, GT_FIX, id, l->bugs[b].file);
-        if (!t) goto oom;
-        snprintf(t->size, sizeof t->size, "%s", spec);
-        snprintf(t->name, sizeof t->name, "find the bug '%s' fixed: %s", l->bugs[b].name, spec);
-    }
-    /* speed, only when asked for */
-    if (o->require_speedup > 0 && l->previous > 0) {
-        const char *ss = lesson_param_get(l, "speed_size", l->default_size);
-        prob_size chk;
-        if (problem_parse_size(ops, ss, &chk, perr, sizeof perr) != 0) {
-            util_errf(err, errlen, "%s: speed_size: %s", ini, perr);
-            goto fail;
-        }
-        ops->format_size(&chk, spec, sizeof spec);
-        grade_test *t = add_test(ch, &cap, GT_SPEED, "speed", l->exercise);
-        if (!t) goto oom;
-        snprintf(t->size, sizeof t->size, "%s", spec);
-        snprintf(t->name, sizeof t->name, "speed-up of at least %gx over chapter %d's reference at %s",
-                 o->require_speedup, l->previous, spec);
-    }
-    /* the race check and the technique checks last: they are measured on one
-     * analysis at a size drawn from the seed, which the kernel cannot know */
-    technique_check tq[TECHNIQUE_MAX];
-    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, perr, sizeof perr);
-    if (nq < 0) {
-        util_errf(err, errlen, "%s: %s", ini, perr);
-        goto fail;
-    }
-    char tsize[128] = "";
-    if (nq > 0 || verdict_has_safety(l)) {
-        if (technique_size(ops, l, &r, group, tsize, sizeof tsize, perr, sizeof perr) != 0) {
-            util_errf(err, errlen, "%s: %s", ini, perr);
-            goto fail;
-        }
-    }
-    if (verdict_has_safety(l)) {
-        grade_test *t = add_test(ch, &cap, GT_SAFETY, "safety", l->exercise);
-        if (!t) goto oom;
-        snprintf(t->size, sizeof t->size, "%s", tsize);
-        snprintf(t->name, sizeof t->name, "no data race, memory error or divergent barrier (Oclgrind, %s)", tsize);
-    }
-    for (int i = 0; i < nq; i++) {
-        char id[64];
-        technique_id(&tq[i], id, sizeof id);
-        grade_test *t = add_test(ch, &cap, GT_TECHNIQUE, id, l->exercise);
-        if (!t) goto oom;
-        snprintf(t->check, sizeof t->check, "%s", tq[i].text);
-        snprintf(t->size, sizeof t->size, "%s", tsize);
-        technique_title(&tq[i], name, sizeof name);
-        snprintf(t->name, sizeof t->name, "%s", name);
-    }
-    for (int i = 0; i < ch->n_tests; i++) ch->tests[i].seed = test_seed(o->seed, l->number, i);
-    if (assign_weights(l, ch, perr, sizeof perr) != 0) {
-        util_errf(err, errlen, "%s: %s", ini, perr);
-        goto fail;
-    }
-    if (o->only && *o->only) {
-        /* a subset, for regrading one test: the points stay those of the full plan */
-        int kept = 0;
-        for (int i = 0; i < ch->n_tests; i++) {
-            /* the list as given, of any length: an id is a whole item between commas or spaces */
-            int want = 0;
-            size_t idlen = strlen(ch->tests[i].id);
-            for (const char *p = o->only; *p && !want;) {
-                p += strspn(p, ", ");
-                size_t n = strcspn(p, ", ");
-                want = n == idlen && !strncmp(p, ch->tests[i].id, n);
-                p += n;
-            }
-            if (want) ch->tests[kept++] = ch->tests[i];
-        }
-        ch->n_tests = kept;
-    }
+    if (o->only && *o->only) plan_keep_only(ch, o->only);
     for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
     return 0;
-oom:
-    util_errf(err, errlen, "out of memory");
-fail:
-    free(ch->tests);
-    ch->tests = NULL;
-    ch->n_tests = 0;
-    return -1;
 }
 
 int grade_count(const grade_options *o, char *err, size_t errlen) {
