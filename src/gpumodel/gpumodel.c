@@ -298,11 +298,116 @@ static int cmp_access(const void *x, const void *y) {
     return (int)a->space - (int)b->space;
 }
 
+/* "kernel NAME DIMS G0 G1 G2 L0 L1 L2 SECONDS": a launch begins; the kernel in *k. */
+static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel **k, int *blocks) {
+    char name[64];
+    int dims;
+    unsigned long long g[3], l[3];
+    double secs;
+    if (sscanf(line, "kernel %63s %d %llu %llu %llu %llu %llu %llu %lf", name, &dims, &g[0], &g[1], &g[2], &l[0],
+               &l[1], &l[2], &secs) != 9 || !(*k = kernel_named(rep, name)))
+        return -1;
+    if (!(*k)->launches) {
+        (*k)->dims = dims;
+        memcpy((*k)->global, g, sizeof g);
+        memcpy((*k)->local, l, sizeof l);
+    }
+    (*k)->launches++;
+    (*k)->sim_s += secs;
+    (*blocks)++;
+    return 0;
+}
+
+/* "inst LINE COL SPACE KIND WMIN WMAX" and 15 sums: one memory instruction's figures, added up over launches. */
+static int parse_inst_line(const char *line, gm_kernel *k) {
+    int ln, cn;
+    char sp[16], kd[16];
+    unsigned wmin, wmax;
+    unsigned long long v[17];
+    if (sscanf(line,
+               "inst %d %d %15s %15s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+               &ln, &cn, sp, kd, &wmin, &wmax, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+               &v[10], &v[11], &v[12], &v[13], &v[14]) != 21 ||
+        space_from(sp) < 0 || kind_from(kd) < 0)
+        return -1;
+    gm_access *a = access_at(k, ln, cn, space_from(sp), kind_from(kd));
+    if (!a) return 0;
+    if (!a->width_min || (wmin && wmin < a->width_min)) a->width_min = wmin;
+    if (wmax > a->width_max) a->width_max = wmax;
+    a->execs += v[0];
+    a->items += v[1];
+    a->bytes += v[2];
+    a->warps += v[3];
+    a->requests += v[4];
+    a->lanes += v[5];
+    a->sectors += v[6];
+    a->useful += v[7];
+    a->bank_sum += v[8];
+    if (v[9] > a->bank_max) a->bank_max = v[9];
+    a->distinct_sum += v[10];
+    if (v[11] > a->distinct_max) a->distinct_max = v[11];
+    a->contention_sum += v[12];
+    if (v[13] > a->contention_max) a->contention_max = v[13];
+    a->skipped += v[14];
+    return 0;
+}
+
+/* "uninit COUNT LINE COL" and a work-item's global, local and group ids: one issue per place, counts summed. */
+static int parse_uninit_line(const char *line, gpumodel_report *rep, const gm_kernel *k) {
+    unsigned long long count, gg[3], ll[3], ww[3];
+    int ln, cn;
+    if (sscanf(line, "uninit %llu %d %d %llu %llu %llu %llu %llu %llu %llu %llu %llu", &count, &ln, &cn, &gg[0], &gg[1],
+               &gg[2], &ll[0], &ll[1], &ll[2], &ww[0], &ww[1], &ww[2]) != 12)
+        return -1;
+    for (int i = 0; i < rep->n_issues; i++) {
+        gm_issue *is = &rep->issues[i];
+        if (is->kind == GM_ISSUE_UNINIT && is->line == ln && is->col == cn && !strcmp(is->kernel, k->name)) {
+            is->count += count;
+            return 0;
+        }
+    }
+    gm_issue *is = add_issue(rep);
+    if (!is) return 0;
+    is->kind = GM_ISSUE_UNINIT;
+    snprintf(is->kernel, sizeof is->kernel, "%s", k->name);
+    snprintf(is->what, sizeof is->what, "%s", "Read of local memory that no work-item of the group wrote (uninitialised)");
+    is->line = ln;
+    is->col = cn;
+    is->count = count;
+    snprintf(is->work_item, sizeof is->work_item, "global (%llu,%llu,%llu), local (%llu,%llu,%llu), group (%llu,%llu,%llu)",
+             gg[0], gg[1], gg[2], ll[0], ll[1], ll[2], ww[0], ww[1], ww[2]);
+    return 0;
+}
+
+/* "msg TYPE COUNT\tTEXT": a message of Oclgrind's; the same message from several launches is one issue. */
+static int parse_msg_line(const char *line, gpumodel_report *rep, const gm_kernel *k) {
+    int type;
+    unsigned long long count;
+    const char *tab = strchr(line, '\t');
+    if (!tab || sscanf(line, "msg %d %llu", &type, &count) != 2) return -1;
+    char *msg = unescape(tab + 1);
+    if (!msg) return 0;
+    int before = rep->n_issues;
+    parse_message(rep, k->name, type, count, msg);
+    free(msg);
+    if (rep->n_issues == before) return 0; /* nothing it counts as an issue */
+    gm_issue *last = &rep->issues[rep->n_issues - 1];
+    for (int i = 0; i < rep->n_issues - 1; i++) {
+        gm_issue *o = &rep->issues[i];
+        if (o->kind == last->kind && o->line == last->line && o->col == last->col && o->line2 == last->line2 &&
+            !strcmp(o->what, last->what) && !strcmp(o->kernel, last->kernel)) {
+            o->count += last->count;
+            rep->n_issues--;
+            break;
+        }
+    }
+    return 0;
+}
+
 int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t errlen) {
     gm_kernel *k = NULL;
     int blocks = 0, lineno = 0;
-    const char *p = text;
-    while (p && *p) {
+    for (const char *p = text; p && *p;) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
         char *line = malloc(len + 1);
@@ -311,115 +416,13 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
         line[len] = '\0';
         lineno++;
         p = eol ? eol + 1 : NULL;
-        char name[64];
-        int dims;
-        unsigned long long g[3], l[3];
-        double secs;
         int bad = 0;
-        if (!strncmp(line, "kernel ", 7)) {
-            if (sscanf(line, "kernel %63s %d %llu %llu %llu %llu %llu %llu %lf", name, &dims, &g[0], &g[1], &g[2],
-                       &l[0], &l[1], &l[2], &secs) != 9 || !(k = kernel_named(rep, name))) {
-                bad = 1;
-            } else {
-                if (!k->launches) {
-                    k->dims = dims;
-                    memcpy(k->global, g, sizeof g);
-                    memcpy(k->local, l, sizeof l);
-                }
-                k->launches++;
-                k->sim_s += secs;
-                blocks++;
-            }
-        } else if (!strncmp(line, "inst ", 5) && k) {
-            int ln, cn;
-            char sp[16], kd[16];
-            unsigned wmin, wmax;
-            unsigned long long v[17];
-            if (sscanf(line,
-                       "inst %d %d %15s %15s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-                       "%llu %llu",
-                       &ln, &cn, sp, kd, &wmin, &wmax, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-                       &v[9], &v[10], &v[11], &v[12], &v[13], &v[14]) != 21 ||
-                space_from(sp) < 0 || kind_from(kd) < 0) {
-                bad = 1;
-            } else {
-                gm_access *a = access_at(k, ln, cn, space_from(sp), kind_from(kd));
-                if (a) {
-                    if (!a->width_min || (wmin && wmin < a->width_min)) a->width_min = wmin;
-                    if (wmax > a->width_max) a->width_max = wmax;
-                    a->execs += v[0];
-                    a->items += v[1];
-                    a->bytes += v[2];
-                    a->warps += v[3];
-                    a->requests += v[4];
-                    a->lanes += v[5];
-                    a->sectors += v[6];
-                    a->useful += v[7];
-                    a->bank_sum += v[8];
-                    if (v[9] > a->bank_max) a->bank_max = v[9];
-                    a->distinct_sum += v[10];
-                    if (v[11] > a->distinct_max) a->distinct_max = v[11];
-                    a->contention_sum += v[12];
-                    if (v[13] > a->contention_max) a->contention_max = v[13];
-                    a->skipped += v[14];
-                }
-            }
-        } else if (!strncmp(line, "uninit ", 7) && k) {
-            unsigned long long count, gg[3], ll[3], ww[3];
-            int ln, cn;
-            if (sscanf(line, "uninit %llu %d %d %llu %llu %llu %llu %llu %llu %llu %llu %llu", &count, &ln, &cn,
-                       &gg[0], &gg[1], &gg[2], &ll[0], &ll[1], &ll[2], &ww[0], &ww[1], &ww[2]) != 12) {
-                bad = 1;
-            } else {
-                gm_issue *is = NULL;
-                for (int i = 0; i < rep->n_issues; i++)
-                    if (rep->issues[i].kind == GM_ISSUE_UNINIT && rep->issues[i].line == ln &&
-                        rep->issues[i].col == cn && !strcmp(rep->issues[i].kernel, k->name))
-                        is = &rep->issues[i];
-                if (is) {
-                    is->count += count;
-                } else if ((is = add_issue(rep))) {
-                    is->kind = GM_ISSUE_UNINIT;
-                    snprintf(is->kernel, sizeof is->kernel, "%s", k->name);
-                    snprintf(is->what, sizeof is->what, "%s",
-                             "Read of local memory that no work-item of the group wrote (uninitialised)");
-                    is->line = ln;
-                    is->col = cn;
-                    is->count = count;
-                    snprintf(is->work_item, sizeof is->work_item,
-                             "global (%llu,%llu,%llu), local (%llu,%llu,%llu), group (%llu,%llu,%llu)", gg[0], gg[1],
-                             gg[2], ll[0], ll[1], ll[2], ww[0], ww[1], ww[2]);
-                }
-            }
-        } else if (!strncmp(line, "msg ", 4) && k) {
-            int type;
-            unsigned long long count;
-            char *tab = strchr(line, '\t');
-            if (!tab || sscanf(line, "msg %d %llu", &type, &count) != 2) {
-                bad = 1;
-            } else {
-                char *msg = unescape(tab + 1);
-                if (msg) {
-                    /* the same message from several launches of a kernel is one issue */
-                    parse_message(rep, k->name, type, count, msg);
-                    gm_issue *last = &rep->issues[rep->n_issues - 1];
-                    for (int i = 0; i < rep->n_issues - 1; i++) {
-                        gm_issue *o = &rep->issues[i];
-                        if (o->kind == last->kind && o->line == last->line && o->col == last->col &&
-                            o->line2 == last->line2 && !strcmp(o->what, last->what) && !strcmp(o->kernel, last->kernel)) {
-                            o->count += last->count;
-                            rep->n_issues--;
-                            break;
-                        }
-                    }
-                }
-                free(msg);
-            }
-        } else if (!strcmp(line, "end")) {
-            k = NULL;
-        } else if (line[0]) {
-            bad = 1;
-        }
+        if (!strncmp(line, "kernel ", 7)) bad = parse_kernel_line(line, rep, &k, &blocks);
+        else if (!strncmp(line, "inst ", 5) && k) bad = parse_inst_line(line, k);
+        else if (!strncmp(line, "uninit ", 7) && k) bad = parse_uninit_line(line, rep, k);
+        else if (!strncmp(line, "msg ", 4) && k) bad = parse_msg_line(line, rep, k);
+        else if (!strcmp(line, "end")) k = NULL;
+        else bad = line[0] != '\0';
         if (bad) {
             util_errf(err, errlen, "the simulator's report, line %d, is not understood: %.80s", lineno, line);
             free(line);
