@@ -250,9 +250,68 @@ static int run_single(void *arg, const char *scratch) {
     return rc;
 }
 
-int cmd_grade(cli_ctx *cx, int argc, char **argv) {
-    enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
-           O_DEVICE, O_TESTS, O_STUDENT_LIMIT };
+enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
+       O_DEVICE, O_TESTS, O_STUDENT_LIMIT };
+
+/* What the command line asked for. */
+typedef struct {
+    grade_options o;
+    const char *dir, *output, *batch, *reports, *visibility;
+    grade_format fmt;
+    int plan, have_seed;
+    double jobs, student_limit;
+} grade_args;
+
+/* One option into a; returns -1 to go on, else the exit status. */
+static int grade_option(int ch, const char *arg, grade_args *a) {
+    double v;
+    switch (ch) {
+    case O_DIR: a->dir = arg; break;
+    case O_FORMAT:
+        if (grade_format_parse(arg, &a->fmt) != 0)
+            return cli_usage_error("grade", "--format '%s': use text, json, junit, tap or gradescope", arg);
+        break;
+    case 'o': a->output = arg; break;
+    case O_SEED: {
+        char *end;
+        unsigned long long s = strtoull(arg, &end, 10);
+        if (!*arg || *end || arg[0] == '-' || s == 0 || s > (1ull << 53))
+            return cli_usage_error("grade", "--seed '%s': give a whole number from 1 to 2^53", arg);
+        a->o.seed = s;
+        a->have_seed = 1;
+        break;
+    }
+    case O_DEVICE: a->o.device_spec = arg; break;
+    case O_TIMEOUT: return cli_parse_double("grade", "--timeout", arg, 0.1, 3600, &a->o.timeout_s) ? EXIT_USAGE : -1;
+    case O_CPU:
+        if (cli_parse_double("grade", "--cpu-limit", arg, 1, 86400, &v)) return EXIT_USAGE;
+        a->o.cpu_s = (long)v;
+        break;
+    case O_MEM:
+        if (cli_parse_double("grade", "--memory-limit", arg, 64, 1 << 20, &v)) return EXIT_USAGE;
+        a->o.memory_mb = (long)v;
+        break;
+    case O_SPEED:
+        return cli_parse_double("grade", "--require-speedup", arg, 0.001, 1e6, &a->o.require_speedup) ? EXIT_USAGE : -1;
+    case O_VIS:
+        if (!grade_visibility_ok(arg))
+            return cli_usage_error("grade", "--visibility '%s': use visible, hidden, after_due_date or "
+                                   "after_published", arg);
+        a->visibility = arg;
+        break;
+    case O_PLAN: a->plan = 1; break;
+    case O_BATCH: a->batch = arg; break;
+    case 'j': return cli_parse_double("grade", "--jobs", arg, 1, 64, &a->jobs) ? EXIT_USAGE : -1;
+    case O_REPORTS: a->reports = arg; break;
+    case O_TESTS: a->o.only = arg; break;
+    case O_STUDENT_LIMIT:
+        return cli_parse_double("grade", "--student-limit", arg, 1, 7 * 86400, &a->student_limit) ? EXIT_USAGE : -1;
+    }
+    return -1;
+}
+
+/* Parses the options and checks how they combine; -1 to go on, else the exit status. */
+static int grade_options_from(int argc, char **argv, grade_args *a) {
     static const struct option opts[] = {
         {"dir", required_argument, 0, O_DIR},          {"format", required_argument, 0, O_FORMAT},
         {"output", required_argument, 0, 'o'},         {"seed", required_argument, 0, O_SEED},
@@ -263,143 +322,97 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         {"jobs", required_argument, 0, 'j'},           {"reports", required_argument, 0, O_REPORTS},
         {"tests", required_argument, 0, O_TESTS},      {"student-limit", required_argument, 0, O_STUDENT_LIMIT},
         {"help", no_argument, 0, 'h'},                 {0, 0, 0, 0}};
-    grade_options o;
-    grade_options_defaults(&o);
-    const char *dir = NULL, *output = NULL, *batch = NULL, *reports = NULL, *visibility = "visible";
-    grade_format fmt = GF_TEXT;
-    int plan = 0, have_seed = 0;
-    double jobs = 1, v, student_limit = 0;
     int ch;
     while ((ch = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
-        switch (ch) {
-        case O_DIR: dir = optarg; break;
-        case O_FORMAT:
-            if (grade_format_parse(optarg, &fmt) != 0)
-                return cli_usage_error("grade", "--format '%s': use text, json, junit, tap or gradescope", optarg);
-            break;
-        case 'o': output = optarg; break;
-        case O_SEED: {
-            char *end;
-            unsigned long long s = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-' || s == 0 || s > (1ull << 53))
-                return cli_usage_error("grade", "--seed '%s': give a whole number from 1 to 2^53", optarg);
-            o.seed = s;
-            have_seed = 1;
-            break;
-        }
-        case O_DEVICE: o.device_spec = optarg; break;
-        case O_TIMEOUT:
-            if (cli_parse_double("grade", "--timeout", optarg, 0.1, 3600, &o.timeout_s)) return EXIT_USAGE;
-            break;
-        case O_CPU:
-            if (cli_parse_double("grade", "--cpu-limit", optarg, 1, 86400, &v)) return EXIT_USAGE;
-            o.cpu_s = (long)v;
-            break;
-        case O_MEM:
-            if (cli_parse_double("grade", "--memory-limit", optarg, 64, 1 << 20, &v)) return EXIT_USAGE;
-            o.memory_mb = (long)v;
-            break;
-        case O_SPEED:
-            if (cli_parse_double("grade", "--require-speedup", optarg, 0.001, 1e6, &o.require_speedup)) return EXIT_USAGE;
-            break;
-        case O_VIS:
-            if (!grade_visibility_ok(optarg))
-                return cli_usage_error("grade", "--visibility '%s': use visible, hidden, after_due_date or "
-                                       "after_published", optarg);
-            visibility = optarg;
-            break;
-        case O_PLAN: plan = 1; break;
-        case O_BATCH: batch = optarg; break;
-        case 'j':
-            if (cli_parse_double("grade", "--jobs", optarg, 1, 64, &jobs)) return EXIT_USAGE;
-            break;
-        case O_REPORTS: reports = optarg; break;
-        case O_TESTS: o.only = optarg; break;
-        case O_STUDENT_LIMIT:
-            if (cli_parse_double("grade", "--student-limit", optarg, 1, 7 * 86400, &student_limit)) return EXIT_USAGE;
-            break;
-        case 'h': fputs(grade_usage, stdout); return 0;
-        default: return cli_usage_error("grade", "unknown option %s", argv[optind - 1]);
-        }
+        if (ch == 'h') return fputs(grade_usage, stdout), 0;
+        if (ch == '?' || ch == ':') return cli_usage_error("grade", "unknown option %s", argv[optind - 1]);
+        int rc = grade_option(ch, optarg, a);
+        if (rc >= 0) return rc;
     }
-    if (batch && dir) return cli_usage_error("grade", "--batch and --dir cannot be used together");
-    if (plan && fmt != GF_TEXT && fmt != GF_JSON)
+    if (a->batch && a->dir) return cli_usage_error("grade", "--batch and --dir cannot be used together");
+    if (a->plan && a->fmt != GF_TEXT && a->fmt != GF_JSON)
         return cli_usage_error("grade", "--plan prints text or, with --format json, JSON");
-    if (batch && fmt != GF_TEXT)
+    if (a->batch && a->fmt != GF_TEXT)
         return cli_usage_error("grade", "--batch writes a CSV and a JSON report per student; --format is for one submission");
-    if (!batch && (reports || jobs != 1 || student_limit > 0))
-        return cli_usage_error("grade", "%s needs --batch", reports ? "--reports" : jobs != 1 ? "--jobs"
+    if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0))
+        return cli_usage_error("grade", "%s needs --batch", a->reports ? "--reports" : a->jobs != 1 ? "--jobs"
                                : "--student-limit");
-    if (o.require_speedup > 0 && !o.device_spec)
+    if (a->o.require_speedup > 0 && !a->o.device_spec)
         return cli_usage_error("grade", "--require-speedup needs --device: a speed requirement holds on a named device");
-    o.device_spec = cli_device(cx, o.device_spec);
-    int rc = cli_load_course(cx);
-    if (rc) return rc;
+    return -1;
+}
+
+/* The chapters named (each once), else every chapter; NULL after saying why. */
+static const lesson **grade_lessons(cli_ctx *cx, int argc, char **argv, int *n) {
     const lesson **lessons = calloc((size_t)(cx->cat.count + argc + 1), sizeof *lessons);
-    int nl = 0;
+    if (!lessons) return NULL;
+    *n = 0;
     for (int i = optind; i < argc; i++) {
         const lesson *l = cli_find_lesson(cx, "grade", argv[i]);
-        if (!l) { free(lessons); return EXIT_USAGE; }
+        if (!l) return free(lessons), NULL;
         int dup = 0;
-        for (int k = 0; k < nl; k++) if (lessons[k] == l) dup = 1;
-        if (!dup) lessons[nl++] = l;
+        for (int k = 0; k < *n; k++) dup |= lessons[k] == l;
+        if (!dup) lessons[(*n)++] = l;
     }
-    if (nl == 0)
-        for (int i = 0; i < cx->cat.count; i++) lessons[nl++] = &cx->cat.items[i];
-    o.cat = &cx->cat;
-    o.lessons = lessons;
-    o.n_lessons = nl;
-    o.course = cx->paths.data;
-    if (!paths_have_solutions(&cx->paths)) {
-        fprintf(stderr, "cltutor grade: the instructor withheld the reference solutions from this install (it "
-                "has no %s/kernels/); grading compares with them, so grade on an instructor's install.\n",
-                cx->paths.data);
-        free(lessons);
-        return EXIT_USAGE;
-    }
-    if (!have_seed) o.seed = grade_fresh_seed();
-    grade_report_style st = {.color = 0, .visibility = visibility, .version = CLT_VERSION};
-    grade_live live = {.enabled = isatty(2)};
+    for (int i = 0; *n == 0 && i < cx->cat.count; i++) lessons[i] = &cx->cat.items[i];
+    if (*n == 0) *n = cx->cat.count;
+    return lessons;
+}
 
-    if (plan) {
-        rc = print_plan(&o, fmt == GF_JSON);
-        free(lessons);
-        return rc;
+/* Grades one submission or a batch, every temporary file in one scratch
+ * folder removed at the end, also on SIGINT or SIGTERM. */
+static int grade_submissions(cli_ctx *cx, grade_args *a, const lesson **lessons, grade_report_style *st,
+                             grade_live *live) {
+    char err[1400], subm[1200];
+    grade_run_ctx g = {.o = &a->o, .lessons = lessons, .batch = a->batch, .output = a->output,
+                       .reports = a->reports, .jobs = (int)a->jobs,
+                       .student_limit = a->student_limit > 0 ? a->student_limit : 1800, .fmt = a->fmt, .st = st,
+                       .live = live};
+    if (!a->batch) {
+        snprintf(subm, sizeof subm, "%s", a->dir ? a->dir : cx->paths.workspace);
+        if (!util_is_dir(subm)) return cli_usage_error("grade", "--dir %s: no such folder", subm);
+        a->o.submission = subm;
     }
-    char err[1400];
-    int count = grade_count(&o, err, sizeof err);
-    if (count < 0) {
-        fprintf(stderr, "cltutor grade: %s\n", err);
-        free(lessons);
-        return EXIT_USAGE;
-    }
-    if (count == 0 && o.only) {
-        free(lessons);
-        return cli_usage_error("grade", "--tests %s: no test of these chapters has that id (see --plan)", o.only);
-    }
-
-    grade_run_ctx g = {.o = &o, .lessons = lessons, .batch = batch, .output = output, .reports = reports,
-                       .jobs = (int)jobs, .student_limit = student_limit > 0 ? student_limit : 1800, .fmt = fmt,
-                       .st = &st, .live = &live};
-    char subm[1200];
-    if (!batch) {
-        if (dir) snprintf(subm, sizeof subm, "%s", dir);
-        else snprintf(subm, sizeof subm, "%s", cx->paths.workspace);
-        if (!util_is_dir(subm)) {
-            free(lessons);
-            return cli_usage_error("grade", "--dir %s: no such folder", subm);
-        }
-        o.submission = subm;
-    }
-    /* everything temporary of this run (copies, caches, the GPU model's files, every
-     * student's) lives in one folder, removed at the end, also on SIGINT or SIGTERM */
-    rc = scratch_run("cltutor-grade", batch ? run_batch : run_single, &g, err, sizeof err);
+    int rc = scratch_run("cltutor-grade", a->batch ? run_batch : run_single, &g, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "cltutor grade: %s\n", err);
         rc = EXIT_USAGE;
     } else if (rc > 128 && rc < 160) {
         fprintf(stderr, "\ncltutor grade: stopped by signal %d; temporary files removed\n", rc - 128);
     }
+    return rc;
+}
+
+int cmd_grade(cli_ctx *cx, int argc, char **argv) {
+    grade_args a = {.visibility = "visible", .fmt = GF_TEXT, .jobs = 1};
+    grade_options_defaults(&a.o);
+    int rc = grade_options_from(argc, argv, &a);
+    if (rc >= 0) return rc;
+    a.o.device_spec = cli_device(cx, a.o.device_spec);
+    if ((rc = cli_load_course(cx))) return rc;
+    if (!paths_have_solutions(&cx->paths)) {
+        fprintf(stderr, "cltutor grade: the instructor withheld the reference solutions from this install (it "
+                "has no %s/kernels/); grading compares with them, so grade on an instructor's install.\n",
+                cx->paths.data);
+        return EXIT_USAGE;
+    }
+    int nl = 0;
+    const lesson **lessons = grade_lessons(cx, argc, argv, &nl);
+    if (!lessons) return EXIT_USAGE;
+    a.o.cat = &cx->cat;
+    a.o.lessons = lessons;
+    a.o.n_lessons = nl;
+    a.o.course = cx->paths.data;
+    if (!a.have_seed) a.o.seed = grade_fresh_seed();
+    grade_report_style st = {.color = 0, .visibility = a.visibility, .version = CLT_VERSION};
+    grade_live live = {.enabled = isatty(2)};
+    char err[1400];
+    int count = a.plan ? 0 : grade_count(&a.o, err, sizeof err);
+    if (a.plan) rc = print_plan(&a.o, a.fmt == GF_JSON);
+    else if (count < 0) rc = (fprintf(stderr, "cltutor grade: %s\n", err), EXIT_USAGE);
+    else if (count == 0 && a.o.only)
+        rc = cli_usage_error("grade", "--tests %s: no test of these chapters has that id (see --plan)", a.o.only);
+    else rc = grade_submissions(cx, &a, lessons, &st, &live);
     free(lessons);
     return rc;
 }
