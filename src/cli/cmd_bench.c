@@ -92,10 +92,11 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     cli_live_status live = {.enabled = isatty(2)};
     bench_limits lim;
     char err[512];
-    if (bench_device_limits(device, cli_on_progress, &live, &lim, err, sizeof err) != 0) {
+    int st = bench_device_limits(device, cli_on_progress, &live, &lim, err, sizeof err);
+    if (st != ENG_PASS) {
         cli_clear_status(&live);
         fprintf(stderr, "cltutor bench: %s\n", err);
-        return strstr(err, "--device") ? EXIT_USAGE : EXIT_NO_DEVICE;
+        return st == ENG_USAGE ? EXIT_USAGE : EXIT_NO_DEVICE;
     }
     cli_clear_status(&live);
     char spec[16];

@@ -15,6 +15,7 @@
 
 #define B_LIMITS BLOB_TAG('L', 'I', 'M', 'T')
 #define B_ERROR BLOB_TAG('L', 'E', 'R', 'R')
+#define B_STATUS BLOB_TAG('L', 'S', 'T', 'A') /* int: engine_status, when the device could not be opened */
 #define LIMIT_RUNS 15
 #define PEAK_ITERS 256
 
@@ -62,7 +63,10 @@ static int limits_worker(void *arg, int fd, int pfd) {
     char err[512];
     sandbox_phase(pfd, "device", 60);
     clh_ctx ctx;
-    if (clh_open(&ctx, spec, err, sizeof err) != CLH_OK) {
+    int opened = clh_open(&ctx, spec, err, sizeof err);
+    if (opened != CLH_OK) {
+        int st = opened == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE;
+        blob_put(fd, B_STATUS, &st, sizeof st);
         blob_put_str(fd, B_ERROR, err);
         return 1;
     }
@@ -138,10 +142,11 @@ int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *us
     sandbox_result sr;
     if (sandbox_run_fn(limits_worker, (void *)device_spec, &lim, cb, user, NULL, &sr) != 0) {
         util_errf(err, errlen, "could not start a worker process");
-        return -1;
+        return ENG_RUNTIME;
     }
     const bench_limits *got = blob_get(sr.blob, sr.blob_len, B_LIMITS, 0, NULL);
-    int rc = 0;
+    const int *status = blob_get(sr.blob, sr.blob_len, B_STATUS, 0, NULL);
+    int rc = ENG_PASS;
     if (got) {
         *out = *got;
     } else {
@@ -150,7 +155,7 @@ int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *us
         else if (sr.timed_out) util_errf(err, errlen, "measuring the device's limits timed out (%s)", sr.phase);
         else util_errf(err, errlen, "the worker measuring the device's limits died (%s)", sr.phase);
         free(msg);
-        rc = -1;
+        rc = status ? *status : ENG_RUNTIME;
     }
     sandbox_result_free(&sr);
     return rc;

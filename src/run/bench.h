@@ -19,7 +19,9 @@ typedef struct {
     unsigned long long global_mem;
 } bench_limits;
 
-/* Measures the device's limits in a worker process. */
+/* Measures the device's limits in a worker process. Returns ENG_PASS, or
+ * ENG_USAGE (a --device that names no device), ENG_NO_DEVICE or
+ * ENG_RUNTIME with err. */
 int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *user, bench_limits *out,
                         char *err, size_t errlen);
 
