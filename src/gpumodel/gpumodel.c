@@ -473,6 +473,43 @@ static void free_lines(char ***lines, int *n) {
     *n = 0;
 }
 
+static void free_roles(gpumodel_report *rep) {
+    free(rep->line_roles);
+    free(rep->line_src);
+    rep->line_roles = NULL;
+    rep->line_src = NULL;
+}
+
+/* Gives the report's lines their roles: a blank, a heading at the margin,
+ * else text; then the marks made while formatting (line index, role, source line). */
+static void assign_roles(gpumodel_report *rep, const int *marks, int n_marks) {
+    free_roles(rep);
+    rep->line_roles = calloc((size_t)(rep->n_lines ? rep->n_lines : 1), sizeof *rep->line_roles);
+    rep->line_src = calloc((size_t)(rep->n_lines ? rep->n_lines : 1), sizeof *rep->line_src);
+    if (!rep->line_roles || !rep->line_src) return free_roles(rep);
+    for (int i = 0; i < rep->n_lines; i++) {
+        const char *t = rep->lines[i];
+        rep->line_roles[i] = !t[0] ? GM_LINE_BLANK : t[0] != ' ' ? GM_LINE_HEADING : GM_LINE_TEXT;
+    }
+    for (int m = 0; m < n_marks; m++) {
+        int i = marks[3 * m];
+        if (i < 0 || i >= rep->n_lines) continue;
+        rep->line_roles[i] = (gm_line_role)marks[3 * m + 1];
+        rep->line_src[i] = marks[3 * m + 2];
+    }
+}
+
+/* Remembers that the line just added has a role (and a source line). */
+static void mark_last(int **marks, int *n_marks, int n_lines, gm_line_role role, int src) {
+    int *grown = realloc(*marks, sizeof **marks * 3 * (size_t)(*n_marks + 1));
+    if (!grown) return;
+    *marks = grown;
+    grown[3 * *n_marks] = n_lines - 1;
+    grown[3 * *n_marks + 1] = (int)role;
+    grown[3 * *n_marks + 2] = src;
+    (*n_marks)++;
+}
+
 static void fmt_pct(char *buf, size_t len, double f) {
     double p = f * 100.0;
     if (p >= 99.95) snprintf(buf, len, "100%%");
@@ -662,6 +699,8 @@ void gpumodel_format(gpumodel_report *rep) {
     int *N = &rep->n_lines;
     int n_src = 0;
     char **src = read_source(rep->kernel_path, &n_src);
+    int *marks = NULL, n_marks = 0;
+#define MARK(role, line) mark_last(&marks, &n_marks, *N, role, line)
 
     const char *result = rep->run.status == ENG_PASS ? "the result was correct"
                        : rep->run.status == ENG_WRONG ? "the result was WRONG (see `cltutor run`)"
@@ -703,12 +742,17 @@ void gpumodel_format(gpumodel_report *rep) {
             access_detail(a, det, sizeof det);
             add_line(L, N, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", loc, space_names[a->space], kind_names[a->kind], w,
                      rpw, spr, eff, det);
+            MARK(GM_LINE_ROW, a->line);
             if (a->line > 0 && a->line <= n_src) {
                 const char *s = src[a->line - 1];
                 int lead = 0;
                 while (s[lead] == ' ' || s[lead] == '\t') lead++;
                 add_line(L, N, "  %-9s %s", "", s + lead);
-                if (a->col > lead) add_line(L, N, "  %-9s %*s^", "", a->col - 1 - lead, "");
+                MARK(GM_LINE_SOURCE, a->line);
+                if (a->col > lead) {
+                    add_line(L, N, "  %-9s %*s^", "", a->col - 1 - lead, "");
+                    MARK(GM_LINE_SOURCE, a->line);
+                }
             }
             char note[sizeof a->note];
             access_note(a, note, sizeof note);
@@ -728,6 +772,7 @@ void gpumodel_format(gpumodel_report *rep) {
     add_line(L, N, "%s", "");
     if (!rep->n_issues) {
         add_line(L, N, "Oclgrind found no memory errors, data races or reads of uninitialised local memory.");
+        MARK(GM_LINE_CLEAN, 0);
     } else {
         add_line(L, N, "Oclgrind found %d problem%s:", rep->n_issues, rep->n_issues == 1 ? "" : "s");
         for (int i = 0; i < rep->n_issues; i++) {
@@ -735,6 +780,7 @@ void gpumodel_format(gpumodel_report *rep) {
             char where[64] = "unknown line";
             if (is->line) snprintf(where, sizeof where, "line %d:%d", is->line, is->col);
             add_line(L, N, "  %s at %s: %s", issue_kind_name(is->kind), where, is->what);
+            MARK(GM_LINE_PROBLEM, is->line);
             if (is->work_item[0])
                 add_line(L, N, "    first by work-item %s%s", is->work_item,
                          is->count > 1 ? "" : "");
@@ -746,6 +792,7 @@ void gpumodel_format(gpumodel_report *rep) {
                 const char *s = src[is->line - 1];
                 while (*s == ' ' || *s == '\t') s++;
                 add_line(L, N, "    %d | %s", is->line, s);
+                MARK(GM_LINE_SOURCE, is->line);
             }
             char note[300];
             issue_short(is, note, sizeof note);
@@ -755,6 +802,9 @@ void gpumodel_format(gpumodel_report *rep) {
     }
     qsort(rep->notes, (size_t)rep->n_notes, sizeof *rep->notes, cmp_note);
     free_lines(&src, &n_src);
+#undef MARK
+    assign_roles(rep, marks, n_marks);
+    free(marks);
 }
 
 /* ---- comparison ---- */
@@ -1252,6 +1302,7 @@ void gpumodel_report_free(gpumodel_report *rep) {
     free(rep->issues);
     free(rep->notes);
     free_lines(&rep->lines, &rep->n_lines);
+    free_roles(rep);
     free_lines(&rep->compare, &rep->n_compare);
     engine_report_free(&rep->run);
     rep->kernels = NULL;

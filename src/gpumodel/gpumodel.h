@@ -81,6 +81,21 @@ typedef struct {
 
 typedef enum { GM_OK = 0, GM_UNAVAILABLE, GM_FAILED } gm_status;
 
+/* What a line of the report is, for a view to draw it (never read off its words). */
+#define GM_LINE_ROLES(X)                                                                                   \
+    X(GM_LINE_BLANK, "blank")     X(GM_LINE_HEADING, "heading") /* a title at the left margin */            \
+    X(GM_LINE_TEXT, "text")       /* a sentence, indented by its leading spaces */                          \
+    X(GM_LINE_ROW, "row")         /* one memory instruction's figures; line_src names its source line */    \
+    X(GM_LINE_SOURCE, "source")   /* a quoted source line or its caret: columns matter */                   \
+    X(GM_LINE_PROBLEM, "problem") /* a memory error, data race or uninitialised read */                     \
+    X(GM_LINE_CLEAN, "clean")     /* the simulator found no problem */
+
+typedef enum {
+#define GM_ENUM(e, name) e,
+    GM_LINE_ROLES(GM_ENUM)
+#undef GM_ENUM
+} gm_line_role;
+
 typedef struct {
     gm_status status;
     char message[1536];                  /* why the analysis could not be done; what to do */
@@ -96,6 +111,8 @@ typedef struct {
     int n_notes;
     char **lines;                        /* the whole report as text lines, no newlines */
     int n_lines;
+    gm_line_role *line_roles;            /* what each line is (n_lines of them) */
+    int *line_src;                       /* rows: the source line they are about, else 0 */
     char prev_label[200];                /* what the comparison is with, or "" */
     int prev_kept;                       /* the comparison reused the kept analysis of that file */
     char **compare;                      /* the comparison as sentences */

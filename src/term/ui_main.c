@@ -634,18 +634,15 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
         wrap_into(d, width, ST_WARN | ST_A_BOLD, c->gm_id ? T("The kernel changed: analysing it again…") : T("The kernel changed since this analysis: press a to analyse it again."));
     for (int i = 0; i < gm->n_lines; i++) {
         const char *t = gm->lines[i];
-        int style = ST_NORMAL;
-        if (t[0] && t[0] != ' ') style = ST_TITLE | ST_A_BOLD;
-        if (strstr(t, "data race") || strstr(t, "Invalid") || strstr(t, "uninitialised")) style = ST_ERR | ST_A_BOLD;
-        if (strstr(t, "found no memory errors")) style = ST_OK;
-        /* "  20:26  global ..." rows point at their source line; their
-         * details wrap under themselves, source lines are cut */
-        int ln = 0, col = 0, n = 0;
-        int row = sscanf(t, " %d:%d %n", &ln, &col, &n) == 2 && n > 0;
+        gm_line_role role = gm->line_roles ? gm->line_roles[i] : GM_LINE_TEXT;
+        int style = role == GM_LINE_HEADING ? ST_TITLE | ST_A_BOLD : role == GM_LINE_PROBLEM ? ST_ERR | ST_A_BOLD
+                  : role == GM_LINE_CLEAN ? ST_OK : ST_NORMAL;
+        /* rows point at their source line, their details wrapping under
+         * themselves; source lines and carets keep their columns */
         int lead = (int)strspn(t, " ");
-        if (row) {
-            st_doc_add_row(d, t, style, width, ln);
-        } else if (lead < 8 && t[lead]) { /* a sentence: wrapped between words */
+        if (role == GM_LINE_ROW) {
+            st_doc_add_row(d, t, style, width, gm->line_src[i]);
+        } else if (role != GM_LINE_SOURCE && lead < 8 && t[lead]) { /* a sentence: wrapped between words */
             char pre1[16], pre2[16];
             snprintf(pre1, sizeof pre1, "%*s", lead, "");
             snprintf(pre2, sizeof pre2, "%*s", lead + 2, "");
