@@ -262,3 +262,10 @@ unsigned long long util_tree_bytes(const char *path) {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     return fd < 0 ? 0 : tree_bytes_at(fd, 0);
 }
+
+void util_fmt_ms(char *buf, size_t len, double ms) {
+    if (ms <= 0) snprintf(buf, len, "-");
+    else if (ms >= 1000) snprintf(buf, len, "%.2f s", ms / 1000);
+    else if (ms >= 1) snprintf(buf, len, "%.3f ms", ms);
+    else snprintf(buf, len, "%.1f us", ms * 1000);
+}

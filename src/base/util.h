@@ -26,6 +26,9 @@ int util_mkdirs(const char *path);
 int util_is_dir(const char *path);
 int util_is_file(const char *path);
 
+/* A duration for reports: "-" for none, then s, ms (three decimals) or us. */
+void util_fmt_ms(char *buf, size_t len, double ms);
+
 /* Monotonic clock in seconds. */
 /* Writes to every page of a fresh allocation, so that timing what fills it
  * later counts no page faults (memset(0) after malloc may become calloc). */

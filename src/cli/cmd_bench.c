@@ -28,13 +28,6 @@ static const char *const bench_usage =
     "  --budget SEC    time spent repeating each kernel (default 2)\n"
     "  --json          print the results as JSON\n";
 
-static void fmt_time(char *buf, size_t len, double ms) {
-    if (ms <= 0) snprintf(buf, len, "-");
-    else if (ms >= 1000) snprintf(buf, len, "%.2f s", ms / 1000);
-    else if (ms >= 1) snprintf(buf, len, "%.3f ms", ms);
-    else snprintf(buf, len, "%.1f us", ms * 1000);
-}
-
 static void fmt_ratio(char *buf, size_t len, double r) {
     if (r <= 0) snprintf(buf, len, "-");
     else snprintf(buf, len, r >= 100 ? "%.0fx" : r >= 10 ? "%.1fx" : "%.2fx", r);
@@ -194,7 +187,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
                 failures++;
                 continue;
             }
-            fmt_time(med, sizeof med, e->timing.median);
+            util_fmt_ms(med, sizeof med, e->timing.median);
             double spread = e->timing.median > 0 ? (e->timing.max - e->timing.min) / e->timing.median * 100 : 0;
             fmt_ratio(g1, sizeof g1, gpu1 && !strcmp(r->lesson->problem, "surf") &&
                                              !strcmp(gpu1->report.size_text, e->size_text)

@@ -49,12 +49,6 @@ void report_print_diff(FILE *out, const report_style *st, const verify_report *v
                 vr->actual_total - vr->expected_total);
 }
 
-static void fmt_ms(char *buf, size_t len, double ms) {
-    if (ms >= 1000) snprintf(buf, len, "%.2f s", ms / 1000);
-    else if (ms >= 1) snprintf(buf, len, "%.3f ms", ms);
-    else snprintf(buf, len, "%.1f us", ms * 1000);
-}
-
 void report_print(FILE *out, const report_style *st, const lesson *l, const engine_report *r) {
     fprintf(out, "%sChapter %d: %s%s\n", c(st, C_BOLD), l->number, l->title, c(st, C_RESET));
     if (r->device.name[0])
@@ -83,10 +77,10 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
                 c(st, C_RESET));
     if (r->n_samples > 0 && r->status == ENG_PASS) {
         char med[32], mn[32], mx[32], ser[32];
-        fmt_ms(med, sizeof med, r->timing.median);
-        fmt_ms(mn, sizeof mn, r->timing.min);
-        fmt_ms(mx, sizeof mx, r->timing.max);
-        fmt_ms(ser, sizeof ser, r->serial_ms);
+        util_fmt_ms(med, sizeof med, r->timing.median);
+        util_fmt_ms(mn, sizeof mn, r->timing.min);
+        util_fmt_ms(mx, sizeof mx, r->timing.max);
+        util_fmt_ms(ser, sizeof ser, r->serial_ms);
         fprintf(out, "\n%sTiming%s (kernel, %d runs after a warm-up)\n", c(st, C_BOLD), c(st, C_RESET), r->n_samples);
         fprintf(out, "  median     %s   (min %s, max %s, standard error %.1f%%)\n", med, mn, mx,
                 r->timing.rse * 100);
