@@ -7,6 +7,9 @@
 #include "gpumodel/technique.h"
 #include "suites.h"
 
+#include <cJSON.h>
+#include <stdlib.h>
+
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,6 +111,26 @@ START_TEST(report_lines_have_roles) {
 }
 END_TEST
 
+/* Every kind of issue has its name in the JSON report. */
+START_TEST(json_names_every_issue_kind) {
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.status = GM_OK;
+    gm_issue_kind kinds[] = {GM_ISSUE_MEMORY, GM_ISSUE_RACE, GM_ISSUE_UNINIT, GM_ISSUE_DIVERGENCE, GM_ISSUE_OTHER};
+    const char *names[] = {"memory", "race", "uninitialised", "divergence", "other"};
+    rep.issues = calloc(5, sizeof *rep.issues);
+    rep.n_issues = 5;
+    for (int i = 0; i < 5; i++) rep.issues[i].kind = kinds[i];
+    cJSON *o = gpumodel_json(&rep);
+    const cJSON *issues = cJSON_GetObjectItemCaseSensitive(o, "issues");
+    ck_assert_int_eq(cJSON_GetArraySize(issues), 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(issues, i), "kind")->valuestring, names[i]);
+    cJSON_Delete(o);
+    gpumodel_report_free(&rep);
+}
+END_TEST
+
 Suite *gpumodel_suite(void) {
     Suite *s = suite_create("gpumodel");
     TCase *t = tcase_create("gpumodel");
@@ -115,6 +138,7 @@ Suite *gpumodel_suite(void) {
     tcase_add_test(t, report_merges_issues_of_launches);
     tcase_add_test(t, damaged_report_is_named_by_line);
     tcase_add_test(t, report_lines_have_roles);
+    tcase_add_test(t, json_names_every_issue_kind);
     suite_add_tcase(s, t);
     return s;
 }
