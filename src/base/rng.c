@@ -10,6 +10,8 @@ static uint64_t splitmix64(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
+uint64_t rng_mix64(uint64_t x) { return splitmix64(&x); }
+
 void rng_seed(rng_state *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
 }
