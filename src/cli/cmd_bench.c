@@ -53,6 +53,97 @@ static void row_title(char *buf, size_t len, const bench_row *r) {
     snprintf(buf, len, "%.*s", BENCH_TITLE_WIDTH, t);
 }
 
+/* The rows as JSON; returns how many failed. */
+static int print_bench_json(const bench_limits *lim, const bench_row *rows, int n, const bench_row *gpu1,
+                            const char *date) {
+    int failures = 0;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "date", date);
+    cJSON_AddItemToObject(o, "device", report_device_json(&lim->device));
+    cJSON *lj = cJSON_AddObjectToObject(o, "limits");
+    cJSON_AddNumberToObject(lj, "copy_gb_per_s", lim->copy_gbps);
+    cJSON_AddNumberToObject(lj, "copy_buffer_bytes", lim->copy_bytes);
+    cJSON_AddNumberToObject(lj, "fp32_gflop_per_s", lim->fp32_gflops);
+    cJSON *arr = cJSON_AddArrayToObject(o, "chapters");
+    for (int i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        const engine_report *e = &r->report;
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "chapter", r->lesson->number);
+        cJSON_AddStringToObject(c, "lesson", r->lesson->id);
+        cJSON_AddStringToObject(c, "kernel", r->variant[0] ? r->variant : r->lesson->exercise);
+        cJSON_AddBoolToObject(c, "beyond", r->variant[0] != 0);
+        cJSON_AddStringToObject(c, "size", e->size_text[0] ? e->size_text : r->size);
+        cJSON_AddStringToObject(c, "status", engine_status_name(e->status));
+        cJSON_AddNumberToObject(c, "runs", e->n_samples);
+        cJSON_AddNumberToObject(c, "median_ms", e->timing.median);
+        cJSON_AddNumberToObject(c, "min_ms", e->timing.min);
+        cJSON_AddNumberToObject(c, "max_ms", e->timing.max);
+        cJSON_AddNumberToObject(c, "relative_standard_error", e->timing.rse);
+        cJSON_AddNumberToObject(c, "gb_per_s", r->gbps);
+        cJSON_AddNumberToObject(c, "fraction_of_copy", lim->copy_gbps > 0 ? r->gbps / lim->copy_gbps : 0);
+        cJSON_AddNumberToObject(c, "gflop_per_s", r->gflops);
+        cJSON_AddNumberToObject(c, "fraction_of_fp32_peak", lim->fp32_gflops > 0 ? r->gflops / lim->fp32_gflops : 0);
+        cJSON_AddNumberToObject(c, "serial_ms", r->serial_ms);
+        cJSON_AddNumberToObject(c, "openmp_ms", r->openmp_ms);
+        cJSON_AddNumberToObject(c, "speedup_over_serial", e->timing.median > 0 ? r->serial_ms / e->timing.median : 0);
+        cJSON_AddNumberToObject(c, "speedup_over_openmp", e->timing.median > 0 && r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
+        if (gpu1 && !strcmp(r->lesson->problem, "surf") && !strcmp(gpu1->report.size_text, e->size_text))
+            cJSON_AddNumberToObject(c, "speedup_over_gpu1", gpu1->report.timing.median / e->timing.median);
+        if (e->status != ENG_PASS) cJSON_AddStringToObject(c, "message", e->message);
+        cJSON_AddItemToArray(arr, c);
+        failures += e->status != ENG_PASS;
+    }
+    cli_print_json(o);
+    cJSON_Delete(o);
+    return failures;
+}
+
+/* The rows as a table; returns how many failed. */
+static int print_bench_table(const bench_limits *lim, const bench_row *rows, int n, const bench_row *gpu1,
+                             const char *date) {
+    int failures = 0;
+    printf("Device:  %s (%s, %s, driver %s), %s\n", lim->device.name, lim->device.type, lim->device.platform,
+           lim->device.driver, date);
+    printf("Limits:  copy %.1f GB/s (%.0f MiB buffers, read + write), FP32 peak %.1f GFLOP/s\n\n", lim->copy_gbps,
+           lim->copy_bytes / 1048576, lim->fp32_gflops);
+    printf("%-3s %-24s %-16s %10s %6s %8s %6s %8s %6s %7s %7s %7s\n", "#", "kernel", "size", "median", "spread",
+           "GB/s", "%copy", "GFLOP/s", "%peak", "vs GPU1", "vs C", "vs OMP");
+    for (int i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        const engine_report *e = &r->report;
+        char title[BENCH_TITLE_WIDTH + 1], size[48], med[16], g1[16], vs_c[16], vs_omp[16], num[8];
+        row_title(title, sizeof title, r);
+        snprintf(num, sizeof num, "%d%s", r->lesson->number, r->variant[0] ? "+" : "");
+        if (e->status != ENG_PASS) {
+            printf("%-3s %-24s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
+            failures++;
+            continue;
+        }
+        util_fmt_ms(med, sizeof med, e->timing.median);
+        double spread = e->timing.median > 0 ? (e->timing.max - e->timing.min) / e->timing.median * 100 : 0;
+        fmt_ratio(g1, sizeof g1, gpu1 && !strcmp(r->lesson->problem, "surf") &&
+                                         !strcmp(gpu1->report.size_text, e->size_text)
+                                     ? gpu1->report.timing.median / e->timing.median : 0);
+        fmt_ratio(vs_c, sizeof vs_c, r->serial_ms / e->timing.median);
+        fmt_ratio(vs_omp, sizeof vs_omp, r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
+        char gfl[16] = "-", pk[16] = "-";
+        if (r->gflops > 0) {
+            snprintf(gfl, sizeof gfl, "%.1f", r->gflops);
+            snprintf(pk, sizeof pk, "%.1f%%", lim->fp32_gflops > 0 ? 100 * r->gflops / lim->fp32_gflops : 0);
+        }
+        fmt_size(size, sizeof size, e->size_text);
+        printf("%-3s %-24s %-16s %10s %5.1f%% %8.1f %5.1f%% %8s %6s %7s %7s %7s\n", num, title,
+               size, med, spread, r->gbps, lim->copy_gbps > 0 ? 100 * r->gbps / lim->copy_gbps : 0, gfl,
+               pk, g1, vs_c, vs_omp);
+    }
+    printf("\nmedian: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"
+           "GB/s: bytes an ideal kernel must move / median. vs GPU1, C, OMP: speedup over chapter 2's\n"
+           "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n"
+           "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n");
+    return failures;
+}
+
 int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"device", required_argument, 0, 'd'},
                                          {"budget", required_argument, 0, 'b'},
@@ -96,7 +187,8 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     snprintf(spec, sizeof spec, "%d", lim.device.index); /* the same device for every chapter */
 
     /* each chapter's reference, and its "beyond" kernel where it has one */
-    bench_row *rows = calloc((size_t)(2 * n), sizeof *rows);
+    bench_row *rows = calloc((size_t)(2 * n + 1), sizeof *rows);
+    if (!rows) return fprintf(stderr, "cltutor bench: out of memory\n"), EXIT_CRASH;
     int n_chapters = n;
     n = 0;
     bench_baselines baselines = {0}; /* chapters of one problem and size share the CPU's times */
@@ -105,7 +197,11 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
         const char *beyond = lesson_param_get(l, "bench_beyond", NULL);
         for (int v = 0; v < (beyond ? 2 : 1); v++) {
             char path[1400];
-            if (cli_solution_path(cx, "bench", l, path, sizeof path) != 0) return EXIT_USAGE;
+            if (cli_solution_path(cx, "bench", l, path, sizeof path) != 0) {
+                for (int k = 0; k < n; k++) bench_row_free(&rows[k]);
+                free(rows);
+                return EXIT_USAGE;
+            }
             if (v) {
                 char *slash = strrchr(path, '/');
                 snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);
@@ -128,87 +224,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    int failures = 0;
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "date", date);
-        cJSON_AddItemToObject(o, "device", report_device_json(&lim.device));
-        cJSON *lj = cJSON_AddObjectToObject(o, "limits");
-        cJSON_AddNumberToObject(lj, "copy_gb_per_s", lim.copy_gbps);
-        cJSON_AddNumberToObject(lj, "copy_buffer_bytes", lim.copy_bytes);
-        cJSON_AddNumberToObject(lj, "fp32_gflop_per_s", lim.fp32_gflops);
-        cJSON *arr = cJSON_AddArrayToObject(o, "chapters");
-        for (int i = 0; i < n; i++) {
-            const bench_row *r = &rows[i];
-            const engine_report *e = &r->report;
-            cJSON *c = cJSON_CreateObject();
-            cJSON_AddNumberToObject(c, "chapter", r->lesson->number);
-            cJSON_AddStringToObject(c, "lesson", r->lesson->id);
-            cJSON_AddStringToObject(c, "kernel", r->variant[0] ? r->variant : r->lesson->exercise);
-            cJSON_AddBoolToObject(c, "beyond", r->variant[0] != 0);
-            cJSON_AddStringToObject(c, "size", e->size_text[0] ? e->size_text : r->size);
-            cJSON_AddStringToObject(c, "status", engine_status_name(e->status));
-            cJSON_AddNumberToObject(c, "runs", e->n_samples);
-            cJSON_AddNumberToObject(c, "median_ms", e->timing.median);
-            cJSON_AddNumberToObject(c, "min_ms", e->timing.min);
-            cJSON_AddNumberToObject(c, "max_ms", e->timing.max);
-            cJSON_AddNumberToObject(c, "relative_standard_error", e->timing.rse);
-            cJSON_AddNumberToObject(c, "gb_per_s", r->gbps);
-            cJSON_AddNumberToObject(c, "fraction_of_copy", lim.copy_gbps > 0 ? r->gbps / lim.copy_gbps : 0);
-            cJSON_AddNumberToObject(c, "gflop_per_s", r->gflops);
-            cJSON_AddNumberToObject(c, "fraction_of_fp32_peak", lim.fp32_gflops > 0 ? r->gflops / lim.fp32_gflops : 0);
-            cJSON_AddNumberToObject(c, "serial_ms", r->serial_ms);
-            cJSON_AddNumberToObject(c, "openmp_ms", r->openmp_ms);
-            cJSON_AddNumberToObject(c, "speedup_over_serial", e->timing.median > 0 ? r->serial_ms / e->timing.median : 0);
-            cJSON_AddNumberToObject(c, "speedup_over_openmp", e->timing.median > 0 && r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
-            if (gpu1 && !strcmp(r->lesson->problem, "surf") && !strcmp(gpu1->report.size_text, e->size_text))
-                cJSON_AddNumberToObject(c, "speedup_over_gpu1", gpu1->report.timing.median / e->timing.median);
-            if (e->status != ENG_PASS) cJSON_AddStringToObject(c, "message", e->message);
-            cJSON_AddItemToArray(arr, c);
-            failures += e->status != ENG_PASS;
-        }
-        cli_print_json(o);
-        cJSON_Delete(o);
-    } else {
-        printf("Device:  %s (%s, %s, driver %s), %s\n", lim.device.name, lim.device.type, lim.device.platform,
-               lim.device.driver, date);
-        printf("Limits:  copy %.1f GB/s (%.0f MiB buffers, read + write), FP32 peak %.1f GFLOP/s\n\n", lim.copy_gbps,
-               lim.copy_bytes / 1048576, lim.fp32_gflops);
-        printf("%-3s %-24s %-16s %10s %6s %8s %6s %8s %6s %7s %7s %7s\n", "#", "kernel", "size", "median", "spread",
-               "GB/s", "%copy", "GFLOP/s", "%peak", "vs GPU1", "vs C", "vs OMP");
-        for (int i = 0; i < n; i++) {
-            const bench_row *r = &rows[i];
-            const engine_report *e = &r->report;
-            char title[BENCH_TITLE_WIDTH + 1], size[48], med[16], g1[16], vs_c[16], vs_omp[16], num[8];
-            row_title(title, sizeof title, r);
-            snprintf(num, sizeof num, "%d%s", r->lesson->number, r->variant[0] ? "+" : "");
-            if (e->status != ENG_PASS) {
-                printf("%-3s %-24s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
-                failures++;
-                continue;
-            }
-            util_fmt_ms(med, sizeof med, e->timing.median);
-            double spread = e->timing.median > 0 ? (e->timing.max - e->timing.min) / e->timing.median * 100 : 0;
-            fmt_ratio(g1, sizeof g1, gpu1 && !strcmp(r->lesson->problem, "surf") &&
-                                             !strcmp(gpu1->report.size_text, e->size_text)
-                                         ? gpu1->report.timing.median / e->timing.median : 0);
-            fmt_ratio(vs_c, sizeof vs_c, r->serial_ms / e->timing.median);
-            fmt_ratio(vs_omp, sizeof vs_omp, r->openmp_ms > 0 ? r->openmp_ms / e->timing.median : 0);
-            char gfl[16] = "-", pk[16] = "-";
-            if (r->gflops > 0) {
-                snprintf(gfl, sizeof gfl, "%.1f", r->gflops);
-                snprintf(pk, sizeof pk, "%.1f%%", lim.fp32_gflops > 0 ? 100 * r->gflops / lim.fp32_gflops : 0);
-            }
-            fmt_size(size, sizeof size, e->size_text);
-            printf("%-3s %-24s %-16s %10s %5.1f%% %8.1f %5.1f%% %8s %6s %7s %7s %7s\n", num, title,
-                   size, med, spread, r->gbps, lim.copy_gbps > 0 ? 100 * r->gbps / lim.copy_gbps : 0, gfl,
-                   pk, g1, vs_c, vs_omp);
-        }
-        printf("\nmedian: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"
-               "GB/s: bytes an ideal kernel must move / median. vs GPU1, C, OMP: speedup over chapter 2's\n"
-               "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n"
-               "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n");
-    }
+    int failures = json ? print_bench_json(&lim, rows, n, gpu1, date) : print_bench_table(&lim, rows, n, gpu1, date);
     for (int i = 0; i < n; i++) bench_row_free(&rows[i]);
     free(rows);
     return failures ? EXIT_WRONG : 0;
