@@ -258,122 +258,135 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
         }
 }
 
+/* The report being written: its source lines, and the lines marked with a role. */
+typedef struct {
+    gpumodel_report *rep;
+    char **src;
+    int n_src;
+    int *marks, n_marks;
+} formatting;
+
+#define ADD(f, ...) add_line(&(f)->rep->lines, &(f)->rep->n_lines, __VA_ARGS__)
+#define MARK(f, role, line) mark_last(&(f)->marks, &(f)->n_marks, (f)->rep->n_lines, role, line)
+
+/* One memory instruction: its row, its source line with a caret, its note. */
+static void format_access(formatting *f, gm_access *a) {
+    char loc[24], w[16], rpw[24], spr[24], eff[16], det[200];
+    snprintf(loc, sizeof loc, "%d:%d", a->line, a->col);
+    fmt_width(w, sizeof w, a);
+    fmt_num(rpw, sizeof rpw, a->requests_per_warp);
+    int sectors = a->space != GM_LOCAL;
+    if (sectors) fmt_num(spr, sizeof spr, a->sectors_per_request);
+    else snprintf(spr, sizeof spr, "-");
+    if (sectors && a->kind != GM_ATOMIC) fmt_pct(eff, sizeof eff, a->efficiency);
+    else snprintf(eff, sizeof eff, "-");
+    access_detail(a, det, sizeof det);
+    ADD(f, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", loc, gpumodel_space_name(a->space), gpumodel_kind_name(a->kind),
+        w, rpw, spr, eff, det);
+    MARK(f, GM_LINE_ROW, a->line);
+    if (a->line > 0 && a->line <= f->n_src) {
+        const char *s = f->src[a->line - 1];
+        int lead = 0;
+        while (s[lead] == ' ' || s[lead] == '\t') lead++;
+        ADD(f, "  %-9s %s", "", s + lead);
+        MARK(f, GM_LINE_SOURCE, a->line);
+        if (a->col > lead) {
+            ADD(f, "  %-9s %*s^", "", a->col - 1 - lead, "");
+            MARK(f, GM_LINE_SOURCE, a->line);
+        }
+    }
+    char note[sizeof a->note];
+    access_note(a, note, sizeof note);
+    snprintf(a->note, sizeof a->note, "%s", note);
+    add_note(f->rep, a->line, note);
+}
+
+/* One kernel: its launch, a row per memory instruction, its summary. */
+static void format_kernel(formatting *f, gm_kernel *k) {
+    unsigned long long items = k->global[0] * (k->global[1] ? k->global[1] : 1) * (k->global[2] ? k->global[2] : 1);
+    unsigned long long group = k->local[0] * (k->local[1] ? k->local[1] : 1) * (k->local[2] ? k->local[2] : 1);
+    ADD(f, "%s", "");
+    ADD(f, "Kernel %s: %llu work-item%s in groups of %llu (%llu warp%s per group)%s%d launch%s, simulated in %.1f s",
+        k->name, items, items == 1 ? "" : "s", group, (group + GM_WARP - 1) / GM_WARP,
+        (group + GM_WARP - 1) / GM_WARP == 1 ? "" : "s", k->launches > 1 ? "; " : ", ", k->launches,
+        k->launches == 1 ? "" : "es", k->sim_s);
+    if (!k->n_acc) {
+        ADD(f, "  no global, constant or local memory accesses");
+        return;
+    }
+    ADD(f, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", "line:col", "memory", "access", "B/item", "req/warp",
+        "sectors/req", "efficiency", "detail");
+    for (int i = 0; i < k->n_acc; i++) format_access(f, &k->acc[i]);
+    ADD(f, "  Summary:");
+    kernel_summary(k, &f->rep->lines, &f->rep->n_lines);
+}
+
+/* What the simulator found: memory errors, races, uninitialised reads, or none. */
+static void format_issues(formatting *f) {
+    gpumodel_report *rep = f->rep;
+    ADD(f, "%s", "");
+    if (!rep->n_issues) {
+        ADD(f, "Oclgrind found no memory errors, data races or reads of uninitialised local memory.");
+        MARK(f, GM_LINE_CLEAN, 0);
+        return;
+    }
+    ADD(f, "Oclgrind found %d problem%s:", rep->n_issues, rep->n_issues == 1 ? "" : "s");
+    for (int i = 0; i < rep->n_issues; i++) {
+        const gm_issue *is = &rep->issues[i];
+        char where[64] = "unknown line";
+        if (is->line) snprintf(where, sizeof where, "line %d:%d", is->line, is->col);
+        ADD(f, "  %s at %s: %s", issue_kind_name(is->kind), where, is->what);
+        MARK(f, GM_LINE_PROBLEM, is->line);
+        if (is->work_item[0]) ADD(f, "    first by work-item %s", is->work_item);
+        if (is->kind == GM_ISSUE_RACE && is->line2)
+            ADD(f, "    conflicting with line %d:%d%s%s", is->line2, is->col2, is->work_item2[0] ? " by work-item " : "",
+                is->work_item2);
+        if (is->count > 1) ADD(f, "    (%llu times in all)", is->count);
+        if (is->line > 0 && is->line <= f->n_src) {
+            const char *s = f->src[is->line - 1];
+            while (*s == ' ' || *s == '\t') s++;
+            ADD(f, "    %d | %s", is->line, s);
+            MARK(f, GM_LINE_SOURCE, is->line);
+        }
+        char note[300];
+        issue_short(is, note, sizeof note);
+        add_note(rep, is->line, note);
+        if (is->kind == GM_ISSUE_RACE && is->line2 && is->line2 != is->line) add_note(rep, is->line2, note);
+    }
+}
+
 void gpumodel_format(gpumodel_report *rep) {
     gm_free_lines(&rep->lines, &rep->n_lines);
     free(rep->notes);
     rep->notes = NULL;
     rep->n_notes = 0;
-    char ***L = &rep->lines;
-    int *N = &rep->n_lines;
-    int n_src = 0;
-    char **src = read_source(rep->kernel_path, &n_src);
-    int *marks = NULL, n_marks = 0;
-#define MARK(role, line) mark_last(&marks, &n_marks, *N, role, line)
-
+    formatting fm = {.rep = rep}, *f = &fm;
+    fm.src = read_source(rep->kernel_path, &fm.n_src);
     const char *result = rep->run.status == ENG_PASS ? "the result was correct"
                        : rep->run.status == ENG_WRONG ? "the result was WRONG (see `cltutor run`)"
                        : rep->run.headline[0] ? rep->run.headline : "no result";
-    add_line(L, N, "GPU memory model of %s", rep->kernel_path);
-    add_line(L, N, "Simulated by Oclgrind at size %s (%s); %s.", rep->size_text,
-             !strcmp(rep->size_origin, "--size") ? "from --size"
-             : !strcmp(rep->size_origin, "analysis_size") ? "the chapter's analysis size"
-             : "a small size; the chapter sets none", result);
-    add_line(L, N, "Figures are what a GPU with warps of %d work-items, %d-byte sectors and %d banks of 4 bytes would see.",
-             GM_WARP, GM_SECTOR, GM_BANKS);
-
-    for (int ki = 0; ki < rep->n_kernels; ki++) {
-        gm_kernel *k = &rep->kernels[ki];
-        unsigned long long items = k->global[0] * (k->global[1] ? k->global[1] : 1) * (k->global[2] ? k->global[2] : 1);
-        unsigned long long group = k->local[0] * (k->local[1] ? k->local[1] : 1) * (k->local[2] ? k->local[2] : 1);
-        add_line(L, N, "%s", "");
-        add_line(L, N, "Kernel %s: %llu work-item%s in groups of %llu (%llu warp%s per group)%s%d launch%s, simulated in %.1f s",
-                 k->name, items, items == 1 ? "" : "s", group, (group + GM_WARP - 1) / GM_WARP,
-                 (group + GM_WARP - 1) / GM_WARP == 1 ? "" : "s", k->launches > 1 ? "; " : ", ",
-                 k->launches, k->launches == 1 ? "" : "es", k->sim_s);
-        if (!k->n_acc) {
-            add_line(L, N, "  no global, constant or local memory accesses");
-            continue;
-        }
-        add_line(L, N, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", "line:col", "memory", "access", "B/item", "req/warp",
-                 "sectors/req", "efficiency", "detail");
-        for (int i = 0; i < k->n_acc; i++) {
-            gm_access *a = &k->acc[i];
-            char loc[24], w[16], rpw[24], spr[24], eff[16], det[200];
-            snprintf(loc, sizeof loc, "%d:%d", a->line, a->col);
-            fmt_width(w, sizeof w, a);
-            fmt_num(rpw, sizeof rpw, a->requests_per_warp);
-            int sectors = a->space != GM_LOCAL;
-            if (sectors) fmt_num(spr, sizeof spr, a->sectors_per_request);
-            else snprintf(spr, sizeof spr, "-");
-            if (sectors && a->kind != GM_ATOMIC) fmt_pct(eff, sizeof eff, a->efficiency);
-            else snprintf(eff, sizeof eff, "-");
-            access_detail(a, det, sizeof det);
-            add_line(L, N, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", loc, gpumodel_space_name((gm_space)(a->space)), gpumodel_kind_name((gm_kind)(a->kind)), w,
-                     rpw, spr, eff, det);
-            MARK(GM_LINE_ROW, a->line);
-            if (a->line > 0 && a->line <= n_src) {
-                const char *s = src[a->line - 1];
-                int lead = 0;
-                while (s[lead] == ' ' || s[lead] == '\t') lead++;
-                add_line(L, N, "  %-9s %s", "", s + lead);
-                MARK(GM_LINE_SOURCE, a->line);
-                if (a->col > lead) {
-                    add_line(L, N, "  %-9s %*s^", "", a->col - 1 - lead, "");
-                    MARK(GM_LINE_SOURCE, a->line);
-                }
-            }
-            char note[sizeof a->note];
-            access_note(a, note, sizeof note);
-            snprintf(a->note, sizeof a->note, "%s", note);
-            add_note(rep, a->line, note);
-        }
-        add_line(L, N, "  Summary:");
-        kernel_summary(k, L, N);
-    }
-
+    ADD(f, "GPU memory model of %s", rep->kernel_path);
+    ADD(f, "Simulated by Oclgrind at size %s (%s); %s.", rep->size_text,
+        !strcmp(rep->size_origin, "--size") ? "from --size"
+        : !strcmp(rep->size_origin, "analysis_size") ? "the chapter's analysis size"
+        : "a small size; the chapter sets none", result);
+    ADD(f, "Figures are what a GPU with warps of %d work-items, %d-byte sectors and %d banks of 4 bytes would see.",
+        GM_WARP, GM_SECTOR, GM_BANKS);
+    for (int ki = 0; ki < rep->n_kernels; ki++) format_kernel(f, &rep->kernels[ki]);
     if (rep->n_compare) {
-        add_line(L, N, "%s", "");
-        add_line(L, N, "Compared with %s:", rep->prev_label);
-        for (int i = 0; i < rep->n_compare; i++) add_line(L, N, "  %s", rep->compare[i]);
+        ADD(f, "%s", "");
+        ADD(f, "Compared with %s:", rep->prev_label);
+        for (int i = 0; i < rep->n_compare; i++) ADD(f, "  %s", rep->compare[i]);
     }
-
-    add_line(L, N, "%s", "");
-    if (!rep->n_issues) {
-        add_line(L, N, "Oclgrind found no memory errors, data races or reads of uninitialised local memory.");
-        MARK(GM_LINE_CLEAN, 0);
-    } else {
-        add_line(L, N, "Oclgrind found %d problem%s:", rep->n_issues, rep->n_issues == 1 ? "" : "s");
-        for (int i = 0; i < rep->n_issues; i++) {
-            const gm_issue *is = &rep->issues[i];
-            char where[64] = "unknown line";
-            if (is->line) snprintf(where, sizeof where, "line %d:%d", is->line, is->col);
-            add_line(L, N, "  %s at %s: %s", issue_kind_name(is->kind), where, is->what);
-            MARK(GM_LINE_PROBLEM, is->line);
-            if (is->work_item[0])
-                add_line(L, N, "    first by work-item %s%s", is->work_item,
-                         is->count > 1 ? "" : "");
-            if (is->kind == GM_ISSUE_RACE && is->line2)
-                add_line(L, N, "    conflicting with line %d:%d%s%s", is->line2, is->col2,
-                         is->work_item2[0] ? " by work-item " : "", is->work_item2);
-            if (is->count > 1) add_line(L, N, "    (%llu times in all)", is->count);
-            if (is->line > 0 && is->line <= n_src) {
-                const char *s = src[is->line - 1];
-                while (*s == ' ' || *s == '\t') s++;
-                add_line(L, N, "    %d | %s", is->line, s);
-                MARK(GM_LINE_SOURCE, is->line);
-            }
-            char note[300];
-            issue_short(is, note, sizeof note);
-            add_note(rep, is->line, note);
-            if (is->kind == GM_ISSUE_RACE && is->line2 && is->line2 != is->line) add_note(rep, is->line2, note);
-        }
-    }
+    format_issues(f);
     qsort(rep->notes, (size_t)rep->n_notes, sizeof *rep->notes, cmp_note);
-    gm_free_lines(&src, &n_src);
-#undef MARK
-    assign_roles(rep, marks, n_marks);
-    free(marks);
+    gm_free_lines(&fm.src, &fm.n_src);
+    assign_roles(rep, fm.marks, fm.n_marks);
+    free(fm.marks);
 }
+
+#undef ADD
+#undef MARK
 
 /* ---- comparison ---- */
 
