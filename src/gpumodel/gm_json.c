@@ -30,6 +30,39 @@ static cJSON *summary_json(const gm_summary *s, const gm_kernel *k, int sp, int 
     return o;
 }
 
+/* One memory instruction's figures. */
+static cJSON *access_json(const gm_access *a) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "line", a->line);
+    cJSON_AddNumberToObject(x, "col", a->col);
+    cJSON_AddStringToObject(x, "space", gpumodel_space_name(a->space));
+    cJSON_AddStringToObject(x, "kind", gpumodel_kind_name(a->kind));
+    cJSON_AddNumberToObject(x, "bytes_per_access", a->width_max);
+    cJSON_AddNumberToObject(x, "bytes_per_work_item", a->bytes_per_item);
+    cJSON_AddNumberToObject(x, "work_items", (double)a->items);
+    cJSON_AddNumberToObject(x, "executions", (double)a->execs);
+    cJSON_AddNumberToObject(x, "requests", (double)a->requests);
+    cJSON_AddNumberToObject(x, "requests_per_warp", a->requests_per_warp);
+    cJSON_AddNumberToObject(x, "active_lanes_avg", a->lanes_avg);
+    if (a->space != GM_LOCAL) {
+        cJSON_AddNumberToObject(x, "sectors", (double)a->sectors);
+        cJSON_AddNumberToObject(x, "sectors_per_request", a->sectors_per_request);
+        if (a->kind != GM_ATOMIC) cJSON_AddNumberToObject(x, "efficiency", a->efficiency);
+    } else {
+        cJSON_AddNumberToObject(x, "bank_conflict_avg", a->bank_avg);
+        cJSON_AddNumberToObject(x, "bank_conflict_max", (double)a->bank_max);
+    }
+    cJSON_AddNumberToObject(x, "distinct_addresses_avg", a->distinct_avg);
+    cJSON_AddNumberToObject(x, "distinct_addresses_max", (double)a->distinct_max);
+    if (a->kind == GM_ATOMIC) {
+        cJSON_AddNumberToObject(x, "contention_avg", a->contention_avg);
+        cJSON_AddNumberToObject(x, "contention_max", (double)a->contention_max);
+    }
+    if (a->skipped) cJSON_AddNumberToObject(x, "skipped", (double)a->skipped);
+    cJSON_AddStringToObject(x, "note", a->note);
+    return x;
+}
+
 cJSON *gpumodel_json(const gpumodel_report *rep) {
     cJSON *o = cJSON_CreateObject();
     static const char *const st[] = {"ok", "unavailable", "failed"};
@@ -60,36 +93,7 @@ cJSON *gpumodel_json(const gpumodel_report *rep) {
         cJSON_AddNumberToObject(jk, "global_bytes_moved", (double)k->moved);
         cJSON *ja = cJSON_AddArrayToObject(jk, "accesses");
         for (int j = 0; j < k->n_acc; j++) {
-            const gm_access *a = &k->acc[j];
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddItemToArray(ja, x);
-            cJSON_AddNumberToObject(x, "line", a->line);
-            cJSON_AddNumberToObject(x, "col", a->col);
-            cJSON_AddStringToObject(x, "space", gpumodel_space_name(a->space));
-            cJSON_AddStringToObject(x, "kind", gpumodel_kind_name(a->kind));
-            cJSON_AddNumberToObject(x, "bytes_per_access", a->width_max);
-            cJSON_AddNumberToObject(x, "bytes_per_work_item", a->bytes_per_item);
-            cJSON_AddNumberToObject(x, "work_items", (double)a->items);
-            cJSON_AddNumberToObject(x, "executions", (double)a->execs);
-            cJSON_AddNumberToObject(x, "requests", (double)a->requests);
-            cJSON_AddNumberToObject(x, "requests_per_warp", a->requests_per_warp);
-            cJSON_AddNumberToObject(x, "active_lanes_avg", a->lanes_avg);
-            if (a->space != GM_LOCAL) {
-                cJSON_AddNumberToObject(x, "sectors", (double)a->sectors);
-                cJSON_AddNumberToObject(x, "sectors_per_request", a->sectors_per_request);
-                if (a->kind != GM_ATOMIC) cJSON_AddNumberToObject(x, "efficiency", a->efficiency);
-            } else {
-                cJSON_AddNumberToObject(x, "bank_conflict_avg", a->bank_avg);
-                cJSON_AddNumberToObject(x, "bank_conflict_max", (double)a->bank_max);
-            }
-            cJSON_AddNumberToObject(x, "distinct_addresses_avg", a->distinct_avg);
-            cJSON_AddNumberToObject(x, "distinct_addresses_max", (double)a->distinct_max);
-            if (a->kind == GM_ATOMIC) {
-                cJSON_AddNumberToObject(x, "contention_avg", a->contention_avg);
-                cJSON_AddNumberToObject(x, "contention_max", (double)a->contention_max);
-            }
-            if (a->skipped) cJSON_AddNumberToObject(x, "skipped", (double)a->skipped);
-            cJSON_AddStringToObject(x, "note", a->note);
+            cJSON_AddItemToArray(ja, access_json(&k->acc[j]));
         }
         cJSON *js = cJSON_AddObjectToObject(jk, "summary");
         for (int sp = 0; sp < GM_N_SPACES; sp++)
