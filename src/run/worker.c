@@ -187,6 +187,48 @@ static int check_inputs(const problem_ops *ops, prob_instance *pi, clh_ctx *ctx,
     return 0;
 }
 
+/* What timing a kernel needs: the instance, its device, the ledger of samples. */
+typedef struct {
+    const engine_request *rq;
+    const problem_ops *ops;
+    prob_instance *pi;
+    clh_ctx *ctx;
+    ledger *lg;
+    void *out;
+    size_t out_len;
+    double t0, warm;      /* when the checked launch began, and how long until timing */
+    int min_runs, max_runs;
+} timing;
+
+/* Repeats the launch until the relative standard error is under 1%, the
+ * budget is spent or a repeat would come near the time limit, after
+ * waiting its turn for the device; every launch's output is read back
+ * (outside its timed event) and hashed. *n: the samples taken. */
+static prob_failure time_launches(timing *tm, int pfd, int *n, char *err, size_t errlen) {
+    const engine_request *rq = tm->rq;
+    char key[128];
+    double queued = util_now(); /* the device is timed by one run at a time (a lab's shared GPU) */
+    gpulock_key(tm->ctx->dev.platform, tm->ctx->dev.name, key, sizeof key);
+    sandbox_gate(pfd, key);
+    double t0 = tm->t0 + (util_now() - queued), start = util_now();
+    while (*n < tm->max_runs) {
+        double before = util_now(), ms = 0;
+        ledger_seal(tm->lg, 1);
+        prob_failure f = tm->ops->dev_launch(tm->pi, tm->ctx, &ms, err, errlen);
+        ledger_seal(tm->lg, 0);
+        if (!f) f = tm->ops->dev_read(tm->pi, tm->ctx, tm->out, err, errlen);
+        if (f) return f;
+        tm->lg->hashes[*n] = util_hash64(tm->out, tm->out_len);
+        tm->lg->samples[(*n)++] = ms;
+        double now = util_now(), one = now - before;
+        sandbox_progress(pfd, *n, tm->max_runs);
+        if (*n >= tm->min_runs && stats_summarise(tm->lg->samples, *n).rse < 0.01) break;
+        if (*n >= (tm->min_runs < 3 ? tm->min_runs : 3) && now - start > rq->budget_s) break; /* the UI asks for 2 */
+        if (now - t0 + one + tm->warm > 0.8 * rq->timeout_s) break;
+    }
+    return PF_OK;
+}
+
 static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     const engine_request *rq = &wr->rq;
     const lesson *l = rq->lesson;
@@ -247,42 +289,20 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
     put_confinement(fd, &cs);
 
-    /* timing: repeat until the relative standard error is under 1%, the
-     * budget is spent or a repeat would come near the time limit; every
-     * timed launch's output is read back (outside its timed event) and
-     * hashed, for the parent to compare with the checked first output */
+    /* timing (time_launches): every output hashed, for the parent to compare with the checked first one */
     int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
     int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
     ledger lg;
     if (ledger_open(&lg, max_runs) != 0) return finish(fd, ENG_RUNTIME, "out of memory for the timing samples");
     int n = 0;
-    double warm = util_now() - t0;
     if (rq->budget_s > 0) {
-        /* the device is timed by one run at a time (a lab's shared GPU) */
-        char key[128];
-        double queued = util_now();
-        gpulock_key(ctx.dev.platform, ctx.dev.name, key, sizeof key);
-        sandbox_gate(pfd, key);
-        t0 += util_now() - queued;
-        double start = util_now();
-        while (n < max_runs) {
-            double before = util_now();
-            ledger_seal(&lg, 1);
-            f = ops->dev_launch(pi, &ctx, &ms, err, sizeof err);
-            ledger_seal(&lg, 0);
-            if (!f) f = ops->dev_read(pi, &ctx, out, err, sizeof err);
-            if (f) {
-                blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
-                blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
-                return finish_failure(fd, f, err);
-            }
-            lg.hashes[n] = util_hash64(out, out_len);
-            lg.samples[n++] = ms;
-            double now = util_now(), one = now - before;
-            sandbox_progress(pfd, n, max_runs);
-            if (n >= min_runs && stats_summarise(lg.samples, n).rse < 0.01) break;
-            if (n >= (min_runs < 3 ? min_runs : 3) && now - start > rq->budget_s) break; /* the UI asks for 2 */
-            if (now - t0 + one + warm > 0.8 * rq->timeout_s) break;
+        timing tm = {.rq = rq, .ops = ops, .pi = pi, .ctx = &ctx, .lg = &lg, .out = out, .out_len = out_len,
+                     .t0 = t0, .warm = util_now() - t0, .min_runs = min_runs, .max_runs = max_runs};
+        f = time_launches(&tm, pfd, &n, err, sizeof err);
+        if (f) {
+            blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
+            blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
+            return finish_failure(fd, f, err);
         }
     }
     free(out);
