@@ -118,6 +118,10 @@ const char *ui_kernel_label(const ui_app *a);
 const char *ui_device_label(const ui_app *a, char *buf, size_t len);
 int ui_default_device(const ui_app *a);
 const tui_ref_time *ui_ref_get(ui_app *a, int chapter);
+/* The device runs use now: its name (for caches and history). */
+const char *ui_device_key(const ui_app *a);
+/* The chapter this one is compared with, where it solves the same problem; else NULL. */
+const lesson *ui_previous_lesson(const ui_app *a, const lesson *l);
 void ui_results_input(ui_app *a, tui_results_in *in);
 int ui_solution_unlocked(const ui_app *a);
 /* Fills a tab's document (if dirty or the width changed). */

@@ -191,7 +191,7 @@ static const char *device_spec(const ui_app *a, char *buf, size_t len) {
 }
 
 /* The device runs use now: its name (for caches and history). */
-static const char *device_key(const ui_app *a) {
+const char *ui_device_key(const ui_app *a) {
     int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
     if (i >= 0 && i < a->n_devs) return a->devs[i].name;
     return a->last_dev_name;
@@ -208,7 +208,7 @@ static void request_devices(ui_app *a) {
 /* ---- references (for speed-ups) -------------------------------------- */
 
 static void ref_key(const ui_app *a, int chapter, char *buf, size_t len) {
-    snprintf(buf, len, "%d|%s|%s", chapter, device_key(a), a->in_chapter ? a->ch.l->default_size : "");
+    snprintf(buf, len, "%d|%s|%s", chapter, ui_device_key(a), a->in_chapter ? a->ch.l->default_size : "");
 }
 
 const tui_ref_time *ui_ref_get(ui_app *a, int chapter) {
@@ -260,7 +260,7 @@ static void request_reference(ui_app *a, const lesson *ref_lesson, const lesson 
     tui_jobs_submit(&a->jobs, job);
 }
 
-static const lesson *previous_lesson(const ui_app *a, const lesson *l) {
+const lesson *ui_previous_lesson(const ui_app *a, const lesson *l) {
     const lesson *prev = l->previous ? catalog_by_number(&a->cat, l->previous) : NULL;
     if (prev && strcmp(prev->problem, l->problem)) prev = NULL; /* another problem: sizes do not compare */
     return prev;
@@ -432,7 +432,7 @@ static void start_verdict(ui_app *a) {
     if (!a->in_chapter) return;
     if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
     char dev[32];
-    const lesson *prev = previous_lesson(a, c->l);
+    const lesson *prev = ui_previous_lesson(a, c->l);
     char prev_ref[1400] = "";
     if (!prev || strcmp(prev->problem, c->l->problem) || paths_solution(&a->paths, prev, prev_ref, sizeof prev_ref) != 0) {
         prev = NULL;
@@ -569,259 +569,6 @@ static void finish_run(ui_app *a, tui_job *job) {
     a->st.tabs[TAB_BUILD].top = a->st.tabs[TAB_BUILD].cur = 0;
     mark_tabs_dirty(a);
 }
-
-void ui_results_input(ui_app *a, tui_results_in *in) {
-    memset(in, 0, sizeof *in);
-    if (!a->in_chapter) return;
-    ui_chapter *c = &a->ch;
-    in->lesson = c->l;
-    in->rep = c->have_rep ? &c->rep : NULL;
-    in->running = c->run_id != 0;
-    in->prev_run_ms = c->prev_run_ms;
-    in->utf8 = a->utf8;
-    in->run_number = c->run_number;
-    if (c->vd && c->vd->n > 0 && c->vd_hash == c->kernel_hash) {
-        in->verdict = c->vd;
-        in->verdict_running = c->vd_id != 0;
-    }
-    progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
-    in->last_run = pc && pc->n_runs > 0 ? &pc->runs[pc->n_runs - 1] : NULL;
-    const lesson *prev = previous_lesson(a, c->l);
-    if (prev) {
-        const tui_ref_time *t = ui_ref_get(a, prev->number);
-        if (t) in->prev_ref = *t;
-        else in->prev_ref.state = c->refs_due > 0 ? REF_WAITING : REF_NONE;
-        in->prev_ref.chapter = prev->number;
-    }
-    const tui_ref_time *own = ui_ref_get(a, c->l->number);
-    if (own) in->own_ref = *own;
-    else if (c->refs_due > 0) in->own_ref.state = REF_WAITING;
-}
-
-/* ---- tab and overlay contents ---------------------------------------- */
-
-static void diff_files(const char *old_path, const char *old_name, const char *new_text, const char *new_name,
-                       st_doc *out) {
-    char *old = util_read_file(old_path, NULL);
-    if (!old) {
-        st_doc_addf(out, ST_DIM, T("%s: cannot read it."), old_path);
-        return;
-    }
-    sd_diff d;
-    if (srcdiff_compute(old, new_text, &d) == 0) srcdiff_render(&d, 3, old_name, new_name, 1, out);
-    srcdiff_free(&d);
-    free(old);
-}
-
-static void wrap_into(st_doc *d, int width, int style, const char *text) {
-    st_doc_wrap(d, width, style, text, "", "", style);
-}
-
-static void analysis_doc(ui_app *a, int width, st_doc *d) {
-    ui_chapter *c = &a->ch;
-    if (!c->gm) {
-        if (c->gm_id) wrap_into(d, width, ST_DIM, T("Simulating your kernel on Oclgrind to see what a GPU would do with its memory accesses (a few seconds)…"));
-        else wrap_into(d, width, ST_DIM, T("Press a to analyse your kernel on the GPU memory model: coalescing, bank conflicts and atomics as a GPU would see them, with a note on each source line."));
-        return;
-    }
-    const gpumodel_report *gm = c->gm;
-    if (gm->status != GM_OK) {
-        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", T("The GPU memory model could not analyse this kernel."));
-        wrap_into(d, width, ST_NORMAL, gm->message);
-        return;
-    }
-    if (c->gm_hash != c->kernel_hash)
-        wrap_into(d, width, ST_WARN | ST_A_BOLD, c->gm_id ? T("The kernel changed: analysing it again…") : T("The kernel changed since this analysis: press a to analyse it again."));
-    for (int i = 0; i < gm->n_lines; i++) {
-        const char *t = gm->lines[i];
-        gm_line_role role = gm->line_roles ? gm->line_roles[i] : GM_LINE_TEXT;
-        int style = role == GM_LINE_HEADING ? ST_TITLE | ST_A_BOLD : role == GM_LINE_PROBLEM ? ST_ERR | ST_A_BOLD
-                  : role == GM_LINE_CLEAN ? ST_OK : ST_NORMAL;
-        /* rows point at their source line, their details wrapping under
-         * themselves; source lines and carets keep their columns */
-        int lead = (int)strspn(t, " ");
-        if (role == GM_LINE_ROW) {
-            st_doc_add_row(d, t, style, width, gm->line_src[i]);
-        } else if (role != GM_LINE_SOURCE && lead < 8 && t[lead]) { /* a sentence: wrapped between words */
-            char pre1[16], pre2[16];
-            snprintf(pre1, sizeof pre1, "%*s", lead, "");
-            snprintf(pre2, sizeof pre2, "%*s", lead + 2, "");
-            st_doc_wrap(d, width, style, t + lead, pre1, pre2, style);
-        } else { /* source lines and their carets keep their columns: cut */
-            st_line l;
-            memset(&l, 0, sizeof l);
-            st_line_adds(&l, style, t);
-            st_doc_add_cut(d, &l, width);
-            st_line_free(&l);
-        }
-    }
-}
-
-void ui_tab_doc(ui_app *a, tui_tab t, int width) {
-    ui_chapter *c = &a->ch;
-    if (!a->in_chapter) return;
-    if (!c->tab_dirty[t] && c->tab_w[t] == width) return;
-    st_doc *d = &c->tabs[t];
-    st_doc_clear(d);
-    c->tab_dirty[t] = 0;
-    c->tab_w[t] = width;
-    tui_results_in in;
-    ui_results_input(a, &in);
-    switch (t) {
-    case TAB_RESULT: tui_results_summary(&in, width, d); break;
-    case TAB_CHECK: tui_results_check(&in, width, d); break;
-    case TAB_BUILD: tui_results_build(&in, width, d); break;
-    case TAB_TIMING: tui_results_timing(&in, width, d); break;
-    case TAB_HISTORY:
-        tui_results_history(progress_get(&a->prog, c->l->id, 0), device_key(a), width, a->utf8, d);
-        break;
-    case TAB_CHANGES: {
-        /* what the learner changed, against the course's own starting file */
-        char path[1400], name[300];
-        paths_starting(&a->paths, c->l, path, sizeof path);
-        snprintf(name, sizeof name, "%s", T("the starting file"));
-        char mine[400];
-        snprintf(mine, sizeof mine, T("yours (%s)"), c->display);
-        diff_files(path, name, c->kernel_text, mine, d);
-        break;
-    }
-    case TAB_SOLUTION: {
-        if (!a->cfg.solutions_shown) {
-            char buf[1400];
-            snprintf(buf, sizeof buf, T("The reference solutions are hidden on this machine ([course] solutions = hidden in %s)."),
-                     a->cfg.solutions_hidden_by);
-            wrap_into(d, width, ST_DIM, buf);
-            break;
-        }
-        if (!ui_solution_unlocked(a)) {
-            char buf[400];
-            snprintf(buf, sizeof buf,
-                     T("The reference solution opens once you pass this chapter, or after %d runs that fail (so far: %d). Try the hints first: press n."),
-                     UI_SOLUTION_AFTER, c->failed_runs);
-            wrap_into(d, width, ST_DIM, buf);
-            break;
-        }
-        char path[1400], name[300], mine[400];
-        if (paths_solution(&a->paths, c->l, path, sizeof path) != 0) {
-            wrap_into(d, width, ST_DIM, T("The instructor withheld the reference solutions from this install: ask them, or compare with a classmate's passing kernel."));
-            break;
-        }
-        snprintf(name, sizeof name, T("yours (%s)"), c->display);
-        snprintf(mine, sizeof mine, T("the reference (kernels/%s/%s)"), c->l->id, c->l->exercise);
-        char *ref = util_read_file(path, NULL);
-        if (!ref) {
-            st_doc_addf(d, ST_DIM, T("%s: cannot read it."), path);
-            break;
-        }
-        sd_diff df;
-        if (srcdiff_compute(c->kernel_text, ref, &df) == 0) srcdiff_render(&df, 3, name, mine, 0, d);
-        srcdiff_free(&df);
-        st_doc_add(d);
-        st_doc_addf(d, ST_TITLE | ST_A_BOLD, "%s", T("The whole reference solution:"))->tag = -1;
-        int state = 0, n = 0;
-        const char *p = ref;
-        while (*p) {
-            const char *e = strchr(p, '\n');
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            st_line *l = st_doc_add(d);
-            l->tag = -1;
-            st_line_addf(l, ST_LINENO, "%4d  ", ++n);
-            clhl_line(l, p, len, &state, 4);
-            if (!e) break;
-            p = e + 1;
-        }
-        free(ref);
-        break;
-    }
-    case TAB_ANALYSIS: analysis_doc(a, width, d); break;
-    default: break;
-    }
-    if (d->n == 0) st_doc_add(d);
-}
-
-void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *title, size_t tlen) {
-    switch (o) {
-    case OV_HELP:
-        snprintf(title, tlen, "%s", T("Keys"));
-        tui_help_doc(out, width);
-        break;
-    case OV_QUICKREF:
-        snprintf(title, tlen, "%s", T("OpenCL C quick reference"));
-        tui_quickref_doc(out, width);
-        break;
-    case OV_HINTS: {
-        snprintf(title, tlen, "%s", T("Hints"));
-        if (!a->in_chapter) break;
-        const lesson *l = a->ch.l;
-        progress_chapter *pc = progress_get(&a->prog, l->id, 0);
-        int seen = pc ? pc->hints_seen : 0;
-        if (seen > l->n_hints) seen = l->n_hints;
-        int zh = !strcmp(tui_text_lang(), "zh");
-        if (l->n_hints == 0) {
-            st_doc_addf(out, ST_DIM, "%s", T("This chapter has no hints."));
-            break;
-        }
-        for (int i = 0; i < seen; i++) {
-            const char *h = zh && l->hints_zh[i] ? l->hints_zh[i] : l->hints_en[i];
-            if (!h) continue;
-            char pre[32], pre2[32];
-            snprintf(pre, sizeof pre, "%d. ", i + 1);
-            snprintf(pre2, sizeof pre2, "   ");
-            st_doc_wrap(out, width, ST_NORMAL, h, pre, pre2, ST_KEY | ST_A_BOLD);
-            st_doc_add(out);
-        }
-        if (seen < l->n_hints)
-            st_doc_addf(out, ST_DIM, T("Press n or Enter for hint %d of %d."), seen + 1, l->n_hints);
-        else
-            st_doc_addf(out, ST_DIM, T("That was the last hint (%d of %d)."), l->n_hints, l->n_hints);
-        break;
-    }
-    case OV_DEVICES: {
-        snprintf(title, tlen, "%s", T("OpenCL devices"));
-        if (a->devs_state == 1 && a->n_devs == 0) {
-            st_doc_addf(out, ST_DIM, "%s", T("Looking for OpenCL devices…"));
-            break;
-        }
-        if (a->devs_state == 3 || (a->devs_state == 2 && a->n_devs == 0)) {
-            st_doc_addf(out, ST_ERR, "%s", a->devs_err[0] ? a->devs_err : T("No OpenCL device found."));
-            wrap_into(out, width, ST_DIM, T("Install PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's OpenCL driver, then press r."));
-            break;
-        }
-        int def = ui_default_device(a), cur = a->dev_sel >= 0 ? a->dev_sel : def;
-        for (int i = 0; i < a->n_devs; i++) {
-            const engine_device *d = &a->devs[i];
-            st_line *l = st_doc_add(out);
-            st_line_addf(l, i == cur ? ST_OK | ST_A_BOLD : ST_NORMAL, "%s %d  ", i == cur ? (a->utf8 ? "●" : "*") : " ", d->index);
-            st_line_addf(l, !strcmp(d->type, "GPU") ? ST_OK | ST_A_BOLD : ST_WARN, "%-4s ", d->type);
-            st_line_addf(l, ST_NORMAL, "%s", d->name);
-            st_line_addf(l, ST_DIM, "  %s", d->platform);
-            if (i == def) st_line_addf(l, ST_DIM, "  %s", T("(default)"));
-        }
-        st_doc_add(out);
-        int any_cpu = 0;
-        for (int i = 0; i < a->n_devs; i++)
-            if (!strcmp(a->devs[i].type, "CPU")) any_cpu = 1;
-        if (any_cpu) {
-            wrap_into(out, width, ST_DIM, T("CPU devices run the kernels correctly, but their timings do not show GPU effects (coalescing, local memory, bank conflicts)."));
-        }
-        st_doc_addf(out, ST_DIM, "%s", T("Enter: use it   r: look again   Esc: close"));
-        break;
-    }
-    case OV_MESSAGE: {
-        snprintf(title, tlen, "%s", T("cltutor"));
-        wrap_into(out, width, ST_NORMAL, a->st.message);
-        break;
-    }
-    case OV_CONFIRM_QUIT:
-        snprintf(title, tlen, "%s", T("Quit?"));
-        st_doc_addf(out, ST_NORMAL, "%s", T("Quit cltutor? Your progress is saved. (y / n)"));
-        break;
-    default: break;
-    }
-    if (out->n == 0) st_doc_add(out);
-}
-
-/* ---- the editor ------------------------------------------------------- */
 
 static int on_path(const char *cmd) {
     char word[512];
@@ -1406,7 +1153,7 @@ int ui_main(const char *workspace) {
             dirty = 1;
         }
         if (a->in_chapter && a->ch.refs_due > 0 && now >= a->ch.refs_due && !a->ch.run_id && !a->ch.run_due) {
-            const lesson *prev = previous_lesson(a, a->ch.l);
+            const lesson *prev = ui_previous_lesson(a, a->ch.l);
             if (prev) request_reference(a, prev, a->ch.l);
             request_reference(a, a->ch.l, a->ch.l);
             a->ch.refs_due = 0;
