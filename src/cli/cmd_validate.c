@@ -249,8 +249,7 @@ static void run_one(validate_run *vr, const lesson *l, const char *path, const c
     engine_run(&rq, cli_on_progress, &vr->live, NULL, rep);
     cli_clear_status(&vr->live);
     if (rep->status == ENG_NO_DEVICE) vr->fatal = EXIT_NO_DEVICE;
-    else if (rep->status == ENG_USAGE && !rep->device.name[0] && strstr(rep->message, "device"))
-        vr->fatal = EXIT_USAGE;
+    else if (rep->bad_device_spec) vr->fatal = EXIT_USAGE;
 }
 
 /* A short account of a failed run: the engine's message and the first build errors. */

@@ -450,7 +450,8 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         else
             set_msg(r, ENG_BUILD, "Build failed", "%s: %s", rq.display_path, msg ? msg : "build failed");
     } else if (*status == ENG_USAGE) {
-        set_msg(r, ENG_USAGE, "Bad request", "%s", msg ? msg : "bad request");
+        r->bad_device_spec = blob_get(sr.blob, sr.blob_len, W_BADSPEC, 0, NULL) != NULL;
+        set_msg(r, ENG_USAGE, r->bad_device_spec ? "No such device" : "Bad request", "%s", msg ? msg : "bad request");
     } else if (*status == ENG_NO_DEVICE) {
         set_msg(r, ENG_NO_DEVICE, "No OpenCL device", "%s", msg ? msg : "no usable OpenCL device");
     } else if (*status == ENG_RUNTIME) {

@@ -66,6 +66,7 @@ typedef struct {
 
 typedef struct {
     engine_status status;
+    int bad_device_spec;         /* ENG_USAGE because --device names no device (every run would fail alike) */
     char headline[128];          /* "Correct", "Wrong result", "Build failed", ... */
     char message[2048];          /* what happened, the likely cause, what to try */
     char *build_log;             /* with the learner's file name, or NULL */

@@ -241,6 +241,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     sandbox_phase(pfd, "device", SETUP_LIMIT_S);
     clh_ctx ctx;
     int rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
+    if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
     put_device(fd, &ctx.dev);
 
@@ -376,6 +377,7 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     sandbox_phase(pfd, "device", SETUP_LIMIT_S);
     clh_ctx ctx;
     int rc = clh_open(&ctx, wr->rq.device_spec, err, sizeof err);
+    if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
     put_device(fd, &ctx.dev);
     sandbox_phase(pfd, "build", BUILD_LIMIT_S);

@@ -12,6 +12,7 @@
 #define W_STATUS BLOB_TAG('S', 'T', 'A', 'T')  /* int: engine_status */
 #define W_MESSAGE BLOB_TAG('M', 'E', 'S', 'G') /* text */
 #define W_FAILURE BLOB_TAG('F', 'A', 'I', 'L') /* int: prob_failure, when the device side failed */
+#define W_BADSPEC BLOB_TAG('B', 'S', 'P', 'C') /* empty: the device spec named no device */
 #define W_BUILDLOG BLOB_TAG('B', 'L', 'O', 'G') /* text */
 #define W_OUTPUT BLOB_TAG('O', 'U', 'T', 'P')  /* raw output buffer of the first (checked) launch */
 #define W_SAMPLES BLOB_TAG('S', 'A', 'M', 'P') /* double[]: kernel ms of each timed launch */

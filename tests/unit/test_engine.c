@@ -201,6 +201,12 @@ START_TEST(device_selection) {
     run_source(correct_src, "100x4x4", 10, "no-such-device-name", &r);
     ck_assert_int_eq(r.status, ENG_USAGE);
     ck_assert_ptr_nonnull(strstr(r.message, "no-such-device-name"));
+    ck_assert(r.bad_device_spec); /* said by the worker, not read off the message */
+    ck_assert_str_eq(r.headline, "No such device");
+    engine_report_free(&r);
+    run_source(correct_src, "12xq", 10, NULL, &r); /* another usage error is not about the device */
+    ck_assert_int_eq(r.status, ENG_USAGE);
+    ck_assert(!r.bad_device_spec);
     engine_report_free(&r);
     engine_device *devs = NULL;
     char err[256];
