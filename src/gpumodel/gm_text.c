@@ -403,6 +403,106 @@ static int differs(double a, double b, double rel) {
     return m > 0 && fabs(a - b) > rel * m;
 }
 
+/* Atomics: how many, and how many work-items of a warp meet on one address. */
+static void compare_atomics(gpumodel_report *rep, const char *what, const gm_summary *o, const gm_summary *c, int had,
+                            int sp) {
+    char x[32], y[32];
+    fmt_num(x, sizeof x, c->contention_avg);
+    if (!had) {
+        add_sentence(rep, "%s: new, %llu operation%s, %s work-item%s of a warp on one address on average.",
+                     what, c->execs, c->execs == 1 ? "" : "s", x, strcmp(x, "1") ? "s" : "");
+        return;
+    }
+    fmt_num(y, sizeof y, o->contention_avg);
+    if (o->execs == c->execs && !differs(o->contention_avg, c->contention_avg, 0.05))
+        add_sentence(rep, "%s: %llu operations as before, %s work-item%s of a warp on one address on "
+                     "average.", what, c->execs, x, strcmp(x, "1") ? "s" : "");
+    else if (o->execs == c->execs)
+        add_sentence(rep, "%s: %llu operations as before; work-items of a warp on one address (they "
+                     "take turns): %s → %s on average.", what, c->execs, y, x);
+    else
+        add_sentence(rep, "%s: %llu → %llu operations (%.1fx %s); work-items of a warp on one address "
+                     "(they take turns): %s → %s on average.", what, o->execs, c->execs,
+                     c->execs < o->execs ? (double)o->execs / (double)(c->execs ? c->execs : 1)
+                                         : (double)c->execs / (double)(o->execs ? o->execs : 1),
+                     c->execs < o->execs ? "fewer" : "more", y, x);
+    if (sp == GM_LOCAL && differs(o->bank_avg, c->bank_avg, 0.02)) {
+        fmt_num(x, sizeof x, c->bank_avg);
+        fmt_num(y, sizeof y, o->bank_avg);
+        add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s.", what, y, x,
+                     c->bank_max <= 1 ? " (none)" : "");
+    }
+}
+
+/* Local loads and stores: bank conflicts. */
+static void compare_local(gpumodel_report *rep, const char *what, const gm_summary *o, const gm_summary *c,
+                          const gm_access *cb, int had) {
+    char x[32], y[32];
+    fmt_num(x, sizeof x, c->bank_avg);
+    if (!had) {
+        if (c->bank_max <= 1)
+            add_sentence(rep, "%s: new, %llu of them, with no bank conflicts.", what, c->execs);
+        else
+            add_sentence(rep, "%s: new, %llu of them, with %s-way bank conflicts on average (%llu-way at "
+                         "worst, line %d).", what, c->execs, x, c->bank_max, cb->line);
+        return;
+    }
+    fmt_num(y, sizeof y, o->bank_avg);
+    if (!differs(o->bank_avg, c->bank_avg, 0.02) && c->bank_max <= 1)
+        add_sentence(rep, "%s: no bank conflicts, as before.", what);
+    else if (!differs(o->bank_avg, c->bank_avg, 0.02))
+        add_sentence(rep, "%s: %s-way bank conflicts on average, as before.", what, x);
+    else
+        add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s: each request now takes %s "
+                     "instead of %s pass%s through the banks.", what, y, x,
+                     c->bank_max <= 1 ? " (none)" : "", x, y, strcmp(y, "1") ? "es" : "");
+}
+
+/* Global and constant loads and stores: efficiency, sectors, widths, requests. */
+static void compare_memory(gpumodel_report *rep, const char *what, const gm_kernel *old, const gm_summary *o,
+                           const gm_summary *c, const gm_access *cb, int had, int sp, int kd) {
+    char a[32], b[32], x[32], y[32];
+    const char *verb = kd == GM_LOAD ? "reads" : "writes";
+    fmt_pct(b, sizeof b, c->efficiency);
+    fmt_num(x, sizeof x, cb->sectors_per_request);
+    if (!had) {
+        add_sentence(rep, "%s: new, %s efficient; each warp %s %s sector%s per request (line %d).", what, b,
+                     verb, x, strcmp(x, "1") ? "s" : "", cb->line);
+        return;
+    }
+    const gm_access *ob = &old->acc[o->busiest];
+    fmt_pct(a, sizeof a, o->efficiency);
+    fmt_num(y, sizeof y, ob->sectors_per_request);
+    char tail[200] = "";
+    if (strcmp(x, y))
+        snprintf(tail, sizeof tail, ": each warp now %s %s sector%s per request instead of %s", verb, x,
+                 strcmp(x, "1") ? "s" : "", y);
+    else
+        snprintf(tail, sizeof tail, ", %s sector%s per request", x, strcmp(x, "1") ? "s" : "");
+    if (o->width_max != c->width_max) {
+        size_t u = strlen(tail);
+        snprintf(tail + u, sizeof tail - u, "%s the widest %s %u bytes per work-item instead of %u",
+                 u ? ";" : ":", kd == GM_LOAD ? "reads" : "writes", c->width_max, o->width_max);
+    }
+    if (differs((double)o->requests, (double)c->requests, 0.1)) {
+        size_t u = strlen(tail);
+        double r = (double)o->requests / (double)(c->requests ? c->requests : 1);
+        if (r >= 1)
+            snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx fewer requests", u ? ";" : ":", r);
+        else
+            snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx more requests", u ? ";" : ":", 1 / r);
+    }
+    if (strcmp(a, b))
+        add_sentence(rep, "%s: %s → %s efficient%s.", what, a, b, tail);
+    else
+        add_sentence(rep, "%s: %s efficient as before%s.", what, b, tail);
+    if (sp == GM_CONSTANT && differs(o->distinct_avg, c->distinct_avg, 0.05)) {
+        fmt_num(x, sizeof x, c->distinct_avg);
+        fmt_num(y, sizeof y, o->distinct_avg);
+        add_sentence(rep, "%s: %s → %s distinct addresses per warp.", what, y, x);
+    }
+}
+
 static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_kernel *cur, const char *prefix) {
     for (int sp = 0; sp < GM_N_SPACES; sp++)
         for (int kd = 0; kd < GM_N_KINDS; kd++) {
@@ -411,101 +511,14 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
             if (!had && !has) continue;
             char what[64];
             snprintf(what, sizeof what, "%s%s %s", prefix, gpumodel_space_name((gm_space)(sp)), kind_plural[kd]);
-            char a[32], b[32], x[32], y[32];
             if (!has) {
                 add_sentence(rep, "%s: none any more (there were %llu).", what, o->execs);
                 continue;
             }
             const gm_access *cb = &cur->acc[c->busiest];
-            if (kd == GM_ATOMIC) {
-                fmt_num(x, sizeof x, c->contention_avg);
-                if (!had) {
-                    add_sentence(rep, "%s: new, %llu operation%s, %s work-item%s of a warp on one address on average.",
-                                 what, c->execs, c->execs == 1 ? "" : "s", x, strcmp(x, "1") ? "s" : "");
-                    continue;
-                }
-                fmt_num(y, sizeof y, o->contention_avg);
-                if (o->execs == c->execs && !differs(o->contention_avg, c->contention_avg, 0.05))
-                    add_sentence(rep, "%s: %llu operations as before, %s work-item%s of a warp on one address on "
-                                 "average.", what, c->execs, x, strcmp(x, "1") ? "s" : "");
-                else if (o->execs == c->execs)
-                    add_sentence(rep, "%s: %llu operations as before; work-items of a warp on one address (they "
-                                 "take turns): %s → %s on average.", what, c->execs, y, x);
-                else
-                    add_sentence(rep, "%s: %llu → %llu operations (%.1fx %s); work-items of a warp on one address "
-                                 "(they take turns): %s → %s on average.", what, o->execs, c->execs,
-                                 c->execs < o->execs ? (double)o->execs / (double)(c->execs ? c->execs : 1)
-                                                     : (double)c->execs / (double)(o->execs ? o->execs : 1),
-                                 c->execs < o->execs ? "fewer" : "more", y, x);
-                if (sp == GM_LOCAL && differs(o->bank_avg, c->bank_avg, 0.02)) {
-                    fmt_num(x, sizeof x, c->bank_avg);
-                    fmt_num(y, sizeof y, o->bank_avg);
-                    add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s.", what, y, x,
-                                 c->bank_max <= 1 ? " (none)" : "");
-                }
-                continue;
-            }
-            if (sp == GM_LOCAL) {
-                fmt_num(x, sizeof x, c->bank_avg);
-                if (!had) {
-                    if (c->bank_max <= 1)
-                        add_sentence(rep, "%s: new, %llu of them, with no bank conflicts.", what, c->execs);
-                    else
-                        add_sentence(rep, "%s: new, %llu of them, with %s-way bank conflicts on average (%llu-way at "
-                                     "worst, line %d).", what, c->execs, x, c->bank_max, cb->line);
-                    continue;
-                }
-                fmt_num(y, sizeof y, o->bank_avg);
-                if (!differs(o->bank_avg, c->bank_avg, 0.02) && c->bank_max <= 1)
-                    add_sentence(rep, "%s: no bank conflicts, as before.", what);
-                else if (!differs(o->bank_avg, c->bank_avg, 0.02))
-                    add_sentence(rep, "%s: %s-way bank conflicts on average, as before.", what, x);
-                else
-                    add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s: each request now takes %s "
-                                 "instead of %s pass%s through the banks.", what, y, x,
-                                 c->bank_max <= 1 ? " (none)" : "", x, y, strcmp(y, "1") ? "es" : "");
-                continue;
-            }
-            /* global and constant loads and stores */
-            const char *verb = kd == GM_LOAD ? "reads" : "writes";
-            fmt_pct(b, sizeof b, c->efficiency);
-            fmt_num(x, sizeof x, cb->sectors_per_request);
-            if (!had) {
-                add_sentence(rep, "%s: new, %s efficient; each warp %s %s sector%s per request (line %d).", what, b,
-                             verb, x, strcmp(x, "1") ? "s" : "", cb->line);
-                continue;
-            }
-            const gm_access *ob = &old->acc[o->busiest];
-            fmt_pct(a, sizeof a, o->efficiency);
-            fmt_num(y, sizeof y, ob->sectors_per_request);
-            char tail[200] = "";
-            if (strcmp(x, y))
-                snprintf(tail, sizeof tail, ": each warp now %s %s sector%s per request instead of %s", verb, x,
-                         strcmp(x, "1") ? "s" : "", y);
-            else
-                snprintf(tail, sizeof tail, ", %s sector%s per request", x, strcmp(x, "1") ? "s" : "");
-            if (o->width_max != c->width_max) {
-                size_t u = strlen(tail);
-                snprintf(tail + u, sizeof tail - u, "%s the widest %s %u bytes per work-item instead of %u",
-                         u ? ";" : ":", kd == GM_LOAD ? "reads" : "writes", c->width_max, o->width_max);
-            }
-            if (differs((double)o->requests, (double)c->requests, 0.1)) {
-                size_t u = strlen(tail);
-                double r = (double)o->requests / (double)(c->requests ? c->requests : 1);
-                if (r >= 1)
-                    snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx fewer requests", u ? ";" : ":", r);
-                else
-                    snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx more requests", u ? ";" : ":", 1 / r);
-            }
-            if (strcmp(a, b))
-                add_sentence(rep, "%s: %s → %s efficient%s.", what, a, b, tail);
-            else
-                add_sentence(rep, "%s: %s efficient as before%s.", what, b, tail);
-            if (sp == GM_CONSTANT && differs(o->distinct_avg, c->distinct_avg, 0.05)) {
-                fmt_num(x, sizeof x, c->distinct_avg);
-                fmt_num(y, sizeof y, o->distinct_avg);
-                add_sentence(rep, "%s: %s → %s distinct addresses per warp.", what, y, x);
-            }
+            if (kd == GM_ATOMIC) compare_atomics(rep, what, o, c, had, sp);
+            else if (sp == GM_LOCAL) compare_local(rep, what, o, c, cb, had);
+            else compare_memory(rep, what, old, o, c, cb, had, sp, kd);
         }
     if (old && old->moved && cur->moved && differs((double)old->moved, (double)cur->moved, 0.05)) {
         char a[32], b[32];
