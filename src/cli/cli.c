@@ -76,7 +76,9 @@ int cli_load_course(cli_ctx *cx) {
                 cx->cat.n_skipped == 1 ? "" : "s", cx->cat.skipped);
     workspace_news news;
     if (workspace_prepare(&cx->paths, &news) != 0) fprintf(stderr, "cltutor: warning: %s\n", news.error);
-    else if (news.notice[0]) fprintf(stderr, "cltutor: %s\n", news.notice);
+    else if (news.moved || news.moved_progress)
+        fprintf(stderr, "cltutor: " WORKSPACE_MOVED_FMT "\n", cx->paths.workspace, news.moved,
+                news.moved_progress ? WORKSPACE_MOVED_PROGRESS : "");
     char state[1200], file[1300];
     if (paths_state_dir(&cx->paths, state, sizeof state) != 0) {
         snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: the folder %s cannot be "

@@ -173,13 +173,12 @@ static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *
 }
 
 /* The learner has worked on the chapter: run it before, or changed its
- * file (a bare `check` of chapters never opened records nothing). */
-static int worked_on(cli_ctx *cx, const lesson *l, const char *path) {
+ * file, whose text is mine (a bare `check` of chapters never opened records nothing). */
+static int worked_on(cli_ctx *cx, const lesson *l, const char *mine) {
     char start[1400];
     paths_starting(&cx->paths, l, start, sizeof start);
-    char *mine = util_read_file(path, NULL), *orig = util_read_file(start, NULL);
+    char *orig = util_read_file(start, NULL);
     int changed = !mine || !orig || strcmp(mine, orig) != 0;
-    free(mine);
     free(orig);
     const progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
     return changed || (pc && pc->n_runs > 0);
@@ -282,7 +281,9 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         char label[256];
         snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? "reference solution" : l->exercise);
         int chapter_ok = 0;
-        progress_run pr = {.when = (double)time(NULL), .origin = FROM_CHECK};
+        /* the text checked, read before the checks: the learner may save meanwhile */
+        char *text = util_read_file(path, NULL);
+        progress_run pr = {.when = (double)time(NULL), .origin = FROM_CHECK, .file_hash = util_hash_text(text)};
         check_verdict(&cr, l, path, label, &chapter_ok, &pr);
         /* find-the-bug listings: the exposing input first, then the usual tests */
         for (int b = 0; b < l->n_bugs && !kernel && !cr.fatal; b++) {
@@ -291,6 +292,7 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             if (solution) cli_solution_path(cx, "check", l, bpath, sizeof bpath);
             else if (paths_exercise_file(&cx->paths, l, bug->file, bpath, sizeof bpath, err, sizeof err) != 0) {
                 fprintf(stderr, "cltutor check: %s\n", err);
+                free(text);
                 return EXIT_USAGE;
             }
             const char *bsizes[LESSON_MAX_SIZES + 1];
@@ -302,10 +304,8 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             int fixed = check_file(&cr, l, bpath, label, bsizes, nb);
             if (fixed && !solution) check_fix_is_edit(&cr, l, bug, bpath);
         }
-        char *text = util_read_file(path, NULL);
-        pr.file_hash = util_hash_text(text);
+        if (!kernel && !solution && (named || worked_on(cx, l, text))) progress_record_verdict(&cx->prog, l->id, &pr);
         free(text);
-        if (!kernel && !solution && (named || worked_on(cx, l, path))) progress_record_verdict(&cx->prog, l->id, &pr);
     }
     if (!kernel && !solution) cli_save_progress(cx);
     if (cr.json) cli_print_json(cr.results);

@@ -155,15 +155,5 @@ int workspace_prepare(const paths *p, workspace_news *news) {
     snprintf(state, sizeof state, "%s/.cltutor", p->workspace);
     static const char text[] = "2\n"; /* the layout: a workspace apart from the course */
     if (util_mkdirs(state) != 0 || util_write_file_atomic(marker, text, sizeof text - 1) != 0) return 0;
-    char what[160] = "";
-    if (news->moved)
-        snprintf(what, sizeof what, "%d file%s you edited in the course's exercises/%s", news->moved,
-                 news->moved == 1 ? "" : "s", news->moved_progress ? " and your progress" : "");
-    else if (news->moved_progress)
-        snprintf(what, sizeof what, "your progress");
-    if (what[0])
-        snprintf(news->notice, sizeof news->notice,
-                 "Your work now lives in %s, apart from the course: %s moved there, and the course's own "
-                 "starting files are back in place.", p->workspace, what);
     return 0;
 }

@@ -7,9 +7,16 @@
 typedef struct {
     int moved;             /* files moved from the course's exercises/ */
     int moved_progress;    /* the checkout's .cltutor/ moved too */
-    char notice[1600];     /* what the learner is told once, "" when nothing moved */
     char error[1600];
 } workspace_news;
+
+/* What the learner is told once after a move, with the workspace, the
+ * files moved and WORKSPACE_MOVED_PROGRESS or "" (the course shows it in
+ * the learner's language: the same text is its key in text/tui_text.c). */
+#define WORKSPACE_MOVED_FMT                                                                                    \
+    "Your work now lives in %s, apart from the course: %d edited file(s) from the course's exercises/%s moved " \
+    "there, and the course's own starting files are back in place."
+#define WORKSPACE_MOVED_PROGRESS " and your progress"
 
 /* Creates p->workspace and, for a workspace inside a source checkout, moves
  * the old layout's work into it the first time. Returns -1 with

@@ -964,9 +964,8 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
     workspace_news news;
     if (workspace_prepare(&a->paths, &news) != 0) append_warning(a, news.error);
     else if (news.moved || news.moved_progress)
-        snprintf(a->notice, sizeof a->notice,
-                 T("Your work now lives in %s, apart from the course: %d edited file(s) from the course's exercises/%s moved there, and the course's own starting files are back in place."),
-                 a->paths.workspace, news.moved, news.moved_progress ? T(" and your progress") : "");
+        snprintf(a->notice, sizeof a->notice, T(WORKSPACE_MOVED_FMT), a->paths.workspace, news.moved,
+                 news.moved_progress ? T(WORKSPACE_MOVED_PROGRESS) : "");
     char state[1200], file[1300];
     if (paths_state_dir(&a->paths, state, sizeof state) != 0) {
         snprintf(a->progress_error, sizeof a->progress_error,

@@ -3,6 +3,7 @@
  * handling, results and history, translations, the file watcher, the job queue. */
 #define _GNU_SOURCE
 #include "suites.h"
+#include "course/workspace.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -855,11 +856,21 @@ START_TEST(jobs_queue_order_and_cancel) {
 }
 END_TEST
 
+/* Sentences the course shows from other layers are translated under their own text. */
+START_TEST(moved_workspace_notice_is_translated) {
+    tui_text_set_lang("zh");
+    ck_assert_str_ne(tui_tr(WORKSPACE_MOVED_FMT), WORKSPACE_MOVED_FMT);
+    ck_assert_str_ne(tui_tr(WORKSPACE_MOVED_PROGRESS), WORKSPACE_MOVED_PROGRESS);
+    tui_text_set_lang("en");
+}
+END_TEST
+
 Suite *tui_suite(void) {
     Suite *s = suite_create("tui");
     TCase *t = tcase_create("text");
     tcase_add_checked_fixture(t, utf8_locale, NULL);
     tcase_add_test(t, stext_widths);
+    tcase_add_test(t, moved_workspace_notice_is_translated);
     tcase_add_test(t, stext_wrap_english_and_chinese);
     tcase_add_test(t, stext_hard_breaks_and_styles);
     tcase_add_test(t, clhl_styles);
