@@ -152,22 +152,24 @@ int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int
 }
 
 /* Live status on a terminal while the worker runs. */
-void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed) {
+void cli_on_progress(void *user, const run_progress *p) {
     cli_live_status *ls = user;
-    if (!strcmp(phase, "queue")) {
+    if (p->phase == PHASE_QUEUE) {
         /* said even without a live status line: a wait needs its reason */
         fprintf(stderr, ls->enabled ? "\r\033[Kwaiting for the device (%d ahead)... (%.1f s)" : "cltutor: waiting for "
-                "the device (%d ahead): another timing run is using it\n", done, elapsed);
+                "the device (%d ahead): another timing run is using it\n", p->done, p->elapsed_s);
         ls->shown = ls->enabled;
         return;
     }
+    cli_show_status(ls, run_phase_label(p->phase), p->done, p->elapsed_s);
+}
+
+void cli_show_status(cli_live_status *ls, const char *label, int done, double elapsed_s) {
     if (!ls->enabled) return;
-    const char *label = engine_phase_label(phase);
     if (done > 0)
-        fprintf(stderr, "\r\033[K%s: run %d (%.1f s)", label, done, elapsed);
+        fprintf(stderr, "\r\033[K%s: run %d (%.1f s)", label, done, elapsed_s);
     else
-        fprintf(stderr, "\r\033[K%s... (%.1f s)", label, elapsed);
-    (void)total;
+        fprintf(stderr, "\r\033[K%s... (%.1f s)", label, elapsed_s);
     fflush(stderr);
     ls->shown = 1;
 }

@@ -8,6 +8,7 @@
 #include "course/config.h"
 #include "course/paths.h"
 #include "course/progress.h"
+#include "run/phase.h"
 
 
 
@@ -50,8 +51,10 @@ const char *cli_device(const cli_ctx *cx, const char *option);
 /* The chapter's reference solution in buf; -1 after saying that the
  * install withheld the solutions (a student install). */
 int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len);
-/* An engine_progress_cb for a cli_live_status. */
-void cli_on_progress(void *user, const char *phase, int done, int total, double elapsed);
+/* A run_progress_cb for a cli_live_status. */
+void cli_on_progress(void *user, const run_progress *p);
+/* Shows label (and the launches done, when any) on the live status line. */
+void cli_show_status(cli_live_status *ls, const char *label, int done, double elapsed_s);
 void cli_clear_status(cli_live_status *ls);
 void cli_print_json(cJSON *o);
 /* Parses a number option in [lo, hi]; prints a usage error and returns -1 otherwise. */

@@ -40,16 +40,19 @@ static const char *const analyze_usage =
     "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
     "64 usage error, 69 Oclgrind is not installed.\n";
 
-/* Live status: the simulation and the comparison's ("previous:PHASE"). */
-static void on_progress(void *user, const char *phase, int done, int total, double elapsed) {
-    int prev = !strncmp(phase, "previous:", 9);
-    if (prev) phase += 9;
+/* Live status: the simulation and the comparison's. */
+static void on_progress(void *user, const run_progress *p) {
     char label[128];
-    if (!strcmp(phase, "run"))
-        snprintf(label, sizeof label, "simulating %s on Oclgrind", prev ? "the kernel to compare with" : "the kernel");
+    if (p->phase == PHASE_QUEUE) {
+        cli_on_progress(user, p);
+        return;
+    }
+    if (p->phase == PHASE_RUN)
+        snprintf(label, sizeof label, "simulating %s on Oclgrind",
+                 p->comparison ? "the kernel to compare with" : "the kernel");
     else
-        snprintf(label, sizeof label, "%s%s", prev ? "comparison: " : "", phase);
-    cli_on_progress(user, label, done, total, elapsed);
+        snprintf(label, sizeof label, "%s%s", p->comparison ? "comparison: " : "", run_phase_label(p->phase));
+    cli_show_status(user, label, p->done, p->elapsed_s);
 }
 
 static int exit_code_for(const gpumodel_report *rep) {

@@ -71,7 +71,7 @@ static void check_drivers(doctor_report *r) {
 
 /* Builds and runs the first chapter's starting file at a small size on one device. */
 static void check_device(doctor_report *r, const engine_device *d, const paths *p, const catalog *cat,
-                         engine_progress_cb cb, void *user) {
+                         run_progress_cb cb, void *user) {
     char name[32], spec[16], path[1400];
     snprintf(name, sizeof name, "device %d", d->index);
     snprintf(spec, sizeof spec, "%d", d->index);
@@ -102,7 +102,7 @@ static void check_device(doctor_report *r, const engine_device *d, const paths *
 }
 
 static void check_devices(doctor_report *r, const paths *p, const catalog *cat, const config *cfg,
-                          engine_progress_cb cb, void *user) {
+                          run_progress_cb cb, void *user) {
     engine_device *devs = NULL;
     char err[1024] = "";
     int n = engine_list_devices(&devs, err, sizeof err);
@@ -228,7 +228,7 @@ static void check_terminal(doctor_report *r, const doctor_terminal *t) {
 }
 
 void doctor_run(const paths *p, const catalog *cat, const char *course_err, const config *cfg, const char *config_err,
-                const doctor_terminal *term, engine_progress_cb cb, void *user, doctor_report *out) {
+                const doctor_terminal *term, run_progress_cb cb, void *user, doctor_report *out) {
     memset(out, 0, sizeof *out);
     check_course(out, p, cat, course_err);
     check_workspace(out, p);

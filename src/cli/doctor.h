@@ -45,7 +45,7 @@ typedef struct {
 /* Runs every check; p and cat may be NULL when the course was not found
  * (why in course_err). cb reports the kernel runs' progress. */
 void doctor_run(const paths *p, const catalog *cat, const char *course_err, const config *cfg, const char *config_err,
-                const doctor_terminal *term, engine_progress_cb cb, void *user, doctor_report *out);
+                const doctor_terminal *term, run_progress_cb cb, void *user, doctor_report *out);
 const char *doctor_status_name(doctor_status s);
 
 #endif

@@ -460,7 +460,7 @@ static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
 
 /* races: look for data races too (a third slower); the comparison's run, whose
  * findings are not shown, goes without. */
-static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb, void *user, volatile int *cancel,
+static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, void *user, volatile int *cancel,
                    gpumodel_report *rep) {
     memset(rep, 0, sizeof *rep);
     engine_request rq = *rq_in;
@@ -560,7 +560,7 @@ static int analyze(const engine_request *rq_in, int races, engine_progress_cb cb
     return 0;
 }
 
-int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
+int gpumodel_analyze(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep) {
     return analyze(rq, 1, cb, user, cancel, rep);
 }
@@ -578,21 +578,21 @@ static int same_text(const char *a, const char *b) {
 }
 
 typedef struct {
-    engine_progress_cb cb;
+    run_progress_cb cb;
     void *user;
 } prefix_ctx;
 
-/* Passes the comparison's progress on as "previous:PHASE". */
-static void prefixed_progress(void *user, const char *phase, int done, int total, double elapsed) {
+/* Passes the comparison's progress on, marked as the comparison's. */
+static void prefixed_progress(void *user, const run_progress *p) {
     prefix_ctx *pc = user;
-    char p[64];
-    snprintf(p, sizeof p, "previous:%s", phase);
-    pc->cb(pc->user, p, done, total, elapsed);
+    run_progress mine = *p;
+    mine.comparison = 1;
+    pc->cb(pc->user, &mine);
 }
 
 /* Whether two stats of a path are of the same version of the file. */
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
-                             gpumodel_cache *cache, engine_progress_cb cb, void *user, volatile int *cancel,
+                             gpumodel_cache *cache, run_progress_cb cb, void *user, volatile int *cancel,
                              gpumodel_report *rep) {
     const lesson *l = rq->lesson;
     if (gpumodel_analyze(rq, cb, user, cancel, rep) != 0 || !compare) return rep->status == GM_OK ? 0 : -1;

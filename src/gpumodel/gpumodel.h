@@ -131,7 +131,7 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
  * `analyze` gives 120 s); the device, timing budget and worker settings are chosen
  * here. rep->status says how it went; rep->lines hold the report. Returns 0 when
  * analysed. */
-int gpumodel_analyze(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
+int gpumodel_analyze(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep);
 
 /* The last analysis of the file a chapter's kernel is compared with, kept
@@ -150,10 +150,10 @@ void gpumodel_cache_free(gpumodel_cache *c);
 /* Analyses a chapter's kernel (rq->lesson, rq->kernel_path) and, when compare is set,
  * compares it with the previous chapter's reference where that chapter solves the
  * same problem, else with the chapter's starting file (unless the kernel is that
- * file). The comparison's progress phases come as "previous:PHASE". cache,
+ * file). The comparison's progress comes marked (run_progress.comparison). cache,
  * when given, keeps the compared file's analysis for the next call. */
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *p, int compare,
-                             gpumodel_cache *cache, engine_progress_cb cb, void *user, volatile int *cancel,
+                             gpumodel_cache *cache, run_progress_cb cb, void *user, volatile int *cancel,
                              gpumodel_report *rep);
 
 /* Adds the comparison with prev (an analysis of the previous chapter's reference),

@@ -214,7 +214,7 @@ void verdict_settle(verdict *v) {
     }
 }
 
-static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed, engine_progress_cb progress,
+static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed, run_progress_cb progress,
                      void *user, volatile int *cancel, engine_report *rep) {
     engine_request erq;
     engine_request_defaults(&erq);
@@ -260,7 +260,7 @@ static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb i
  * committed figures when they were measured at that size, else an analysis
  * of the reference where the course ships it. */
 static void previous_baseline(const verdict_request *rq, const engine_request *like, const gpumodel_report *gm,
-                              engine_progress_cb progress, void *progress_user, volatile int *cancel,
+                              run_progress_cb progress, void *progress_user, volatile int *cancel,
                               technique_baseline *out) {
     memset(out, 0, sizeof *out);
     /* the course's figures, checked against the reference by `cltutor validate`, where they fit this size */
@@ -282,7 +282,7 @@ static void previous_baseline(const verdict_request *rq, const engine_request *l
     }
 }
 
-void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
+void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
     int stop = check_source(rq, v, item_cb, user) != 0;
     for (int i = 0; i < v->n; i++) {

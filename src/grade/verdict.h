@@ -89,7 +89,7 @@ typedef void (*verdict_item_cb)(void *user, const verdict *v, int index, const e
 /* Runs the plan: the tests (stopping early on a build error, where every
  * other size would fail alike), then one analysis on the GPU memory model
  * for the safety and technique checks. progress reports each run's phases. */
-void verdict_run(const verdict_request *rq, verdict *v, engine_progress_cb progress, void *progress_user,
+void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel);
 
 /* The safety check of an analysed run: no memory errors, data races,

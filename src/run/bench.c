@@ -61,7 +61,7 @@ static double time_kernel(clh_ctx *ctx, cl_kernel k, size_t global, size_t local
 static int limits_worker(void *arg, int fd, int pfd) {
     const char *spec = arg;
     char err[512];
-    sandbox_phase(pfd, "device", 60);
+    sandbox_phase(pfd, PHASE_DEVICE, 60);
     clh_ctx ctx;
     int opened = clh_open(&ctx, spec, err, sizeof err);
     if (opened != CLH_OK) {
@@ -81,7 +81,7 @@ static int limits_worker(void *arg, int fd, int pfd) {
     lim.global_mem = ctx.dev.global_mem;
     int gpu = !strcmp(ctx.dev.type, "GPU");
 
-    sandbox_phase(pfd, "build", 120);
+    sandbox_phase(pfd, PHASE_BUILD, 120);
     cl_program prog;
     char *log = NULL;
     cl_int e = clh_build(&ctx, limit_kernels, "", &prog, &log);
@@ -89,7 +89,7 @@ static int limits_worker(void *arg, int fd, int pfd) {
     if (e != CL_SUCCESS) return fail(fd, "building the limit kernels", e);
 
     /* copy: far larger than any last-level cache, random contents */
-    sandbox_phase(pfd, "copy", 300);
+    sandbox_phase(pfd, PHASE_COPY, 300);
     size_t bytes = gpu ? (size_t)1 << 30 : (size_t)256 << 20;
     while (bytes > 64u << 20 && (unsigned long long)bytes * 4 > ctx.dev.global_mem) bytes /= 2;
     uint64_t *host = malloc(bytes);
@@ -114,7 +114,7 @@ static int limits_worker(void *arg, int fd, int pfd) {
     clReleaseMemObject(dst);
 
     /* FP32 peak: eight independent chains of fused multiply-adds */
-    sandbox_phase(pfd, "peak", 300);
+    sandbox_phase(pfd, PHASE_PEAK, 300);
     size_t items = gpu ? (size_t)1 << 21 : (size_t)1 << 15;
     cl_mem out = clCreateBuffer(ctx.context, CL_MEM_WRITE_ONLY, items * sizeof(float), NULL, &e);
     if (e != CL_SUCCESS) return fail(fd, "creating the peak buffer", e);
@@ -135,7 +135,7 @@ static int limits_worker(void *arg, int fd, int pfd) {
     return 0;
 }
 
-int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *user, bench_limits *out,
+int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
                         char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     sandbox_limits lim = {.total_s = 900, .grace_s = 2};
@@ -152,8 +152,8 @@ int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *us
     } else {
         char *msg = blob_get_str(sr.blob, sr.blob_len, B_ERROR);
         if (msg) util_errf(err, errlen, "%s", msg);
-        else if (sr.timed_out) util_errf(err, errlen, "measuring the device's limits timed out (%s)", sr.phase);
-        else util_errf(err, errlen, "the worker measuring the device's limits died (%s)", sr.phase);
+        else if (sr.timed_out) util_errf(err, errlen, "measuring the device's limits timed out (%s)", run_phase_name(sr.phase));
+        else util_errf(err, errlen, "the worker measuring the device's limits died (%s)", run_phase_name(sr.phase));
         free(msg);
         rc = status ? *status : ENG_RUNTIME;
     }
@@ -173,7 +173,7 @@ const char *bench_size_for(const lesson *l, const char *device_type) {
  * cold run moves by several times on a busy machine) and the OpenMP loop
  * (one warm-up for the threads, then the median of 4). */
 static void host_baselines(const lesson *l, const problem_ops *ops, const char *size, uint64_t seed,
-                           bench_baselines *kept, engine_progress_cb cb, void *user, bench_row *row) {
+                           bench_baselines *kept, run_progress_cb cb, void *user, bench_row *row) {
     bench_baselines none = {0}, *baselines = kept ? kept : &none;
     if (baselines->ops == ops && baselines->seed == seed && !strcmp(baselines->size, size)) {
         row->serial_ms = baselines->serial_ms;
@@ -185,7 +185,7 @@ static void host_baselines(const lesson *l, const problem_ops *ops, const char *
     if (problem_parse_size(ops, size, &ps, err, sizeof err) != 0) return;
     prob_instance *pi = ops->create(l, &ps, seed, err, sizeof err);
     if (!pi) return;
-    if (cb) cb(user, "serial", 0, 0, 0);
+    if (cb) cb(user, &(run_progress){.phase = PHASE_SERIAL});
     if (ops->prepare_golden) ops->prepare_golden(pi);
     double t[5];
     for (int i = 0; i < 4; i++) {
@@ -195,7 +195,7 @@ static void host_baselines(const lesson *l, const problem_ops *ops, const char *
     }
     row->serial_ms = stats_summarise(t + 1, 3).median;
     if (ops->host_parallel) {
-        if (cb) cb(user, "openmp", 0, 0, 0);
+        if (cb) cb(user, &(run_progress){.phase = PHASE_OPENMP});
         for (int i = 0; i < 5; i++) t[i] = ops->host_parallel(pi);
         row->openmp_ms = stats_summarise(t + 1, 4).median;
     }
@@ -208,7 +208,7 @@ static void host_baselines(const lesson *l, const problem_ops *ops, const char *
 }
 
 int bench_chapter(const lesson *l, const char *kernel_path, const char *device_spec, const char *size,
-                  double budget_s, bench_baselines *kept, engine_progress_cb cb, void *user, bench_row *row) {
+                  double budget_s, bench_baselines *kept, run_progress_cb cb, void *user, bench_row *row) {
     memset(row, 0, sizeof *row);
     row->lesson = l;
     snprintf(row->size, sizeof row->size, "%s", size);

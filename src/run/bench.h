@@ -22,7 +22,7 @@ typedef struct {
 /* Measures the device's limits in a worker process. Returns ENG_PASS, or
  * ENG_USAGE (a --device that names no device), ENG_NO_DEVICE or
  * ENG_RUNTIME with err. */
-int bench_device_limits(const char *device_spec, engine_progress_cb cb, void *user, bench_limits *out,
+int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
                         char *err, size_t errlen);
 
 typedef struct {
@@ -49,7 +49,7 @@ typedef struct {
 } bench_baselines;
 
 int bench_chapter(const lesson *l, const char *kernel_path, const char *device_spec, const char *size,
-                  double budget_s, bench_baselines *kept, engine_progress_cb cb, void *user, bench_row *row);
+                  double budget_s, bench_baselines *kept, run_progress_cb cb, void *user, bench_row *row);
 void bench_row_free(bench_row *row);
 
 /* The size a chapter is benchmarked at on this kind of device. */

@@ -224,7 +224,7 @@ static char *tail_lines(const char *text, int max_lines) {
 }
 
 static void explain_signal(engine_report *r, const sandbox_result *sr, const char *file) {
-    int in_run = !strcmp(sr->phase, "run");
+    int in_run = sr->phase == PHASE_RUN;
     const char *sig = !sr->signaled ? "an unexpected exit"
                     : sr->signal == SIGSEGV ? "a segmentation fault (SIGSEGV)"
                     : sr->signal == SIGBUS ? "a bus error (SIGBUS)"
@@ -236,7 +236,7 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const cha
         set_msg(r, ENG_CRASH, "Crashed",
                 "The OpenCL runtime died with %s while %s %s (phase '%s'). cltutor is fine; the run was "
                 "isolated. If the message below does not explain it, try another device with --device.",
-                sig, !strcmp(sr->phase, "build") ? "compiling" : "preparing", file, sr->phase);
+                sig, sr->phase == PHASE_BUILD ? "compiling" : "preparing", file, run_phase_name(sr->phase));
         return;
     }
     if (sr->signal == SIGFPE)
@@ -254,7 +254,7 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const cha
 }
 
 static void explain_timeout(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
-    if (!strcmp(sr->phase, "run"))
+    if (sr->phase == PHASE_RUN)
         set_msg(r, ENG_TIMEOUT, "Timed out",
                 "Your kernel did not finish within %.0f s and was stopped. Likely causes: a loop that "
                 "never ends (a condition that stays true, or a step that never reaches the bound), or a "
@@ -264,7 +264,7 @@ static void explain_timeout(engine_report *r, const sandbox_result *sr, const en
         set_msg(r, ENG_TIMEOUT, "Timed out",
                 "The OpenCL runtime did not finish the '%s' step within %.0f s and was stopped. "
                 "Try again; if it keeps happening, try another device with --device.",
-                sr->phase, sr->phase_limit_s);
+                run_phase_name(sr->phase), sr->phase_limit_s);
 }
 
 void engine_cache_free(engine_cache *c) {
@@ -308,7 +308,7 @@ static void explain_failure(engine_report *r, prob_failure f, const char *msg, c
     }
 }
 
-int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, volatile int *cancel,
+int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, volatile int *cancel,
                engine_report *r) {
     memset(r, 0, sizeof *r);
     engine_request rq = *rq_in;
@@ -337,7 +337,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
     }
 
     /* the golden reference, computed and timed here before the worker starts */
-    if (cb) cb(user, "reference", 0, 0, 0);
+    if (cb) cb(user, &(run_progress){.phase = PHASE_REFERENCE});
     char size_key[96];
     snprintf(size_key, sizeof size_key, "%s:%s", r->size_text, size.input);
     prob_instance *pi = NULL;
@@ -376,7 +376,7 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         release_instance(&rq, ops, pi);
         return -1;
     }
-    if (cb && !sr.cancelled) cb(user, "check", 0, 0, sr.wall_s); /* verification follows */
+    if (cb && !sr.cancelled) cb(user, &(run_progress){.phase = PHASE_CHECK, .elapsed_s = sr.wall_s}); /* verification follows */
     r->wall_s = sr.wall_s;
     r->worker_output = tail_lines(sr.output, 12);
 
@@ -431,15 +431,15 @@ int engine_run(const engine_request *rq_in, engine_progress_cb cb, void *user, v
         set_msg(r, ENG_TIMEOUT, "CPU time limit",
                 "The worker used up its %ld s of CPU time and was stopped during '%s'. Likely cause: a loop "
                 "that never ends, or far more work than the task needs. Try: check each loop's bound and step.",
-                rq.cpu_limit_s, sr.phase);
+                rq.cpu_limit_s, run_phase_name(sr.phase));
     } else if (sr.signaled) {
         explain_signal(r, &sr, rq.display_path);
-    } else if (!status && !strcmp(sr.phase, "run")) {
+    } else if (!status && sr.phase == PHASE_RUN) {
         explain_signal(r, &sr, rq.display_path); /* a runtime that traps faults and exits */
     } else if (!status) {
         set_msg(r, ENG_CRASH, "Crashed",
                 "The worker running your kernel exited (status %d) without a result, during '%s'. "
-                "The runtime's own words are below.", sr.exit_code, sr.phase);
+                "The runtime's own words are below.", sr.exit_code, run_phase_name(sr.phase));
     } else if (failure && *failure != PF_OK) {
         explain_failure(r, (prob_failure)*failure, msg, &rq);
     } else if (*status == ENG_BUILD) {
@@ -537,22 +537,3 @@ int engine_default_device(const engine_device *devs, int n, const char *configur
     return best;
 }
 
-const char *engine_phase_label(const char *phase) {
-    static const char *const labels[][2] = {
-        {"start", "opening the device"},
-        {"device", "opening the device"},
-        {"reference", "computing the golden reference"},
-        {"build", "building the kernel"},
-        {"setup", "preparing buffers"},
-        {"run", "running"},
-        {"check", "checking"},
-        {"devices", "looking for devices"},
-        {"copy", "measuring the device's copy bandwidth"},
-        {"peak", "measuring the device's FP32 peak"},
-        {"serial", "timing the serial C reference"},
-        {"openmp", "timing the OpenMP loop"},
-    };
-    for (size_t i = 0; i < CLT_ARRAY_LEN(labels); i++)
-        if (!strcmp(phase, labels[i][0])) return labels[i][1];
-    return phase;
-}

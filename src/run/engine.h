@@ -7,6 +7,7 @@
 #include "course/catalog.h"
 #include "problem/problem.h"
 #include "base/stats.h"
+#include "run/phase.h"
 #include "problem/verify.h"
 
 /* Outcomes; engine_exit_code() maps them to the documented exit statuses. */
@@ -88,10 +89,8 @@ typedef struct {
     int n_kinfo;
 } engine_report;
 
-typedef void (*engine_progress_cb)(void *user, const char *phase, int done, int total, double elapsed);
-
 void engine_request_defaults(engine_request *rq);
-int engine_run(const engine_request *rq, engine_progress_cb cb, void *user, volatile int *cancel,
+int engine_run(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                engine_report *rep);
 void engine_report_free(engine_report *rep);
 
@@ -120,9 +119,6 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen);
  * or part of a name, as --device takes; NULL or "" none), else the first
  * GPU, else PoCL's CPU device, else the first. -1 when there is none. */
 int engine_default_device(const engine_device *devs, int n, const char *configured);
-/* What a run's phase is doing, for people ("building the kernel"); the
- * phase's own name when it is not one of the run's. */
-const char *engine_phase_label(const char *phase);
 
 /* Rewrites a build log so that it names display_path instead of the
  * runtime's temporary file; notes the first error's line and column. */

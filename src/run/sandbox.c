@@ -20,9 +20,9 @@
 
 #define OUTPUT_KEEP (64 * 1024)
 
-void sandbox_phase(int fd, const char *phase, double limit_s) {
+void sandbox_phase(int fd, run_phase phase, double limit_s) {
     char line[96];
-    int n = snprintf(line, sizeof line, "phase %s %.3f\n", phase, limit_s);
+    int n = snprintf(line, sizeof line, "phase %s %.3f\n", run_phase_name(phase), limit_s);
     if (n > 0 && write(fd, line, (size_t)n) < 0) { /* the parent is gone; nothing to do */ }
 }
 
@@ -75,7 +75,7 @@ static char *read_fd_all(int fd, size_t *len, size_t keep_tail) {
 }
 
 /* Handles one complete line from the child. */
-static void handle_line(char *line, sandbox_result *out, double *phase_start, double t0, sandbox_progress_cb cb,
+static void handle_line(char *line, sandbox_result *out, double *phase_start, double t0, run_progress_cb cb,
                         void *user, char *gate_key, size_t gate_len) {
     char name[32];
     if (!strncmp(line, "gate ", 5)) {
@@ -85,13 +85,14 @@ static void handle_line(char *line, sandbox_result *out, double *phase_start, do
     double limit;
     int done, total;
     double now = util_now();
-    if (sscanf(line, "phase %31s %lf", name, &limit) == 2) {
-        snprintf(out->phase, sizeof out->phase, "%s", name);
+    int phase;
+    if (sscanf(line, "phase %31s %lf", name, &limit) == 2 && (phase = run_phase_parse(name)) >= 0) {
+        out->phase = (run_phase)phase;
         out->phase_limit_s = limit;
         *phase_start = now;
-        if (cb) cb(user, out->phase, 0, 0, now - t0);
+        if (cb) cb(user, &(run_progress){.phase = out->phase, .elapsed_s = now - t0});
     } else if (sscanf(line, "progress %d %d", &done, &total) == 2) {
-        if (cb) cb(user, out->phase, done, total, now - t0);
+        if (cb) cb(user, &(run_progress){.phase = out->phase, .done = done, .total = total, .elapsed_s = now - t0});
     }
 }
 
@@ -106,7 +107,7 @@ typedef struct {
 
 /* One look at the queue; opens the gate when the child's turn has come.
  * Returns 1 while the child still waits. */
-static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, sandbox_progress_cb cb, void *user,
+static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, run_progress_cb cb, void *user,
                      double elapsed) {
     double now = util_now();
     int ahead = 0, open = 1;
@@ -118,7 +119,7 @@ static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, s
     }
     if (gw->queued == 1) open = gpulock_try(&gw->lock, &ahead);
     if (!open) {
-        if (ahead != gw->last_ahead && cb) cb(user, "queue", ahead, 0, elapsed);
+        if (ahead != gw->last_ahead && cb) cb(user, &(run_progress){.phase = PHASE_QUEUE, .done = ahead, .elapsed_s = elapsed});
         gw->last_ahead = ahead;
         return 1;
     }
@@ -180,10 +181,10 @@ typedef struct {
     void *arg;
 } child_start;
 
-static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+static int run_child(const child_start *cs, const sandbox_limits *lim, run_progress_cb cb, void *user,
                      volatile int *cancel, sandbox_result *out) {
     memset(out, 0, sizeof *out);
-    snprintf(out->phase, sizeof out->phase, "start");
+    out->phase = PHASE_START;
     out->phase_limit_s = 30;
     int result_fd = temp_fd(), output_fd = temp_fd();
     int pipefd[2] = {-1, -1}, ctl[2] = {-1, -1};
@@ -301,12 +302,12 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, sandbox_p
 }
 
 int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
-                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out) {
+                run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out) {
     child_start cs = {.exe = exe, .argv = argv, .envp = envp, .request_fd = request_fd};
     return run_child(&cs, lim, cb, user, cancel, out);
 }
 
-int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, run_progress_cb cb, void *user,
                    volatile int *cancel, sandbox_result *out) {
     child_start cs = {.fn = fn, .arg = arg};
     return run_child(&cs, lim, cb, user, cancel, out);

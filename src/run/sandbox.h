@@ -2,6 +2,7 @@
  * time limits, with live progress, and hands back what it wrote. */
 #ifndef CLT_SANDBOX_H
 #define CLT_SANDBOX_H
+#include "run/phase.h"
 #include <stddef.h>
 
 /* The child's file descriptors: its request (read), its results (blob
@@ -12,9 +13,6 @@
 #define SANDBOX_FD_RESULT 4
 #define SANDBOX_FD_PROGRESS 5
 #define SANDBOX_FD_CONTROL 6   /* the parent's answers: one byte opens a gate */
-
-/* Called in the parent for each progress line. */
-typedef void (*sandbox_progress_cb)(void *user, const char *phase, int done, int total, double elapsed);
 
 typedef struct {
     double total_s;          /* hard cap on the child's whole life */
@@ -29,7 +27,7 @@ typedef struct {
     int signaled, signal;    /* killed by a signal */
     int timed_out;           /* we killed it: a phase ran past its limit */
     int cancelled;           /* we killed it: the caller asked */
-    char phase[32];          /* the last phase the child announced */
+    run_phase phase;         /* the last phase the child announced */
     double phase_limit_s;    /* that phase's limit */
     double phase_s;          /* how long that phase had run when the child ended, on the parent's clock */
     char *blob;              /* what the child wrote to result_fd */
@@ -39,14 +37,14 @@ typedef struct {
 } sandbox_result;
 
 /* In the child: announce a phase with its time limit in seconds. */
-void sandbox_phase(int progress_fd, const char *phase, double limit_s);
+void sandbox_phase(int progress_fd, run_phase phase, double limit_s);
 /* In the child: report progress within the current phase. */
 void sandbox_progress(int progress_fd, int done, int total);
 
 /* In the child: waits until the parent lets it through the gate named key
  * (first come, first served across processes, e.g. one device's timing).
  * While it waits its phase clock stands still; the parent reports the
- * phase "queue" with the waiters ahead as progress. */
+ * phase PHASE_QUEUE with the waiters ahead as progress. */
 void sandbox_gate(int progress_fd, const char *key);
 
 /* Code of our own run in a forked child (the device's limits): writes its
@@ -62,9 +60,9 @@ typedef int (*sandbox_fn)(void *arg, int result_fd, int progress_fd);
  * kills the whole group, and so does the child's end (anything it left
  * running). Returns 0, or -1 when no child could be started. */
 int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
-                sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out);
+                run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out);
 /* Runs fn(arg) in a forked child, with the same limits and results. */
-int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, sandbox_progress_cb cb, void *user,
+int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, run_progress_cb cb, void *user,
                    volatile int *cancel, sandbox_result *out);
 void sandbox_result_free(sandbox_result *r);
 

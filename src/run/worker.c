@@ -238,7 +238,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     confine_state cs;
     if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
 
-    sandbox_phase(pfd, "device", SETUP_LIMIT_S);
+    sandbox_phase(pfd, PHASE_DEVICE, SETUP_LIMIT_S);
     clh_ctx ctx;
     int rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
     if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
@@ -249,7 +249,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
         snprintf(err, sizeof err, "%s: cannot read the kernel file", rq->display_path);
         return finish(fd, ENG_USAGE, err);
     }
-    sandbox_phase(pfd, "build", BUILD_LIMIT_S);
+    sandbox_phase(pfd, PHASE_BUILD, BUILD_LIMIT_S);
     char options[512];
     problem_build_options(l, options, sizeof options);
     size_t used = strlen(options);
@@ -272,14 +272,14 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     if (confine_seccomp(&cs, late_compile ? CONFINE_NETWORK : CONFINE_PROCESSES, err, sizeof err) != 0)
         return finish(fd, ENG_RUNTIME, err);
 
-    sandbox_phase(pfd, "setup", SETUP_LIMIT_S);
+    sandbox_phase(pfd, PHASE_SETUP, SETUP_LIMIT_S);
     prob_size size;
     if (problem_parse_size(ops, rq->size_spec, &size, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
     prob_instance *pi = ops->create(l, &size, rq->seed, err, sizeof err);
     if (!pi) return finish(fd, ENG_RUNTIME, err);
     prob_failure f = ops->dev_setup(pi, &ctx, prog, err, sizeof err);
     if (f) return finish_failure(fd, f, err);
-    sandbox_phase(pfd, "run", rq->timeout_s);
+    sandbox_phase(pfd, PHASE_RUN, rq->timeout_s);
     double ms = 0, t0 = util_now();
     if ((f = ops->dev_launch(pi, &ctx, &ms, err, sizeof err))) return finish_failure(fd, f, err);
     size_t out_len = ops->output_bytes(pi);
@@ -321,7 +321,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
 static int list_devices(int fd, int pfd) {
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
-    sandbox_phase(pfd, "devices", 60);
+    sandbox_phase(pfd, PHASE_DEVICES, 60);
     clh_device *devs = NULL;
     char err[512] = "";
     int n = clh_list(&devs, err, sizeof err);
@@ -374,13 +374,13 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     char err[1024] = "";
     confine_state cs;
     if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
-    sandbox_phase(pfd, "device", SETUP_LIMIT_S);
+    sandbox_phase(pfd, PHASE_DEVICE, SETUP_LIMIT_S);
     clh_ctx ctx;
     int rc = clh_open(&ctx, wr->rq.device_spec, err, sizeof err);
     if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
     put_device(fd, &ctx.dev);
-    sandbox_phase(pfd, "build", BUILD_LIMIT_S);
+    sandbox_phase(pfd, PHASE_BUILD, BUILD_LIMIT_S);
     cl_program prog;
     char *log = NULL;
     cl_int e = clh_build(&ctx, "__kernel void probe(__global int *a) { a[get_global_id(0)] = 3 * (int)get_global_id(0); }",
@@ -396,7 +396,7 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     int late_compile = clh_compiles_at_first_launch(&ctx.dev);
     if (confine_seccomp(&cs, late_compile ? CONFINE_NETWORK : CONFINE_PROCESSES, err, sizeof err) != 0)
         return finish(fd, ENG_RUNTIME, err);
-    sandbox_phase(pfd, "run", 60);
+    sandbox_phase(pfd, PHASE_RUN, 60);
     rc = probe_kernel(&ctx, k, buf, err, sizeof err);
     probe_ran(fd, "kernel before the probes", rc != 0, err);
     if (rc != 0) return finish(fd, ENG_RUNTIME, err);

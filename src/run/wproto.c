@@ -226,7 +226,7 @@ static int passed_on(const char *var) {
 }
 
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
-               sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
+               run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen) {
     char exe[PATH_MAX];
     if (wproto_find_worker(exe, sizeof exe, err, errlen) != 0) return -1;
@@ -357,7 +357,7 @@ engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t
         if (!isfinite(samples[i]) || samples[i] <= 0) bad = 1;
         sum += samples[i];
     }
-    if (!bad && n > 0 && !strcmp(sr->phase, "run") && sum > (sr->phase_s * 1e3) * 1.02 + 5) bad = 1;
+    if (!bad && n > 0 && sr->phase == PHASE_RUN && sum > (sr->phase_s * 1e3) * 1.02 + 5) bad = 1;
     if (bad) {
         util_errf(headline, hlen, "Timing rejected");
         util_errf(msg, mlen, "The worker reported %d kernel times, %.3f ms in all, that cannot be right: the run "
@@ -410,7 +410,7 @@ int wproto_selftest(const char *probe_dir, const char *device_spec, char **text,
         failed = 1;
     } else if (!status || *status != ENG_PASS) {
         char *m = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
-        util_sappend(text, "the self-test did not finish (%s)%s%s\n", m ? m : sr.phase, sr.output ? ": " : "",
+        util_sappend(text, "the self-test did not finish (%s)%s%s\n", m ? m : run_phase_name(sr.phase), sr.output ? ": " : "",
                      sr.output ? sr.output : "");
         free(m);
         failed = 1;

@@ -68,7 +68,7 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen);
  * Returns 0 with the sandbox's result, or -1 with err when no worker could
  * be started. */
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
-               sandbox_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
+               run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen);
 
 /* Checks a kernel run whose first output (out) was correct: every timed

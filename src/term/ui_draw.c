@@ -216,13 +216,12 @@ static void draw_bar(int y, const char *left, const char *right, attr_t at) {
 
 /* ---- status line ------------------------------------------------------ */
 
-static const char *phase_label(const char *phase) { return T(engine_phase_label(phase)); }
-
 static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
-    char phase[32] = "";
-    int id = 0, done = 0, total = 0;
-    double el = 0;
-    int kind = tui_jobs_status(&a->jobs, &id, phase, sizeof phase, &done, &total, &el);
+    run_progress pr = {.phase = PHASE_START};
+    int id = 0;
+    int kind = tui_jobs_status(&a->jobs, &id, &pr);
+    double el = pr.elapsed_s;
+    const char *phase = T(run_phase_label(pr.phase));
     static const char *const spin_u[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
     static const char *const spin_a[] = {"|", "/", "-", "\\"};
     int frame = (int)(util_now() * 10);
@@ -232,14 +231,13 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     if (a->in_chapter && a->ch.run_id) {
         if (kind == JOB_RUN && id == a->ch.run_id) {
             char queue[96];
-            snprintf(queue, sizeof queue, T("waiting for the device (%d ahead)"), done);
-            if (!strcmp(phase, "queue"))
+            snprintf(queue, sizeof queue, T("waiting for the device (%d ahead)"), pr.done);
+            if (pr.phase == PHASE_QUEUE)
                 snprintf(left, len, " %s %s  %.1f s   %s", spin, queue, el, T("c: cancel"));
-            else if (!strcmp(phase, "run") && done > 0)
-                snprintf(left, len, " %s %s %d/%d  %.1f s   %s", spin, phase_label(phase), done, total, el,
-                         T("c: cancel"));
+            else if (pr.phase == PHASE_RUN && pr.done > 0)
+                snprintf(left, len, " %s %s %d/%d  %.1f s   %s", spin, phase, pr.done, pr.total, el, T("c: cancel"));
             else
-                snprintf(left, len, " %s %s…  %.1f s   %s", spin, phase_label(phase), el, T("c: cancel"));
+                snprintf(left, len, " %s %s…  %.1f s   %s", spin, phase, el, T("c: cancel"));
         } else {
             snprintf(left, len, " %s %s", spin, T("waiting to run…"));
         }
@@ -274,9 +272,8 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     }
     if (kind == JOB_ANALYZE) {
         size_t n = strlen(left);
-        int cmp = !strncmp(phase, "previous:", 9);
-        snprintf(left + n, len - n, "   %s %s%s: %s %.1f s", spin, T("GPU model"), cmp ? T(" (the comparison)") : "",
-                 phase_label(cmp ? phase + 9 : phase), el);
+        snprintf(left + n, len - n, "   %s %s%s: %s %.1f s", spin, T("GPU model"),
+                 pr.comparison ? T(" (the comparison)") : "", phase, el);
     }
     if (kind == JOB_REFERENCE) {
         size_t n = strlen(left);

@@ -1084,7 +1084,7 @@ int ui_main(const char *workspace) {
         }
         double now = util_now();
         int busy = a->in_chapter && (a->ch.run_id || a->ch.run_due > 0);
-        int status_kind = tui_jobs_status(&a->jobs, NULL, NULL, 0, NULL, NULL, NULL);
+        int status_kind = tui_jobs_status(&a->jobs, NULL, NULL);
         if ((busy || status_kind >= 0) && now - last_draw > 0.1) dirty = 1;
         if (a->note[0] && now > a->note_until) {
             a->note[0] = '\0';

@@ -17,15 +17,12 @@ static void wake(tui_jobs *j) {
     if (write(j->wake[1], &c, 1) < 0) { /* the pipe is full: the UI will wake anyway */ }
 }
 
-static void on_progress(void *user, const char *phase, int done, int total, double elapsed) {
+static void on_progress(void *user, const run_progress *p) {
     tui_jobs *j = user;
     pthread_mutex_lock(&j->mu);
-    snprintf(j->phase, sizeof j->phase, "%s", phase);
-    j->done_n = done;
-    j->total_n = total;
-    j->phase_elapsed = elapsed;
+    j->progress = *p;
     double now = util_now();
-    int tell = now - j->progress_at > 0.05 || done == 0;
+    int tell = now - j->progress_at > 0.05 || p->done == 0;
     if (tell) j->progress_at = now;
     pthread_mutex_unlock(&j->mu);
     if (tell) wake(j);
@@ -85,9 +82,7 @@ static void *thread_main(void *arg) {
         j->queue = job->next;
         job->next = NULL;
         j->current = job;
-        snprintf(j->phase, sizeof j->phase, "%s", "start");
-        j->done_n = j->total_n = 0;
-        j->phase_elapsed = 0;
+        j->progress = (run_progress){.phase = PHASE_START};
         pthread_mutex_unlock(&j->mu);
         wake(j);
         run_job(j, job);
@@ -309,15 +304,15 @@ tui_job *tui_jobs_collect(tui_jobs *j) {
     return job;
 }
 
-int tui_jobs_status(tui_jobs *j, int *id, char *phase, size_t len, int *done, int *total, double *elapsed) {
+int tui_jobs_status(tui_jobs *j, int *id, run_progress *progress) {
     pthread_mutex_lock(&j->mu);
     int kind = j->current ? (int)j->current->kind : -1;
     if (j->current) {
         if (id) *id = j->current->id;
-        if (phase) snprintf(phase, len, "%s", j->phase);
-        if (done) *done = j->done_n;
-        if (total) *total = j->total_n;
-        if (elapsed) *elapsed = util_now() - j->current->started;
+        if (progress) {
+            *progress = j->progress;
+            progress->elapsed_s = util_now() - j->current->started;
+        }
     }
     pthread_mutex_unlock(&j->mu);
     return kind;

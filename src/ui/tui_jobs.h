@@ -49,9 +49,7 @@ typedef struct {
     int next_id;
     int wake[2];              /* a byte is written here whenever something happens */
     /* live progress of the current job */
-    char phase[32];
-    int done_n, total_n;
-    double phase_elapsed;
+    run_progress progress;
     double progress_at;
     /* the running verdict's checklist so far, for the UI to show as it fills */
     verdict live;
@@ -91,8 +89,9 @@ int tui_jobs_submit(tui_jobs *j, tui_job *job);
 void tui_jobs_cancel(tui_jobs *j, int kind);
 /* A finished job (the caller frees it), or NULL. */
 tui_job *tui_jobs_collect(tui_jobs *j);
-/* What the running job is doing: returns its kind, or -1 when idle. */
-int tui_jobs_status(tui_jobs *j, int *id, char *phase, size_t len, int *done, int *total, double *elapsed);
+/* What the running job is doing (its progress, timed from the job's start):
+ * returns its kind, or -1 when idle. */
+int tui_jobs_status(tui_jobs *j, int *id, run_progress *progress);
 /* Jobs waiting of a kind. */
 int tui_jobs_pending(tui_jobs *j, int kind);
 

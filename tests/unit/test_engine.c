@@ -247,9 +247,14 @@ START_TEST(default_device_and_phase_labels) {
     ck_assert_int_eq(engine_default_device(d, 3, "0"), 0);      /* the configured one, by index */
     ck_assert_int_eq(engine_default_device(d, 3, "xeon"), 0);   /* ... or by part of its name */
     ck_assert_int_eq(engine_default_device(d, 0, NULL), -1);
-    ck_assert_str_eq(engine_phase_label("build"), "building the kernel");
-    ck_assert_str_eq(engine_phase_label("serial"), "timing the serial C reference");
-    ck_assert_str_eq(engine_phase_label("mystery"), "mystery");
+    ck_assert_str_eq(run_phase_label(PHASE_BUILD), "building the kernel");
+    ck_assert_str_eq(run_phase_label(PHASE_SERIAL), "timing the serial C reference");
+    /* every phase has a name on the pipe that reads back as itself, and a label */
+    for (int p = 0; p < PHASE_COUNT; p++) {
+        ck_assert_int_eq(run_phase_parse(run_phase_name((run_phase)p)), p);
+        ck_assert_int_gt((int)strlen(run_phase_label((run_phase)p)), 3);
+    }
+    ck_assert_int_eq(run_phase_parse("mystery"), -1);
 }
 END_TEST
 

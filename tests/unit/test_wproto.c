@@ -31,7 +31,7 @@ static void fake_begin(fake_run *f) {
     f->fd = mkstemp(path);
     ck_assert_int_ge(f->fd, 0);
     unlink(path);
-    snprintf(f->sr.phase, sizeof f->sr.phase, "run");
+    f->sr.phase = PHASE_RUN;
     f->sr.phase_s = 1.0;
     blob_put(f->fd, W_OUTPUT, first_output, sizeof first_output);
 }

@@ -1,0 +1,49 @@
+/* phase — the steps of a run (opening the device, building, running, ...)
+ * as one enum, with each step's name on the worker's progress pipe and its
+ * label for people; and the progress record every live status reads. */
+#ifndef CLT_PHASE_H
+#define CLT_PHASE_H
+
+/* X(ENUM, wire name, label for people) */
+#define RUN_PHASES(X)                                                   \
+    X(PHASE_START, "start", "opening the device")                       \
+    X(PHASE_DEVICE, "device", "opening the device")                     \
+    X(PHASE_REFERENCE, "reference", "computing the golden reference")   \
+    X(PHASE_BUILD, "build", "building the kernel")                      \
+    X(PHASE_SETUP, "setup", "preparing buffers")                        \
+    X(PHASE_RUN, "run", "running")                                      \
+    X(PHASE_CHECK, "check", "checking")                                 \
+    X(PHASE_DEVICES, "devices", "looking for devices")                  \
+    X(PHASE_COPY, "copy", "measuring the device's copy bandwidth")      \
+    X(PHASE_PEAK, "peak", "measuring the device's FP32 peak")           \
+    X(PHASE_SERIAL, "serial", "timing the serial C reference")          \
+    X(PHASE_OPENMP, "openmp", "timing the OpenMP loop")                 \
+    X(PHASE_QUEUE, "queue", "waiting for the device")
+
+typedef enum {
+#define PHASE_ENUM(e, name, label) e,
+    RUN_PHASES(PHASE_ENUM)
+#undef PHASE_ENUM
+    PHASE_COUNT
+} run_phase;
+
+/* Where a run stands, for a live status line. */
+typedef struct {
+    run_phase phase;
+    int comparison;    /* the GPU model's second run: the kernel compared with */
+    int done, total;   /* launches done of total; in PHASE_QUEUE, done is the waiters ahead */
+    double elapsed_s;  /* since the run started */
+} run_progress;
+
+/* Called with each step and each launch of a run (on the caller's thread). */
+typedef void (*run_progress_cb)(void *user, const run_progress *p);
+
+/* The name a worker writes on its progress pipe ("build"). */
+const char *run_phase_name(run_phase p);
+/* What the step does, for people, in English ("building the kernel"); the
+ * views translate it. */
+const char *run_phase_label(run_phase p);
+/* The phase a worker named, or -1 for a name no phase has. */
+int run_phase_parse(const char *name);
+
+#endif
