@@ -1,6 +1,7 @@
 /* clhost — the OpenCL host layer (used only in worker processes): devices, builds, events. */
 #define _GNU_SOURCE
 #include "cl/clhost.h"
+#include "text/diag.h"
 #include "base/util.h"
 
 #include <ctype.h>
@@ -188,18 +189,6 @@ void clh_close(clh_ctx *ctx) {
 }
 
 static void clh_format_count(size_t v, char *buf, size_t len);
-static int error_line(const char *s, size_t len);
-
-/* Whether a log holds any diagnostic (an error or a warning), not just the runtime's own line. */
-static int clh_log_has_diagnostics(const char *log) {
-    for (const char *p = log; p && *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        if (error_line(p, len) || memmem(p, len, "warning:", 8)) return 1;
-        p = eol ? eol + 1 : p + len;
-    }
-    return 0;
-}
 
 cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_program *out, char **log) {
     *out = NULL;
@@ -224,7 +213,7 @@ cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_progr
         }
         free(full);
     }
-    if (e == CL_BUILD_PROGRAM_FAILURE && !clh_log_has_diagnostics(*log)) {
+    if (e == CL_BUILD_PROGRAM_FAILURE && diag_worst(*log) < DIAG_WARNING /* only the runtime's own line */) {
         /* PoCL drops a log it cannot hold and keeps only its own last line */
         char *with = NULL;
         util_sappend(&with, "%s%sThe compiler failed and its messages were lost: the runtime kept none of them. A "
@@ -254,11 +243,6 @@ static void clh_format_count(size_t v, char *buf, size_t len) {
     buf[o] = '\0';
 }
 
-/* An error diagnostic: "error: ...", "fatal error: ...", or "FILE:L:C: error: ...". */
-static int error_line(const char *s, size_t len) {
-    if ((len >= 6 && !memcmp(s, "error:", 6)) || (len >= 12 && !memcmp(s, "fatal error:", 12))) return 1;
-    return memmem(s, len, ": error:", 8) != NULL || memmem(s, len, ": fatal error:", 14) != NULL;
-}
 
 char *clh_cap_log(const char *log, size_t len, size_t keep_bytes, int keep_errors) {
     size_t kept = 0, lines = 0, errors = 0, kept_errors = 0;
@@ -266,7 +250,7 @@ char *clh_cap_log(const char *log, size_t len, size_t keep_bytes, int keep_error
     for (size_t i = 0; i < len;) {
         const char *eol = memchr(log + i, '\n', len - i);
         size_t end = eol ? (size_t)(eol - log) + 1 : len;
-        int err = error_line(log + i, end - i);
+        int err = diag_read(log + i, end - i, NULL, NULL) == DIAG_ERROR;
         lines++;
         errors += err;
         if (!full && (end > keep_bytes || (err && kept_errors == (size_t)keep_errors))) full = 1;

@@ -189,6 +189,35 @@ static void entity_text(const char *s, char *out, size_t len) {
     snprintf(out, len, "%s", "");
 }
 
+/* Oclgrind's own message headings (its plugins RaceDetector, MemCheck,
+ * Uninitialized and its barrier checks), first match wins. */
+gm_issue_kind gpumodel_issue_kind(const char *heading) {
+    static const struct {
+        const char *words;
+        gm_issue_kind kind;
+    } headings[] = {
+        {"data race", GM_ISSUE_RACE},           /* "Read-write data race at global memory address ..." */
+        {"Invalid ", GM_ISSUE_MEMORY},          /* "Invalid read of size 4 at global memory address ..." */
+        {"out of bounds", GM_ISSUE_MEMORY},     /* "... access out of bounds" */
+        {"Out-of-bounds", GM_ISSUE_MEMORY},
+        {"ninitiali", GM_ISSUE_UNINIT},         /* "Uninitialized value ..." */
+        {"divergence", GM_ISSUE_DIVERGENCE},    /* "Work-group divergence detected (barrier)" */
+    };
+    for (size_t i = 0; i < CLT_ARRAY_LEN(headings); i++)
+        if (strstr(heading, headings[i].words)) return headings[i].kind;
+    return GM_ISSUE_OTHER;
+}
+
+gm_space gpumodel_issue_space(const char *heading) {
+    static const struct {
+        const char *words;
+        gm_space space;
+    } spaces[] = {{"global memory", GM_GLOBAL}, {"local memory", GM_LOCAL}, {"constant memory", GM_CONSTANT}};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(spaces); i++)
+        if (strstr(heading, spaces[i].words)) return spaces[i].space;
+    return GM_N_SPACES;
+}
+
 /* Turns one of Oclgrind's messages into an issue. */
 static void parse_message(gpumodel_report *rep, const char *kernel, int type, unsigned long long count,
                           const char *text) {
@@ -205,12 +234,8 @@ static void parse_message(gpumodel_report *rep, const char *kernel, int type, un
     size_t hl = strlen(head);
     if (hl && head[hl - 1] == ':') head[hl - 1] = '\0';
     snprintf(is->what, sizeof is->what, "%s", head);
-    if (strstr(head, "data race")) is->kind = GM_ISSUE_RACE;
-    else if (!strncmp(head, "Invalid ", 8) || strstr(head, "out of bounds") || strstr(head, "Out-of-bounds"))
-        is->kind = GM_ISSUE_MEMORY;
-    else if (strstr(head, "ninitiali")) is->kind = GM_ISSUE_UNINIT;
-    else if (strstr(head, "divergence")) is->kind = GM_ISSUE_DIVERGENCE;
-    else is->kind = GM_ISSUE_OTHER;
+    is->kind = gpumodel_issue_kind(head);
+    is->space = gpumodel_issue_space(head);
     (void)type;
     /* entities and locations, in order */
     int n_ent = 0, n_loc = 0;
@@ -369,6 +394,7 @@ static int parse_uninit_line(const char *line, gpumodel_report *rep, const gm_ke
     gm_issue *is = add_issue(rep);
     if (!is) return 0;
     is->kind = GM_ISSUE_UNINIT;
+    is->space = GM_LOCAL;
     snprintf(is->kernel, sizeof is->kernel, "%s", k->name);
     snprintf(is->what, sizeof is->what, "%s", "Read of local memory that no work-item of the group wrote (uninitialised)");
     is->line = ln;

@@ -68,6 +68,7 @@ typedef struct {
     gm_issue_kind kind;
     char kernel[64];
     char what[200];                      /* "Invalid write of size 4 at global memory" */
+    gm_space space;                      /* the memory it names; GM_N_SPACES: none, or private memory */
     int line, col;                       /* where (0 when unknown) */
     int line2, col2;                     /* the other access of a data race */
     char work_item[128], work_item2[128];
@@ -176,6 +177,10 @@ cJSON *gpumodel_json(const gpumodel_report *rep);
 int gpumodel_has_errors(const gpumodel_report *rep);
 
 const char *gpumodel_space_name(gm_space s);
+/* Reads the first line of one of Oclgrind's messages ("Read-write data race
+ * at global memory address 0x..."): what kind of problem, and in which memory. */
+gm_issue_kind gpumodel_issue_kind(const char *heading);
+gm_space gpumodel_issue_space(const char *heading);
 const char *gpumodel_kind_name(gm_kind k);
 
 void gpumodel_report_free(gpumodel_report *rep);

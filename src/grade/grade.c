@@ -122,9 +122,7 @@ static char *run_detail(const engine_report *rep) {
         util_sappend(&d, "\n%s", log ? log : "");
         free(log);
     }
-    if ((rep->status == ENG_CRASH || rep->status == ENG_RUNTIME) && rep->worker_output &&
-        (strstr(rep->worker_output, "out of memory") || strstr(rep->worker_output, "Allocation failed") ||
-         strstr(rep->worker_output, "bad_alloc") || strstr(rep->worker_output, "Cannot allocate")))
+    if (rep->out_of_memory)
         util_sappend(&d, "\nThe worker ran out of the memory a test may use (--memory-limit).");
     if (rep->worker_output && *rep->worker_output) {
         char *out = clean_text(rep->worker_output, 800);

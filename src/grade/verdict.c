@@ -113,7 +113,7 @@ static void set_item(verdict_item *it, verdict_outcome o, const char *headline, 
 static const char *issue_advice(const gm_issue *is) {
     switch (is->kind) {
     case GM_ISSUE_RACE:
-        if (strstr(is->what, "global"))
+        if (is->space == GM_GLOBAL)
             return "Two work-items touch the same global address without an atomic or a barrier between them: on a "
                    "GPU they run at the same time and one update is lost. If they add to the same counter (a "
                    "histogram bin), use atomic_inc or atomic_add; if one writes what another reads, separate them.";

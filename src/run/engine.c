@@ -63,6 +63,13 @@ const char *engine_failure_outcome(prob_failure f, engine_status *st) {
     return "OpenCL error";
 }
 
+int engine_output_says_out_of_memory(const char *output) {
+    static const char *const phrases[] = {"out of memory", "Allocation failed", "bad_alloc", "Cannot allocate"};
+    for (size_t i = 0; output && i < CLT_ARRAY_LEN(phrases); i++)
+        if (strstr(output, phrases[i])) return 1;
+    return 0;
+}
+
 const char *engine_status_name(engine_status s) {
     static const char *const names[] = {"pass", "wrong", "build_error", "crash", "timeout",
                                         "runtime_error", "cancelled", "usage", "no_device"};
@@ -467,6 +474,9 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
     } else {
         set_msg(r, ENG_WRONG, "Wrong result", "%s", r->verify.summary);
     }
+    r->out_of_memory = (failure && *failure == PF_MEMORY) ||
+                       ((r->status == ENG_CRASH || r->status == ENG_RUNTIME) &&
+                        engine_output_says_out_of_memory(r->worker_output));
     if (r->status != ENG_PASS && r->samples_ms) { /* only a correct kernel is timed */
         free(r->samples_ms);
         r->samples_ms = NULL;

@@ -67,6 +67,7 @@ typedef struct {
 
 typedef struct {
     engine_status status;
+    int out_of_memory;           /* the worker ran out of memory: its own allocation (PF_MEMORY) or the runtime's */
     int bad_device_spec;         /* ENG_USAGE because --device names no device (every run would fail alike) */
     char headline[128];          /* "Correct", "Wrong result", "Build failed", ... */
     char message[2048];          /* what happened, the likely cause, what to try */
@@ -99,6 +100,9 @@ int engine_exit_code(engine_status s);
 /* What a failed device side (the worker's prob_failure) comes to: the
  * status in *st and the headline the learner reads. */
 const char *engine_failure_outcome(prob_failure f, engine_status *st);
+/* Whether what an OpenCL runtime printed as it died says that memory ran out
+ * (PoCL, LLVM and the C++ runtime each say it their own way). */
+int engine_output_says_out_of_memory(const char *output);
 
 /* What one owner's runs keep between them (engine_request.cache): the golden
  * reference of the last chapter, size and seed. Zeroed to start; one run at

@@ -1,6 +1,7 @@
 /* report — a run's result for people (text) and for programs (JSON). */
 #define _DEFAULT_SOURCE
 #include "run/report.h"
+#include "text/diag.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -64,7 +65,7 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
         fputc('\n', out);
         report_print_diff(out, st, &r->verify, st->max_diff_rows);
     }
-    if (r->build_log && *r->build_log && (r->status == ENG_BUILD || strstr(r->build_log, "warning"))) {
+    if (r->build_log && *r->build_log && (r->status == ENG_BUILD || diag_worst(r->build_log) >= DIAG_WARNING)) {
         fprintf(out, "\n%sCompiler output:%s\n%s\n", c(st, C_BOLD), c(st, C_RESET), r->build_log);
     }
     if (r->worker_output && (r->status == ENG_CRASH || r->status == ENG_RUNTIME))

@@ -1,6 +1,7 @@
 /* ui_draw — the terminal UI's view: draws the chapter list, the chapter
  * screen (lesson, kernel, results), overlays and status lines with ncursesw. */
 #include "term/ui_app.h"
+#include "text/diag.h"
 #include "base/version.h"
 
 #include "text/mdrender.h"
@@ -553,12 +554,11 @@ static int log_mark(const ui_app *a, int line) {
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        int ln = tui_log_line_ref(p, NULL);
+        int ln;
+        diag_severity sev = diag_read(p, n, &ln, NULL);
         if (ln == line) {
-            char buf[512];
-            snprintf(buf, sizeof buf, "%.*s", (int)(n < 511 ? n : 511), p);
-            if (strstr(buf, "error")) mark = 2;
-            else if (strstr(buf, "warning") && mark < 1) mark = 1;
+            if (sev == DIAG_ERROR) mark = 2;
+            else if (sev == DIAG_WARNING && mark < 1) mark = 1;
         }
         p = e ? e + 1 : p + n;
     }

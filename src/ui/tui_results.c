@@ -3,6 +3,7 @@
  * and the chapter's run history as a bar chart. No curses here. */
 #define _GNU_SOURCE
 #include "ui/tui_results.h"
+#include "text/diag.h"
 #include "run/report.h"
 #include "text/tui_text.h"
 
@@ -24,20 +25,6 @@ void tui_speedup_text(double before, double after, char *buf, size_t len) {
     if (r > 0.97 && r < 1.03) snprintf(buf, len, "%s", T("about as fast"));
     else if (r >= 1) snprintf(buf, len, T("%.2fx faster"), r);
     else snprintf(buf, len, T("%.2fx slower"), 1 / r);
-}
-
-int tui_log_line_ref(const char *t, int *col) {
-    /* FILE:LINE:COL with FILE free of spaces and colons */
-    const char *p = t;
-    while (*p == ' ') p++;
-    const char *c1 = strchr(p, ':');
-    if (!c1 || c1 == p) return 0;
-    for (const char *q = p; q < c1; q++)
-        if (*q == ' ') return 0;
-    int line = 0, cl = 0, n = 0;
-    if (sscanf(c1, ":%d:%d%n", &line, &cl, &n) < 1 || line <= 0) return 0;
-    if (col) *col = cl;
-    return line;
 }
 
 static int status_style(engine_status s) {
@@ -206,7 +193,9 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
                 const char *e = strchr(p, '\n');
                 size_t n = e ? (size_t)(e - p) : strlen(p);
                 char *msg = n > 0 ? strndup(p, n) : NULL;
-                if (msg && tui_log_line_ref(msg, NULL) && (strstr(msg, "error") || shown == 0)) {
+                int ref;
+                diag_severity sev = diag_read(p, n, &ref, NULL);
+                if (msg && ref && (sev == DIAG_ERROR || shown == 0)) {
                     wrap_text(out, width, ST_ERR, msg, "");
                     shown++;
                 }
@@ -314,11 +303,12 @@ void tui_results_build(const tui_results_in *in, int width, st_doc *out) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         char *line = strndup(p, n);
-        int ref = tui_log_line_ref(line, NULL);
+        int ref;
+        diag_severity sev = diag_read(line, n, &ref, NULL);
         int style = ST_NORMAL;
-        if (ref && strstr(line, "error")) style = ST_ERR | ST_A_BOLD;
-        else if (ref && strstr(line, "warning")) style = ST_WARN | ST_A_BOLD;
-        else if (ref && strstr(line, "note")) style = ST_DIM;
+        if (ref && sev == DIAG_ERROR) style = ST_ERR | ST_A_BOLD;
+        else if (ref && sev == DIAG_WARNING) style = ST_WARN | ST_A_BOLD;
+        else if (ref && sev == DIAG_NOTE) style = ST_DIM;
         else if (strspn(line, " ~^") == n && strchr(line, '^')) style = ST_OK | ST_A_BOLD;
         st_line l;
         memset(&l, 0, sizeof l);

@@ -47,6 +47,5 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
 /* "1.81x faster", "3.20x slower", "about as fast" (ratio = before / after). */
 void tui_speedup_text(double before_ms, double after_ms, char *buf, size_t len);
 /* Parses "FILE:LINE:COL" at the start of a build-log line: the line, or 0. */
-int tui_log_line_ref(const char *text, int *col);
 
 #endif

@@ -158,6 +158,11 @@ START_TEST(failure_kinds_have_their_own_headlines) {
     ck_assert_int_eq(prob_failure_of_launch(-9999), PF_FAULT);              /* NVIDIA's illegal address */
     ck_assert_int_eq(prob_failure_of_launch(CL_INVALID_WORK_GROUP_SIZE), PF_DEVICE);
     ck_assert_str_eq(prob_failure_name(PF_AUTHOR), "author");
+    /* a runtime that dies of memory says so in its own words; other deaths are not memory */
+    ck_assert(engine_output_says_out_of_memory("terminate called after throwing an instance of 'std::bad_alloc'"));
+    ck_assert(engine_output_says_out_of_memory("LLVM ERROR: out of memory\nAllocation failed"));
+    ck_assert(!engine_output_says_out_of_memory("Segmentation fault"));
+    ck_assert(!engine_output_says_out_of_memory(NULL));
 }
 END_TEST
 

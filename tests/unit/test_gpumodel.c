@@ -131,6 +131,28 @@ START_TEST(json_names_every_issue_kind) {
 }
 END_TEST
 
+/* Oclgrind's message headings, one of each kind, read as a kind and a memory. */
+START_TEST(oclgrind_headings_are_read_as_kinds) {
+    static const struct {
+        const char *heading;
+        gm_issue_kind kind;
+        gm_space space;
+    } cases[] = {
+        {"Read-write data race at global memory address 0x1000", GM_ISSUE_RACE, GM_GLOBAL},
+        {"Write-write data race at local memory address 0x20", GM_ISSUE_RACE, GM_LOCAL},
+        {"Invalid read of size 4 at global memory address 0x2000", GM_ISSUE_MEMORY, GM_GLOBAL},
+        {"Invalid write of size 4 at constant memory address 0x0", GM_ISSUE_MEMORY, GM_CONSTANT},
+        {"Uninitialized value read from private memory address 0x4", GM_ISSUE_UNINIT, GM_N_SPACES},
+        {"Work-group divergence detected (barrier)", GM_ISSUE_DIVERGENCE, GM_N_SPACES},
+        {"Unhandled builtin function 'foo'", GM_ISSUE_OTHER, GM_N_SPACES},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ck_assert_msg(gpumodel_issue_kind(cases[i].heading) == cases[i].kind, "%s", cases[i].heading);
+        ck_assert_msg(gpumodel_issue_space(cases[i].heading) == cases[i].space, "%s", cases[i].heading);
+    }
+}
+END_TEST
+
 Suite *gpumodel_suite(void) {
     Suite *s = suite_create("gpumodel");
     TCase *t = tcase_create("gpumodel");
@@ -139,6 +161,7 @@ Suite *gpumodel_suite(void) {
     tcase_add_test(t, damaged_report_is_named_by_line);
     tcase_add_test(t, report_lines_have_roles);
     tcase_add_test(t, json_names_every_issue_kind);
+    tcase_add_test(t, oclgrind_headings_are_read_as_kinds);
     suite_add_tcase(s, t);
     return s;
 }

@@ -3,6 +3,7 @@
  * handling, results and history, translations, the file watcher, the job queue. */
 #define _GNU_SOURCE
 #include "suites.h"
+#include "text/diag.h"
 #include "course/workspace.h"
 
 #include <locale.h>
@@ -619,11 +620,20 @@ START_TEST(results_wrong_and_build) {
     ck_assert_int_eq(d.lines[3].tag, 20);
     ck_assert_int_eq(ST_ROLE(d.lines[3].spans[0].style), ST_WARN);
     st_doc_free(&d);
-    int col;
-    ck_assert_int_eq(tui_log_line_ref("exercises/02-atomic/histogram.cl:7:3: error: x", &col), 7);
+    int line, col;
+    ck_assert_int_eq(diag_read("exercises/02-atomic/histogram.cl:7:3: error: x", 47, &line, &col), DIAG_ERROR);
+    ck_assert_int_eq(line, 7);
     ck_assert_int_eq(col, 3);
-    ck_assert_int_eq(tui_log_line_ref("In file included from x", NULL), 0);
-    ck_assert_int_eq(tui_log_line_ref("note: candidate: foo(int)", NULL), 0);
+    ck_assert_int_eq(diag_read("k.cl:20:1: warning: unused", 26, &line, NULL), DIAG_WARNING);
+    ck_assert_int_eq(diag_read("fatal error: 'x.h' file not found", 33, &line, NULL), DIAG_ERROR);
+    ck_assert_int_eq(line, 0);
+    ck_assert_int_eq(diag_read("In file included from x", 23, &line, NULL), DIAG_NONE);
+    ck_assert_int_eq(line, 0);
+    ck_assert_int_eq(diag_read("note: candidate: foo(int)", 25, &line, NULL), DIAG_NOTE);
+    ck_assert_int_eq(line, 0);
+    /* a word in the message is not a severity: only the diagnostic's own */
+    ck_assert_int_eq(diag_read("k.cl:3:1: note: the error is here", 33, NULL, NULL), DIAG_NOTE);
+    ck_assert_int_eq(diag_worst("k.cl:3:1: note: a\nk.cl:4:2: warning: b\n"), DIAG_WARNING);
 }
 END_TEST
 

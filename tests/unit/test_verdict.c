@@ -130,6 +130,7 @@ START_TEST(safety_names_the_race_and_what_to_do) {
     is.count = 7;
     snprintf(is.kernel, sizeof is.kernel, "histogram");
     snprintf(is.what, sizeof is.what, "Read-write data race at global memory");
+    is.space = GM_GLOBAL;
     rep.issues = &is;
     rep.n_issues = 1;
     ck_assert_int_eq(verdict_safety(&rep, &it), 0);
@@ -137,6 +138,9 @@ START_TEST(safety_names_the_race_and_what_to_do) {
     ck_assert_int_eq(it.line, 28);
     ck_assert_ptr_nonnull(strstr(it.detail, "line 28"));
     ck_assert_ptr_nonnull(strstr(it.detail, "atomic_inc"));
+    is.space = GM_LOCAL; /* the same race in local memory asks for a barrier */
+    verdict_safety(&rep, &it);
+    ck_assert_ptr_nonnull(strstr(it.detail, "barrier(CLK_LOCAL_MEM_FENCE)"));
     is.kind = GM_ISSUE_DIVERGENCE;
     verdict_safety(&rep, &it);
     ck_assert_str_eq(it.headline, "Divergent barrier");
