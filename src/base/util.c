@@ -22,6 +22,48 @@ void util_errf(char *buf, size_t len, const char *fmt, ...) {
     va_end(ap);
 }
 
+int util_pathf(char *buf, size_t len, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < len) return 0;
+    if (len) buf[0] = '\0';
+    errno = ENAMETOOLONG;
+    return -1;
+}
+
+/* The longest prefix of s[0..n) that ends on a whole UTF-8 character. */
+static size_t utf8_whole(const char *s, size_t n) {
+    size_t start = n;
+    while (start > 0 && ((unsigned char)s[start - 1] & 0xC0) == 0x80) start--;
+    if (start == 0) return n; /* no lead byte: not UTF-8, keep the bytes */
+    unsigned char lead = (unsigned char)s[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return n - (start - 1) >= need ? n : start - 1;
+}
+
+int util_copy_text(char *dst, size_t len, const char *src) {
+    if (!len) return 1;
+    size_t n = strlen(src);
+    int cut = n >= len;
+    if (cut) n = utf8_whole(src, len - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+    return cut;
+}
+
+int util_textf(char *buf, size_t len, const char *fmt, ...) {
+    if (!len) return 1;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < len) return 0;
+    buf[utf8_whole(buf, strlen(buf))] = '\0'; /* a character cut in two goes */
+    return 1;
+}
+
 char *util_read_file(const char *path, size_t *len_out) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;

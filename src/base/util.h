@@ -11,6 +11,18 @@
 void util_errf(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Formats a path (or a name that must stay whole) into buf: returns 0, or
+ * -1 with buf "" and errno ENAMETOOLONG when it does not fit, since a cut
+ * path names another file. */
+int util_pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Copies text for people into dst (always terminated), cut at a character
+ * boundary where it does not fit; returns 1 when it was cut. */
+int util_copy_text(char *dst, size_t len, const char *src);
+/* Formats text for people into buf, cut like util_copy_text where it does
+ * not fit; returns 1 when it was cut. */
+int util_textf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Reads a whole file; returns malloc'd, NUL-terminated text or NULL with errno. */
 char *util_read_file(const char *path, size_t *len_out);
 

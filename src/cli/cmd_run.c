@@ -168,7 +168,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep.status == ENG_PASS,
                            .median_ms = rep.status == ENG_PASS ? rep.timing.median : 0};
         snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(rep.status));
-        snprintf(pr.device, sizeof pr.device, "%s", rep.device.name);
+        util_copy_text(pr.device, sizeof pr.device, rep.device.name);
         char *text = util_read_file(path, NULL);
         pr.file_hash = util_hash_text(text);
         free(text);

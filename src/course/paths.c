@@ -22,12 +22,16 @@ static int has_course(const char *dir) {
     return util_is_dir(p);
 }
 
-/* The canonical form of dir/rel in out (unchanged when it does not exist). */
+/* The canonical form of dir/rel in out (unchanged when it does not
+ * exist); "" when it is too long to hold. */
 static void resolve(const char *dir, const char *rel, char *out, size_t len) {
     char joined[PATH_MAX + 64];
-    snprintf(joined, sizeof joined, "%s/%s", dir, rel);
+    if (util_pathf(joined, sizeof joined, "%s/%s", dir, rel) != 0) {
+        out[0] = '\0';
+        return;
+    }
     char *real = realpath(joined, NULL);
-    snprintf(out, len, "%s", real ? real : joined);
+    util_pathf(out, len, "%s", real ? real : joined);
     free(real);
 }
 
@@ -44,14 +48,16 @@ static int find_course(paths *p, char *err, size_t errlen) {
                       "lessons/ and exercises/, or unset it", env);
             return -1;
         }
-        snprintf(p->data, sizeof p->data, "%s", env);
-    } else if (tree[0] && has_course(tree)) {
-        snprintf(p->data, sizeof p->data, "%s", tree);
+        if (util_pathf(p->data, sizeof p->data, "%s", env) != 0) {
+            util_errf(err, errlen, "CLTUTOR_DATA is longer than the %zu bytes a course folder may have: move the "
+                      "course to a shorter path", sizeof p->data - 1);
+            return -1;
+        }
+    } else if (tree[0] && has_course(tree) && util_pathf(p->data, sizeof p->data, "%s", tree) == 0) {
         char mk[PATH_MAX + 16];
         snprintf(mk, sizeof mk, "%s/Makefile", tree);
         p->in_source_tree = util_is_file(mk);
-    } else if (share[0] && has_course(share)) {
-        snprintf(p->data, sizeof p->data, "%s", share);
+    } else if (share[0] && has_course(share) && util_pathf(p->data, sizeof p->data, "%s", share) == 0) {
     } else if (has_course(CLT_DATADIR)) {
         snprintf(p->data, sizeof p->data, "%s", CLT_DATADIR);
     } else {
@@ -100,8 +106,8 @@ int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen) {
          * a shared, read-only one (a lab) sends each learner to their own */
         char ws[1200];
         snprintf(ws, sizeof ws, "%s/workspace", p->data);
-        if (util_is_dir(ws) ? access(ws, W_OK | X_OK) == 0 : access(p->data, W_OK | X_OK) == 0) {
-            snprintf(p->workspace, sizeof p->workspace, "%s", ws);
+        if ((util_is_dir(ws) ? access(ws, W_OK | X_OK) == 0 : access(p->data, W_OK | X_OK) == 0) &&
+            util_pathf(p->workspace, sizeof p->workspace, "%s", ws) == 0) {
             p->origin = WS_IN_TREE;
             return 0;
         }

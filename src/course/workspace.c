@@ -71,16 +71,26 @@ static int parent_dirs(const char *file) {
  * learner's version goes into the workspace, then the course's comes back. */
 static int move_one(const paths *p, char code_x, char code_y, const char *rel, workspace_news *news) {
     char from[1400], to[1400];
-    snprintf(from, sizeof from, "%s/%s", p->data, rel);
-    snprintf(to, sizeof to, "%s/%s", p->workspace, rel);
+    if (util_pathf(from, sizeof from, "%s/%s", p->data, rel) != 0 ||
+        util_pathf(to, sizeof to, "%s/%s", p->workspace, rel) != 0) {
+        util_errf(news->error, sizeof news->error, "the path of exercises/%s is too long to move: nothing was moved; "
+                  "move the checkout to a shorter path and run cltutor again", rel);
+        return -1;
+    }
     int untracked = code_x == '?' || code_x == '!', deleted = code_y == 'D' || code_x == 'D';
     if (!deleted) {
         if (util_is_file(to)) {
             /* the workspace has its own copy already: keep both */
             char base[1400];
             snprintf(base, sizeof base, "%s", to);
-            snprintf(to, sizeof to, "%s.from-course", base);
-            for (int k = 2; util_is_file(to) && k < 1000; k++) snprintf(to, sizeof to, "%s.from-course-%d", base, k);
+            int bad = util_pathf(to, sizeof to, "%s.from-course", base);
+            for (int k = 2; !bad && util_is_file(to) && k < 1000; k++)
+                bad = util_pathf(to, sizeof to, "%s.from-course-%d", base, k);
+            if (bad) {
+                util_errf(news->error, sizeof news->error, "the path of %s is too long to keep both copies: nothing "
+                          "was moved; move the checkout to a shorter path and run cltutor again", base);
+                return -1;
+            }
         }
         if (parent_dirs(to) != 0 || util_copy_file(from, to) != 0) {
             util_errf(news->error, sizeof news->error, "cannot copy %s to %s (%s): nothing was moved; fix it and "

@@ -146,7 +146,7 @@ static void access_note(const gm_access *a, char *buf, size_t len) {
     }
     fmt_pct(e, sizeof e, a->efficiency);
     fmt_num(s, sizeof s, a->sectors_per_request);
-    snprintf(buf, len, "%s %s: %s sector%s per request, %s efficient%s%s", gpumodel_space_name((gm_space)(a->space)), gpumodel_kind_name((gm_kind)(a->kind)),
+    util_textf(buf, len, "%s %s: %s sector%s per request, %s efficient%s%s", gpumodel_space_name((gm_space)(a->space)), gpumodel_kind_name((gm_kind)(a->kind)),
              s, strcmp(s, "1") ? "s" : "", e, d[0] ? "; " : "", d);
 }
 
@@ -210,7 +210,7 @@ static const char *issue_kind_name(gm_issue_kind k) {
 }
 
 static void issue_short(const gm_issue *is, char *buf, size_t len) {
-    snprintf(buf, len, "%s (work-item %s%s)", is->what, is->work_item[0] ? is->work_item : "unknown",
+    util_textf(buf, len, "%s (work-item %s%s)", is->what, is->work_item[0] ? is->work_item : "unknown",
              is->count > 1 ? ", and more" : "");
 }
 
@@ -509,7 +509,7 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
             const gm_summary *o = old ? &old->sum[sp][kd] : NULL, *c = &cur->sum[sp][kd];
             int had = o && o->present, has = c->present;
             if (!had && !has) continue;
-            char what[64];
+            char what[96];
             snprintf(what, sizeof what, "%s%s %s", prefix, gpumodel_space_name((gm_space)(sp)), kind_plural[kd]);
             if (!has) {
                 add_sentence(rep, "%s: none any more (there were %llu).", what, o->execs);

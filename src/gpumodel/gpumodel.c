@@ -233,7 +233,7 @@ static void parse_message(gpumodel_report *rep, const char *kernel, int type, un
     util_rstrip(head);
     size_t hl = strlen(head);
     if (hl && head[hl - 1] == ':') head[hl - 1] = '\0';
-    snprintf(is->what, sizeof is->what, "%s", head);
+    util_copy_text(is->what, sizeof is->what, head);
     is->kind = gpumodel_issue_kind(head);
     is->space = gpumodel_issue_space(head);
     (void)type;

@@ -471,12 +471,9 @@ static void mark_missing(grade_test *t, const char *status, const char *msg) {
 static int private_copy(const char *work_dir, const char *id, const char *file, const char *text, char *path,
                         size_t len) {
     char dir[1400];
-    snprintf(dir, sizeof dir, "%s/%s", work_dir, id);
-    if (util_mkdirs(dir) != 0) return -1;
-    char full[1600];
-    snprintf(full, sizeof full, "%s/%s", dir, file);
-    snprintf(path, len, "%s", full);
-    return util_write_file_atomic(full, text, strlen(text));
+    if (util_pathf(dir, sizeof dir, "%s/%s", work_dir, id) != 0 || util_mkdirs(dir) != 0) return -1;
+    if (util_pathf(path, len, "%s/%s", dir, file) != 0) return -1;
+    return util_write_file_atomic(path, text, strlen(text));
 }
 
 /* A fixed listing earns its points only as the shipped listing with its bug
@@ -521,7 +518,7 @@ static void gate_on_safety(grade_chapter *ch) {
         t->outcome = GO_FAIL;
         t->score = 0;
         snprintf(t->status, sizeof t->status, "unsafe");
-        snprintf(t->headline, sizeof t->headline, "Not credited: %s", safety->headline);
+        util_textf(t->headline, sizeof t->headline, "Not credited: %s", safety->headline);
         char *d = NULL;
         util_sappend(&d, "This run was correct here, but the race check failed (%s), so the result holds only by "
                      "luck of the device and is not credited. %s", safety->headline, t->detail ? t->detail : "");
@@ -661,7 +658,7 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
         char *real = realpath(r->submission, NULL);
         const char *path = real ? real : r->submission;
         const char *base = strrchr(path, '/');
-        snprintf(r->student, sizeof r->student, "%s", base && base[1] ? base + 1 : path);
+        util_copy_text(r->student, sizeof r->student, base && base[1] ? base + 1 : path);
         free(real);
     }
     r->seed = o->seed;

@@ -157,8 +157,14 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s", batch_dir, e->d_name);
+        char path[sizeof rows->dir];
+        if (util_pathf(path, sizeof path, "%s/%s", batch_dir, e->d_name) != 0) {
+            closedir(d);
+            free(rows);
+            util_errf(err, errlen, "%s/%s: the path is longer than %zu bytes; grade from a shorter path", batch_dir,
+                      e->d_name, sizeof path - 1);
+            return -1;
+        }
         if (!util_is_dir(path)) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;

@@ -7,7 +7,7 @@
 
 typedef struct {
     char student[256];          /* the folder's name */
-    char dir[1200];             /* the submission folder */
+    char dir[1024];             /* the submission folder */
     char report[1400];          /* its JSON report */
     int graded;                 /* the grader finished and its report was read back */
     int fatal;                  /* the grader's own failure (64, 69, ...), 0 otherwise */

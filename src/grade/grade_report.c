@@ -184,7 +184,7 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
             const char *c = t->outcome == GO_PASS ? C_GREEN : t->outcome == GO_SKIP ? C_YELLOW : C_RED;
             grade_format_points(t->score, a, sizeof a);
             grade_format_points(t->max_score, b, sizeof b);
-            char score[48];
+            char score[72];
             if (t->outcome == GO_SKIP) snprintf(score, sizeof score, "-");
             else snprintf(score, sizeof score, "%s/%s", a, b);
             util_sappend(&out, "  %s%s%s %11s  %s", col(st, c), mark, col(st, C_RESET), score, t->name);

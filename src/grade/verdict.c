@@ -45,13 +45,12 @@ static verdict_item *add_item(verdict *v, verdict_kind kind, const char *id, con
 /* Adds a test of spec unless one of the same size (as the problem writes it) is there. */
 static int add_test(verdict *v, const problem_ops *ops, const char *spec, const char *what, char *err, size_t errlen) {
     prob_size s;
-    char perr[256], text[64], full[96];
+    char perr[256], full[64];
     if (problem_parse_size(ops, spec, &s, perr, sizeof perr) != 0) {
         util_errf(err, errlen, "%s '%s': %s", what, spec, perr);
         return -1;
     }
-    ops->format_size(&s, text, sizeof text);
-    snprintf(full, sizeof full, "%s", text);
+    ops->format_size(&s, full, sizeof full);
     for (int i = 0; i < v->n; i++)
         if (v->items[i].kind == VK_TEST && !strcmp(v->items[i].size, full)) return 0;
     char id[80];

@@ -39,7 +39,7 @@ const char *verdict_outcome_name(verdict_outcome o);
 
 typedef struct {
     verdict_kind kind;
-    char id[64];              /* "size.1000x16", "safety", "technique.coalesced_loads" */
+    char id[80];              /* "size.1000x16", "safety", "technique.coalesced_loads" */
     char name[192];           /* for people */
     char size[64];            /* tests: the size spec run */
     verdict_outcome outcome;

@@ -114,7 +114,7 @@ static int put_opt_str(int fd, uint32_t tag, const char *s) { return s ? blob_pu
 static int write_request(wproto_kind kind, const engine_request *rq, const char *source, const char *scratch,
                          const char *cache, const char *probe_dir) {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/request", scratch);
+    if (util_pathf(path, sizeof path, "%s/request", scratch) != 0) return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
     unlink(path);

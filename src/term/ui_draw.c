@@ -246,7 +246,7 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
         return;
     }
     if (a->note[0]) {
-        snprintf(left, len, " %s", a->note);
+        util_textf(left, len, " %s", a->note);
         *left_style = a->note_err ? ST_ERR | ST_A_BOLD : ST_NORMAL | ST_A_BOLD;
         return;
     }
@@ -384,7 +384,7 @@ static void draw_home(ui_app *a) {
     if (a->warn[0]) {
         /* the first warning in full (up to three lines): it says what to do */
         char w[1200];
-        snprintf(w, sizeof w, "%s", a->warn);
+        util_copy_text(w, sizeof w, a->warn);
         char *nl = strchr(w, '\n');
         if (nl) *nl = '\0';
         st_doc wd;
@@ -606,8 +606,8 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
         int mark = log_mark(a, i + 1);
         int cur = focused && i == v->cur;
         const char *note = ui_gm_note(a, i + 1);
-        char num[16];
-        snprintf(num, sizeof num, "%*d", digits, i + 1);
+        char num[24];
+        snprintf(num, sizeof num, "%*d", digits < 12 ? digits : 12, i + 1);
         if (mark) put_text(y, b.x, 1, mark == 2 ? (a->utf8 ? "▶" : ">") : (a->utf8 ? "●" : "*"),
                            style_attr((mark == 2 ? ST_ERR : ST_WARN) | ST_A_BOLD));
         else if (note) put_text(y, b.x, 1, a->utf8 ? "◆" : "#", style_attr(ST_HUNK | ST_A_BOLD));

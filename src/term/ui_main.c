@@ -117,7 +117,7 @@ static void set_note(ui_app *a, int err, const char *fmt, ...) {
 }
 
 static void show_message(ui_app *a, const char *text) {
-    snprintf(a->st.message, sizeof a->st.message, "%s", text);
+    util_copy_text(a->st.message, sizeof a->st.message, text);
     a->st.overlay = OV_MESSAGE;
     a->st.overlay_list.top = a->st.overlay_list.cur = 0;
     a->st.overlay_list.has_cursor = 0;
@@ -186,7 +186,7 @@ static const char *device_spec(const ui_app *a, char *buf, size_t len) {
         snprintf(buf, len, "%d", a->devs[a->dev_sel].index);
         return buf;
     }
-    snprintf(buf, len, "%s", a->cfg.device);
+    if (util_pathf(buf, len, "%s", a->cfg.device) != 0) return NULL; /* never a cut name: another device */
     return buf[0] ? buf : NULL;
 }
 
@@ -208,7 +208,7 @@ static void request_devices(ui_app *a) {
 /* ---- references (for speed-ups) -------------------------------------- */
 
 static void ref_key(const ui_app *a, int chapter, char *buf, size_t len) {
-    snprintf(buf, len, "%d|%s|%s", chapter, ui_device_key(a), a->in_chapter ? a->ch.l->default_size : "");
+    util_textf(buf, len, "%d|%s|%s", chapter, ui_device_key(a), a->in_chapter ? a->ch.l->default_size : "");
 }
 
 const tui_ref_time *ui_ref_get(ui_app *a, int chapter) {
@@ -362,7 +362,7 @@ static void open_chapter(ui_app *a, int index) {
     char err[1400];
     if (paths_exercise(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path, err, sizeof err) != 0) {
         c->kernel_ro = 1;
-        snprintf(c->kernel_err, sizeof c->kernel_err, "%s", err);
+        util_copy_text(c->kernel_err, sizeof c->kernel_err, err);
         paths_starting(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path);
         set_note(a, 1, "%s %s", T("The workspace is read-only: your changes cannot be saved."), err);
     }
@@ -395,7 +395,7 @@ static void start_run(ui_app *a) {
     }
     load_kernel(a);
     tui_watch_mark_seen(&c->watch);
-    char dev[32];
+    char dev[sizeof a->cfg.device];
     tui_job *job = tui_job_new_run(JOB_RUN, c->l, c->kernel_path, c->display, device_spec(a, dev, sizeof dev), NULL);
     if (!job) return;
     /* quick feedback: at least 2 timed runs, more while 0.15 s lasts (`cltutor run` times longer) */
@@ -431,7 +431,7 @@ static void start_verdict(ui_app *a) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter) return;
     if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
-    char dev[32];
+    char dev[sizeof a->cfg.device];
     const lesson *prev = ui_previous_lesson(a, c->l);
     char prev_ref[1400] = "";
     if (!prev || strcmp(prev->problem, c->l->problem) || paths_solution(&a->paths, prev, prev_ref, sizeof prev_ref) != 0) {
@@ -467,7 +467,7 @@ static void finish_verdict(ui_app *a, tui_job *job) {
     progress_run pr = {.when = (double)time(NULL), .origin = FROM_UI, .passed = 1, .file_hash = c->vd_hash,
                        .median_ms = c->vd_median_ms};
     snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(ENG_PASS));
-    snprintf(pr.device, sizeof pr.device, "%s", c->vd_device);
+    util_copy_text(pr.device, sizeof pr.device, c->vd_device);
     verdict_to_progress(job->vd, &pr);
     progress_record_verdict(&a->prog, c->l->id, &pr);
     save_progress(a);
@@ -540,7 +540,7 @@ static void finish_run(ui_app *a, tui_job *job) {
                            .median_ms = c->rep.status == ENG_PASS ? c->rep.timing.median : 0,
                            .file_hash = c->run_hash};
         snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(c->rep.status));
-        snprintf(pr.device, sizeof pr.device, "%s", c->rep.device.name);
+        util_copy_text(pr.device, sizeof pr.device, c->rep.device.name);
         progress_record_run(&a->prog, c->l->id, &pr);
         save_progress(a);
         count_failures(a);
@@ -747,7 +747,7 @@ static void finish_devices(ui_app *a, tui_job *job) {
     job->devs = NULL;
     a->n_devs = job->n_devs > 0 ? job->n_devs : 0;
     a->devs_state = job->n_devs >= 0 ? 2 : 3;
-    snprintf(a->devs_err, sizeof a->devs_err, "%s", job->n_devs < 0 ? job->err : "");
+    util_copy_text(a->devs_err, sizeof a->devs_err, job->n_devs < 0 ? job->err : "");
     a->st.n_devices = a->n_devs;
     a->st.overlay_list.len = a->n_devs;
     /* the preferred device: the same index and name, else the same name */

@@ -246,6 +246,24 @@ START_TEST(parse_count_suffixes) {
 }
 END_TEST
 
+/* A path that does not fit is refused whole; text for people is cut between characters. */
+START_TEST(paths_refused_and_text_cut_whole) {
+    char small[8];
+    ck_assert_int_eq(util_pathf(small, sizeof small, "%s/%s", "ab", "cd"), 0);
+    ck_assert_str_eq(small, "ab/cd");
+    ck_assert_int_eq(util_pathf(small, sizeof small, "%s/%s", "abcd", "efgh"), -1);
+    ck_assert_str_eq(small, "");
+    ck_assert_int_eq(util_copy_text(small, sizeof small, "abc"), 0);
+    ck_assert_str_eq(small, "abc");
+    ck_assert_int_eq(util_copy_text(small, sizeof small, "ab直方图"), 1); /* 2 + 3 + 3 bytes: the second character does not fit */
+    ck_assert_str_eq(small, "ab直");
+    ck_assert_int_eq(util_textf(small, sizeof small, "%s%s", "ab", "直方"), 1); /* 8 bytes: 方 would be cut */
+    ck_assert_str_eq(small, "ab直");
+    ck_assert_int_eq(util_textf(small, sizeof small, "x%dy", 42), 0);
+    ck_assert_str_eq(small, "x42y");
+}
+END_TEST
+
 Suite *core_suite(void) {
     Suite *s = suite_create("core");
     TCase *t = tcase_create("core");
@@ -258,6 +276,7 @@ Suite *core_suite(void) {
     tcase_add_test(t, catalog_reports_file_and_line);
     tcase_add_test(t, build_log_names_the_learners_file);
     tcase_add_test(t, parse_count_suffixes);
+    tcase_add_test(t, paths_refused_and_text_cut_whole);
     suite_add_tcase(s, t);
     return s;
 }
