@@ -806,7 +806,7 @@ static int translate_key(int ch) {
     case KEY_BTAB: return TK_BTAB;
     case KEY_BACKSPACE: case 127: return TK_BACKSPACE;
     case KEY_F(1): return TK_F1;
-    case KEY_F(5): return 'r';
+    case KEY_F(5): return TK_F5;
     case KEY_RESIZE: return TK_RESIZE;
     default: return ch;
     }

@@ -273,6 +273,7 @@ static const char *const pairs[][2] = {
     {"back to the chapter list", "返回章节列表"},
     {"close", "关闭"},
     {"hints: show the next hint", "提示：显示下一条"},
+    {"hints: close (h again)", "提示：关闭（再按 h）"},
     {"devices: use the selected device", "设备：使用所选设备"},
     {"devices: look for devices again", "设备：重新查找"},
     {"Saving the kernel from any editor reruns it while watch is on. Your progress is saved in the workspace after every run.",

@@ -1,5 +1,5 @@
-/* tui_help — the UI's key list (the help screen) and its OpenCL C quick
- * reference, as styled lines in the current language. */
+/* tui_help — the UI's help screen (the key map's rows, tui_keys.c) and its
+ * OpenCL C quick reference, as styled lines in the current language. */
 #include "ui/tui_help.h"
 #include "text/mdrender.h"
 #include "text/tui_text.h"
@@ -9,62 +9,23 @@
 
 #define T(s) tui_tr(s)
 
-static const tui_key_help keys[] = {
-    {"?  F1", "this help", 0},
-    {"o", "OpenCL C quick reference", 0},
-    {"d", "devices: choose the OpenCL device", 0},
-    {"L", "language: English / 中文", 0},
-    {"Ctrl-C", "stop the run; when nothing runs, quit (asks first)", 0},
-    {"Ctrl-Z", "suspend (fg brings it back)", 0},
-    {"Ctrl-L", "redraw the screen", 0},
-    {"↑ ↓  j k", "move", 1},
-    {"Enter  →  l", "open the chapter", 1},
-    {"1-9", "open chapter N", 1},
-    {"q", "quit", 1},
-    {"e", "edit the kernel (at the first build error, or the line under the cursor)", 2},
-    {"r  F5", "run: build, check and time the kernel", 2},
-    {"c", "cancel the run", 2},
-    {"w", "watch on/off: saving the file reruns it", 2},
-    {"Tab  Shift-Tab", "next / previous pane: lesson, kernel, results", 2},
-    {"↑ ↓  j k", "scroll, or move the cursor (kernel, build log, diffs)", 2},
-    {"PgUp PgDn  b Space", "page up / down", 2},
-    {"g G  Home End", "top / bottom", 2},
-    {"← →", "previous / next tab (results); scroll sideways (kernel)", 2},
-    {"[ ]", "previous / next results tab", 2},
-    {"{ }", "lesson: previous / next section", 2},
-    {"1-8", "results tabs: result, check, build, timing, history, changes, solution, GPU model", 2},
-    {"Enter", "edit at the line under the cursor (kernel, build log, diffs)", 2},
-    {"h", "hints seen so far", 2},
-    {"n", "show the next hint", 2},
-    {"s", "the reference solution (after you pass, or after 3 failed runs)", 2},
-    {"a", "the GPU memory-model report, when available", 2},
-    {"z", "zoom: the focused pane fills the screen", 2},
-    {"X X", "put the starting file back (yours is kept as .bak)", 2},
-    {"q  Esc", "back to the chapter list", 2},
-    {"Esc  q", "close", 3},
-    {"Enter  n", "hints: show the next hint", 3},
-    {"Enter", "devices: use the selected device", 3},
-    {"r", "devices: look for devices again", 3},
-    {NULL, NULL, 0},
-};
-
-const tui_key_help *tui_help_keys(void) { return keys; }
-
 void tui_help_doc(st_doc *out, int width) {
     static const char *const sections[] = {"Everywhere", "Chapter list", "Chapter", "Dialogs"};
     int kw = 20;
     for (int s = 0; s < 4; s++) {
         if (s) st_doc_add(out);
         st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", T(sections[s]));
-        for (const tui_key_help *k = keys; k->keys; k++) {
+        for (const tui_key_help *k = tui_help_rows(); k->what; k++) {
             if (k->section != s) continue;
+            char keys[96];
+            tui_help_row_keys(k, keys, sizeof keys);
             st_para p;
             st_para_init(&p);
             const char *what = T(k->what);
             st_para_add(&p, ST_NORMAL, what, strlen(what));
-            char first[64];
-            int pad = kw - st_widths(k->keys);
-            snprintf(first, sizeof first, "  %s%*s", k->keys, pad > 0 ? pad : 1, "");
+            char first[160];
+            int pad = kw - st_widths(keys);
+            snprintf(first, sizeof first, "  %s%*s", keys, pad > 0 && pad < 40 ? pad : 1, "");
             int start = out->n;
             st_para_wrap(&p, width, first, "                      ", ST_KEY | ST_A_BOLD, out);
             (void)start;

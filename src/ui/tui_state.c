@@ -110,14 +110,15 @@ tui_list *tui_active_list(tui_state *s) {
 
 static tui_action act(tui_action_kind k, int arg) { return (tui_action){k, arg}; }
 
-static int scroll_key(tui_list *v, int key) {
-    switch (key) {
-    case TK_UP: case 'k': tui_list_move(v, -1); return 1;
-    case TK_DOWN: case 'j': tui_list_move(v, 1); return 1;
-    case TK_PGUP: case 'b': tui_list_page(v, -1); return 1;
-    case TK_PGDN: case ' ': tui_list_page(v, 1); return 1;
-    case TK_HOME: case 'g': tui_list_home(v); return 1;
-    case TK_END: case 'G': tui_list_end(v); return 1;
+/* The scrolling commands, on the list they move; 0 for any other command. */
+static int scroll(tui_list *v, tui_command cmd) {
+    switch (cmd) {
+    case CMD_UP: tui_list_move(v, -1); return 1;
+    case CMD_DOWN: tui_list_move(v, 1); return 1;
+    case CMD_PAGE_UP: tui_list_page(v, -1); return 1;
+    case CMD_PAGE_DOWN: tui_list_page(v, 1); return 1;
+    case CMD_TOP: tui_list_home(v); return 1;
+    case CMD_BOTTOM: tui_list_end(v); return 1;
     default: return 0;
     }
 }
@@ -128,146 +129,148 @@ static void open_overlay(tui_state *s, tui_overlay o) {
     s->overlay_list.has_cursor = o == OV_DEVICES;
 }
 
-static tui_action overlay_key(tui_state *s, int key) {
-    tui_overlay o = s->overlay;
-    if (o == OV_CONFIRM_QUIT) {
-        s->overlay = OV_NONE;
-        if (key == 'y' || key == 'Y' || key == 'q' || key == TK_CTRL_C) return act(ACT_QUIT, 0);
-        return act(ACT_NONE, 0);
-    }
-    if (key == TK_ESC || key == 'q' || (key == '?' && o == OV_HELP) || (key == 'o' && o == OV_QUICKREF) ||
-        (key == 'h' && o == OV_HINTS) || (key == 'd' && o == OV_DEVICES) || (key == TK_F1 && o == OV_HELP) ||
-        (key == TK_ENTER && (o == OV_MESSAGE || o == OV_HELP || o == OV_QUICKREF))) {
-        s->overlay = OV_NONE;
-        return act(ACT_NONE, 0);
-    }
-    if (key == TK_CTRL_C) {
-        s->overlay = OV_NONE;
-        return s->running ? act(ACT_CANCEL, 0) : act(ACT_NONE, 0);
-    }
-    if (o == OV_HINTS && (key == 'n' || key == TK_ENTER)) return act(ACT_NEXT_HINT, 0);
-    if (o == OV_DEVICES) {
-        if (key == TK_ENTER && s->n_devices > 0) {
-            s->overlay = OV_NONE;
-            return act(ACT_SET_DEVICE, s->overlay_list.cur);
-        }
-        if (key == 'r') return act(ACT_RELOAD_DEVICES, 0);
-    }
-    if (key == '?' || key == TK_F1) { open_overlay(s, OV_HELP); return act(ACT_NONE, 0); }
-    if (key == 'o' && o != OV_QUICKREF) { open_overlay(s, OV_QUICKREF); return act(ACT_NONE, 0); }
-    if (key == 'L') return act(ACT_TOGGLE_LANG, 0);
-    if (key == TK_CTRL_Z) return act(ACT_SUSPEND, 0);
-    if (key == TK_CTRL_L || key == TK_RESIZE) return act(ACT_REDRAW, 0);
-    scroll_key(&s->overlay_list, key);
+/* A dialog's key toggles it: the key that opened it closes it. */
+static tui_action toggle_overlay(tui_state *s, tui_overlay o) {
+    if (s->overlay == o) s->overlay = OV_NONE;
+    else open_overlay(s, o);
     return act(ACT_NONE, 0);
 }
 
-static tui_action global_key(tui_state *s, int key, int *handled) {
-    *handled = 1;
-    switch (key) {
-    case '?': case TK_F1: open_overlay(s, OV_HELP); return act(ACT_NONE, 0);
-    case 'o': open_overlay(s, OV_QUICKREF); return act(ACT_NONE, 0);
-    case 'd': open_overlay(s, OV_DEVICES); return act(ACT_RELOAD_DEVICES, 1);
-    case 'L': return act(ACT_TOGGLE_LANG, 0);
-    case TK_CTRL_Z: return act(ACT_SUSPEND, 0);
-    case TK_CTRL_L: case TK_RESIZE: return act(ACT_REDRAW, 0);
-    case TK_CTRL_C:
+/* The commands that work on every screen and in every dialog. */
+static tui_action everywhere(tui_state *s, tui_command cmd) {
+    switch (cmd) {
+    case CMD_HELP: return toggle_overlay(s, OV_HELP);
+    case CMD_QUICKREF: return toggle_overlay(s, OV_QUICKREF);
+    case CMD_DEVICES:
+        if (s->overlay == OV_DEVICES) return toggle_overlay(s, OV_DEVICES);
+        open_overlay(s, OV_DEVICES);
+        return act(ACT_RELOAD_DEVICES, 1);
+    case CMD_LANGUAGE: return act(ACT_TOGGLE_LANG, 0);
+    case CMD_SUSPEND: return act(ACT_SUSPEND, 0);
+    case CMD_REDRAW: return act(ACT_REDRAW, 0);
+    case CMD_INTERRUPT:
+        if (s->overlay != OV_NONE) {
+            s->overlay = OV_NONE;
+            return s->running ? act(ACT_CANCEL, 0) : act(ACT_NONE, 0);
+        }
         if (s->running) return act(ACT_CANCEL, 0);
         open_overlay(s, OV_CONFIRM_QUIT);
         return act(ACT_NONE, 0);
-    default: *handled = 0; return act(ACT_NONE, 0);
+    default: scroll(tui_active_list(s), cmd); return act(ACT_NONE, 0);
     }
 }
 
-static tui_action home_key(tui_state *s, int key) {
+static tui_action dialog_command(tui_state *s, tui_command cmd) {
+    switch (cmd) {
+    case CMD_CLOSE: s->overlay = OV_NONE; return act(ACT_NONE, 0);
+    case CMD_NEXT_HINT: return act(ACT_NEXT_HINT, 0);
+    case CMD_USE_DEVICE:
+        if (s->n_devices <= 0) return act(ACT_NONE, 0);
+        s->overlay = OV_NONE;
+        return act(ACT_SET_DEVICE, s->overlay_list.cur);
+    case CMD_RELOAD_DEVICES: return act(ACT_RELOAD_DEVICES, 0);
+    default: return everywhere(s, cmd);
+    }
+}
+
+static tui_action home_command(tui_state *s, tui_command cmd, int arg) {
     s->home.len = s->n_chapters;
     s->home.has_cursor = 1;
-    switch (key) {
-    case 'q': return act(ACT_QUIT, 0);
-    case TK_ESC: return act(ACT_NONE, 0);
-    case TK_ENTER: case TK_RIGHT: case 'l':
-        if (s->n_chapters > 0) return act(ACT_OPEN_CHAPTER, s->home.cur);
-        return act(ACT_NONE, 0);
-    default: break;
-    }
-    if (key >= '1' && key <= '9') {
+    switch (cmd) {
+    case CMD_QUIT: return act(ACT_QUIT, 0);
+    case CMD_OPEN: return s->n_chapters > 0 ? act(ACT_OPEN_CHAPTER, s->home.cur) : act(ACT_NONE, 0);
+    case CMD_OPEN_NUMBER:
         for (int i = 0; i < s->n_chapters && i < 100; i++)
-            if (s->chapter_numbers[i] == key - '0') {
+            if (s->chapter_numbers[i] == arg + 1) {
                 s->home.cur = i;
                 tui_list_clamp(&s->home);
                 return act(ACT_OPEN_CHAPTER, i);
             }
         return act(ACT_NONE, 0);
+    default: return everywhere(s, cmd);
     }
-    scroll_key(&s->home, key);
+}
+
+/* Opens a results tab (from the tab keys and s/a): the focus goes there. */
+static tui_action show_tab(tui_state *s, tui_tab t) {
+    s->focus = PANE_RESULTS;
+    tui_set_tab(s, t);
+    return act(ACT_TAB_CHANGED, t); /* the controller explains a locked tab */
+}
+
+static tui_action step_tab(tui_state *s, int dir) {
+    tui_tab t = tui_tab_step(s, s->tab, dir);
+    return tui_set_tab(s, t) ? act(ACT_TAB_CHANGED, t) : act(ACT_NONE, 0);
+}
+
+/* Left and right: the results' tabs, or the kernel sideways. */
+static tui_action sideways(tui_state *s, int dir) {
+    if (s->focus == PANE_RESULTS) return step_tab(s, dir);
+    if (s->focus == PANE_KERNEL) {
+        s->kernel_hscroll += dir * 8;
+        if (s->kernel_hscroll < 0) s->kernel_hscroll = 0;
+    }
     return act(ACT_NONE, 0);
 }
 
-static tui_action chapter_key(tui_state *s, int key) {
-    if (key != 'X') s->confirm_reset = 0;
-    switch (key) {
-    case 'q': case TK_ESC:
+/* Enter: edit at the line under the cursor. */
+static tui_action enter(tui_state *s) {
+    if (s->focus == PANE_KERNEL) return act(ACT_EDIT, s->pane[PANE_KERNEL].cur + 1);
+    if (s->focus == PANE_RESULTS && tui_tab_has_cursor(s->tab)) return act(ACT_EDIT_ROW, s->tabs[s->tab].cur);
+    if (s->focus == PANE_RESULTS && s->tab == TAB_RESULT) return act(ACT_EDIT, 0);
+    return act(ACT_NONE, 0);
+}
+
+static tui_action chapter_command(tui_state *s, tui_command cmd, int arg, int key) {
+    if (cmd != CMD_RESET) s->confirm_reset = 0;
+    switch (cmd) {
+    case CMD_BACK:
         if (s->zoom && key == TK_ESC) { s->zoom = 0; return act(ACT_NONE, 0); }
         s->screen = SCR_HOME;
         return act(ACT_HOME, 0);
-    case TK_TAB: s->focus = (tui_pane)((s->focus + 1) % PANE_COUNT); return act(ACT_NONE, 0);
-    case TK_BTAB: s->focus = (tui_pane)((s->focus + PANE_COUNT - 1) % PANE_COUNT); return act(ACT_NONE, 0);
-    case 'z': s->zoom = !s->zoom; return act(ACT_NONE, 0);
-    case 'e': return act(ACT_EDIT, 0);
-    case 'r': return act(ACT_RUN, 0);
-    case 'c': return s->running ? act(ACT_CANCEL, 0) : act(ACT_NONE, 0);
-    case 'w': s->watch = !s->watch; return act(ACT_TOGGLE_WATCH, s->watch);
-    case 'h': open_overlay(s, OV_HINTS); return act(ACT_NONE, 0);
-    case 'n': open_overlay(s, OV_HINTS); return act(ACT_NEXT_HINT, 0);
-    case 'X':
+    case CMD_NEXT_PANE: s->focus = (tui_pane)((s->focus + 1) % PANE_COUNT); return act(ACT_NONE, 0);
+    case CMD_PREV_PANE: s->focus = (tui_pane)((s->focus + PANE_COUNT - 1) % PANE_COUNT); return act(ACT_NONE, 0);
+    case CMD_ZOOM: s->zoom = !s->zoom; return act(ACT_NONE, 0);
+    case CMD_EDIT: return act(ACT_EDIT, 0);
+    case CMD_RUN: return act(ACT_RUN, 0);
+    case CMD_CANCEL: return s->running ? act(ACT_CANCEL, 0) : act(ACT_NONE, 0);
+    case CMD_WATCH: s->watch = !s->watch; return act(ACT_TOGGLE_WATCH, s->watch);
+    case CMD_HINTS: open_overlay(s, OV_HINTS); return act(ACT_NONE, 0);
+    case CMD_NEXT_HINT: open_overlay(s, OV_HINTS); return act(ACT_NEXT_HINT, 0);
+    case CMD_RESET:
         if (s->confirm_reset) { s->confirm_reset = 0; return act(ACT_RESET_EXERCISE, 0); }
         s->confirm_reset = 1;
         return act(ACT_NONE, 0);
-    case '{': case '}': return act(ACT_SECTION, key == '}' ? 1 : -1);
-    case ']': case '[': {
-        tui_tab t = tui_tab_step(s, s->tab, key == ']' ? 1 : -1);
-        if (tui_set_tab(s, t)) return act(ACT_TAB_CHANGED, t);
-        return act(ACT_NONE, 0);
+    case CMD_PREV_SECTION: return act(ACT_SECTION, -1);
+    case CMD_NEXT_SECTION: return act(ACT_SECTION, 1);
+    case CMD_PREV_TAB: return step_tab(s, -1);
+    case CMD_NEXT_TAB: return step_tab(s, 1);
+    case CMD_SOLUTION: return show_tab(s, TAB_SOLUTION);
+    case CMD_ANALYSIS: return show_tab(s, TAB_ANALYSIS);
+    case CMD_TAB_NUMBER: return show_tab(s, (tui_tab)arg);
+    case CMD_LEFT: return sideways(s, -1);
+    case CMD_RIGHT: return sideways(s, 1);
+    case CMD_ENTER: return enter(s);
+    default: return everywhere(s, cmd);
     }
-    case 's': case 'a': {
-        tui_tab t = key == 's' ? TAB_SOLUTION : TAB_ANALYSIS;
-        s->focus = PANE_RESULTS;
-        tui_set_tab(s, t);
-        return act(ACT_TAB_CHANGED, t); /* the controller explains a locked tab */
-    }
-    default: break;
-    }
-    if (key >= '1' && key <= '8') {
-        tui_tab t = (tui_tab)(key - '1');
-        s->focus = PANE_RESULTS;
-        tui_set_tab(s, t);
-        return act(ACT_TAB_CHANGED, t);
-    }
-    if (key == TK_LEFT || key == TK_RIGHT) {
-        int dir = key == TK_RIGHT ? 1 : -1;
-        if (s->focus == PANE_RESULTS) {
-            tui_tab t = tui_tab_step(s, s->tab, dir);
-            if (tui_set_tab(s, t)) return act(ACT_TAB_CHANGED, t);
-        } else if (s->focus == PANE_KERNEL) {
-            s->kernel_hscroll += dir * 8;
-            if (s->kernel_hscroll < 0) s->kernel_hscroll = 0;
-        }
-        return act(ACT_NONE, 0);
-    }
-    if (key == TK_ENTER) {
-        if (s->focus == PANE_KERNEL) return act(ACT_EDIT, s->pane[PANE_KERNEL].cur + 1);
-        if (s->focus == PANE_RESULTS && tui_tab_has_cursor(s->tab)) return act(ACT_EDIT_ROW, s->tabs[s->tab].cur);
-        if (s->focus == PANE_RESULTS && s->tab == TAB_RESULT) return act(ACT_EDIT, 0);
-        return act(ACT_NONE, 0);
-    }
-    scroll_key(tui_active_list(s), key);
-    return act(ACT_NONE, 0);
 }
 
 tui_action tui_key(tui_state *s, int key) {
-    if (s->overlay != OV_NONE) return overlay_key(s, key);
-    int handled;
-    tui_action a = global_key(s, key, &handled);
-    if (handled) return a;
-    return s->screen == SCR_HOME ? home_key(s, key) : chapter_key(s, key);
+    int arg = 0;
+    tui_command cmd = CMD_NONE;
+    if (s->overlay == OV_CONFIRM_QUIT) { /* a yes-or-no question: any other key is no */
+        s->overlay = OV_NONE;
+        return key == 'y' || key == 'Y' || key == 'q' || key == TK_CTRL_C ? act(ACT_QUIT, 0) : act(ACT_NONE, 0);
+    }
+    if (s->overlay != OV_NONE) {
+        tui_key_context own = s->overlay == OV_HINTS ? KC_HINTS : s->overlay == OV_DEVICES ? KC_DEVICES : KC_DIALOG;
+        cmd = tui_keys_lookup(own, key, &arg);
+        if (cmd == CMD_NONE) cmd = tui_keys_lookup(KC_DIALOG, key, &arg);
+        if (cmd == CMD_NONE) cmd = tui_keys_lookup(KC_EVERYWHERE, key, &arg);
+        return dialog_command(s, cmd);
+    }
+    tui_key_context screen = s->screen == SCR_HOME ? KC_HOME : KC_CHAPTER;
+    cmd = tui_keys_lookup(screen, key, &arg);
+    if (cmd == CMD_NONE) cmd = tui_keys_lookup(KC_EVERYWHERE, key, &arg);
+    return screen == KC_HOME ? home_command(s, cmd, arg) : chapter_command(s, cmd, arg, key);
 }

@@ -4,17 +4,7 @@
 #ifndef CLT_TUI_STATE_H
 #define CLT_TUI_STATE_H
 
-/* Keys: characters are themselves (ASCII); the rest are these. */
-enum {
-    TK_NONE = 0,
-    TK_CTRL_C = 3,
-    TK_CTRL_L = 12,
-    TK_CTRL_Z = 26,
-    TK_ESC = 27,
-    TK_BASE = 0x200000,
-    TK_UP, TK_DOWN, TK_LEFT, TK_RIGHT, TK_PGUP, TK_PGDN, TK_HOME, TK_END,
-    TK_ENTER, TK_TAB, TK_BTAB, TK_BACKSPACE, TK_F1, TK_RESIZE,
-};
+#include "ui/tui_keys.h"
 
 typedef enum { SCR_HOME = 0, SCR_CHAPTER } tui_screen;
 

@@ -741,7 +741,7 @@ START_TEST(text_translations) {
         }
     }
     /* every key's description and every tab has a translation */
-    for (const tui_key_help *k = tui_help_keys(); k->keys; k++) {
+    for (const tui_key_help *k = tui_help_rows(); k->what; k++) {
         tui_text_set_lang("zh");
         ck_assert_msg(strcmp(tui_tr(k->what), k->what), "no Chinese for '%s'", k->what);
     }
@@ -770,7 +770,27 @@ START_TEST(help_lists_keys) {
     ck_assert_int_le(doc_max_width(&d), 50);
     st_doc_clear(&d);
     tui_help_doc(&d, 120);
-    for (const tui_key_help *k = tui_help_keys(); k->keys; k++) ck_assert_msg(doc_has(&d, k->what) >= 0, "%s", k->what);
+    for (const tui_key_help *k = tui_help_rows(); k->what; k++) ck_assert_msg(doc_has(&d, k->what) >= 0, "%s", k->what);
+    /* the help is the key map: every command a key runs has a row that names its keys */
+    for (const tui_binding *b = tui_bindings(); b->command != CMD_NONE; b++) {
+        int listed = b->command == CMD_REDRAW && b->key == TK_RESIZE; /* a resize is not a key to press */
+        for (const tui_key_help *k = tui_help_rows(); k->what && !listed; k++)
+            for (int c = 0; c < 3; c++) listed |= k->commands[c] == b->command && k->context == b->context;
+        ck_assert_msg(listed, "command %d (key %d) has no help row", b->command, b->key);
+    }
+    for (const tui_key_help *k = tui_help_rows(); k->what; k++) {
+        char keys[96];
+        tui_help_row_keys(k, keys, sizeof keys);
+        ck_assert_msg(keys[0], "no key runs '%s'", k->what);
+        ck_assert_msg(doc_has(&d, keys) >= 0, "%s", keys);
+    }
+    char keys[96];
+    tui_help_row_keys(&(tui_key_help){2, KC_CHAPTER, {CMD_RUN}, 0, "run"}, keys, sizeof keys);
+    ck_assert_str_eq(keys, "F5  r");
+    tui_help_row_keys(&(tui_key_help){0, KC_EVERYWHERE, {CMD_PAGE_UP, CMD_PAGE_DOWN}, 0, "page"}, keys, sizeof keys);
+    ck_assert_str_eq(keys, "PgUp PgDn  b Space");
+    tui_help_row_keys(&(tui_key_help){1, KC_HOME, {CMD_OPEN_NUMBER}, 0, "open"}, keys, sizeof keys);
+    ck_assert_str_eq(keys, "1-9");
     st_doc_clear(&d);
     tui_quickref_doc(&d, 70);
     const char *topics[] = {"__local", "get_global_id", "float4", "barrier(CLK_LOCAL_MEM_FENCE)", "atomic_inc", "vload4"};
