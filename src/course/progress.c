@@ -51,6 +51,12 @@ static progress_state state_from(const char *s) {
                                                                                               : PROG_NOT_STARTED;
 }
 
+const progress_chapter *progress_find(const progress *p, const char *id) {
+    for (int i = 0; i < p->count; i++)
+        if (!strcmp(p->chapters[i].id, id)) return &p->chapters[i];
+    return NULL;
+}
+
 progress_chapter *progress_get(progress *p, const char *id, int create) {
     for (int i = 0; i < p->count; i++)
         if (!strcmp(p->chapters[i].id, id)) return &p->chapters[i];

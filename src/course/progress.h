@@ -96,6 +96,8 @@ void progress_free(progress *p);
 int progress_refresh(progress *p);
 
 progress_chapter *progress_get(progress *p, const char *id, int create);
+/* The chapter's record, for reading (NULL: none yet). */
+const progress_chapter *progress_find(const progress *p, const char *id);
 /* One run at one size: history only. A wrong run makes the chapter
  * failing; a correct one decides nothing: only the verdict passes a chapter. */
 void progress_record_run(progress *p, const char *id, const progress_run *run);

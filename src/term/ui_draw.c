@@ -1,6 +1,6 @@
 /* ui_draw — the terminal UI's view: draws the chapter list, the chapter
  * screen (lesson, kernel, results), overlays and status lines with ncursesw. */
-#include "term/ui_app.h"
+#include "term/ui_view.h"
 #include "text/diag.h"
 #include "base/version.h"
 
@@ -15,9 +15,6 @@
 #include <time.h>
 
 #define T(s) tui_tr(s)
-
-#define MIN_COLS 60
-#define MIN_ROWS 18
 
 enum { P_ROLE0 = 1, P_HEADER = P_ROLE0 + ST_ROLES, P_FOCUS, P_TITLE, P_SELECT, P_STATUS, P_COUNT };
 
@@ -217,10 +214,9 @@ static void draw_bar(int y, const char *left, const char *right, attr_t at) {
 
 /* ---- status line ------------------------------------------------------ */
 
-static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
-    run_progress pr = {.phase = PHASE_START};
-    int id = 0;
-    int kind = tui_jobs_status(&a->jobs, &id, &pr);
+static void status_text(const ui_app *a, char *left, size_t len, int *left_style) {
+    run_progress pr = a->frame.job_progress;
+    int id = a->frame.job_id, kind = a->frame.job_kind;
     double el = pr.elapsed_s;
     const char *phase = T(run_phase_label(pr.phase));
     static const char *const spin_u[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
@@ -282,7 +278,7 @@ static void status_text(ui_app *a, char *left, size_t len, int *left_style) {
     }
 }
 
-static void draw_status(ui_app *a, const char *keys_in) {
+static void draw_status(const ui_app *a, const char *keys_in) {
     int y = LINES - 1;
     char left[400];
     int ls;
@@ -318,56 +314,22 @@ static void draw_status(ui_app *a, const char *keys_in) {
 
 /* ---- home ------------------------------------------------------------- */
 
-/* The chapter's one-line summary in the current language: lesson.ini's in
- * English; in Chinese the first paragraph of lesson.zh.md (its goal). */
-static const char *chapter_summary(const lesson *l, char *buf, size_t len) {
-    if (strcmp(tui_text_lang(), "zh")) return l->summary;
-    char path[1200];
-    lesson_text_path(l, "zh", path, sizeof path);
-    char *md = util_read_file(path, NULL);
-    if (!md) return l->summary;
-    buf[0] = '\0';
-    size_t used = 0;
-    int in_para = 0;
-    for (char *line = strtok(md, "\n"); line; line = strtok(NULL, "\n")) {
-        if (line[0] == '#' || line[0] == '\r') {
-            if (in_para) break;
-            continue;
-        }
-        if (!line[0]) continue;
-        in_para = 1;
-        snprintf(buf + used, len - used, "%s", line);
-        used = strlen(buf);
-        if (used + 1 >= len) break;
-    }
-    free(md);
-    return buf[0] ? buf : l->summary;
-}
 
-static void draw_home(ui_app *a) {
+/* The title bar, the welcome, the progress bar, the first warning and the
+ * list's column titles. */
+static void draw_home_header(const ui_app *a) {
     char dev[300], right[400], left[300];
     snprintf(left, sizeof left, " cltutor %s · %s", CLT_VERSION, T("OpenCL GPU optimisation"));
     snprintf(right, sizeof right, "%s · %s ", ui_device_label(a, dev, sizeof dev), !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
     if (st_widths(left) + st_widths(right) + 2 > COLS) snprintf(left, sizeof left, " cltutor");
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
     int y = 1;
-    /* where the learner is */
-    const lesson *last = a->prog.last[0] ? catalog_find(&a->cat, a->prog.last) : NULL;
-    int next = -1;
-    for (int i = 0; i < a->cat.count && next < 0; i++) {
-        progress_chapter *pc = progress_get(&a->prog, a->cat.items[i].id, 0);
-        if (!pc || pc->state != PROG_PASSED) next = i;
-    }
     char welcome[600];
-    if (last)
-        snprintf(welcome, sizeof welcome, T("Welcome back. You left off at chapter %d, %s."), last->number, lesson_title(last));
-    else
-        snprintf(welcome, sizeof welcome, "%s", T("Welcome. Each chapter is a kernel to write: read, edit, run, and see why it is fast or slow."));
     y++;
-    y += put_text2(y, 2, COLS - 4, welcome, A_BOLD);
+    y += put_text2(y, 2, COLS - 4, ui_home_welcome(a, welcome, sizeof welcome), A_BOLD);
     int passed = 0;
     for (int i = 0; i < a->cat.count; i++) {
-        progress_chapter *pc = progress_get(&a->prog, a->cat.items[i].id, 0);
+        const progress_chapter *pc = progress_find(&a->prog, a->cat.items[i].id);
         if (pc && pc->state == PROG_PASSED) passed++;
     }
     {
@@ -390,33 +352,35 @@ static void draw_home(ui_app *a) {
         st_doc wd;
         st_doc_init(&wd);
         st_doc_wrap(&wd, COLS - 4, ST_WARN | ST_A_BOLD, w, "", "", ST_NORMAL);
-        for (int i = 0; i < wd.n && i < 3; i++) draw_sline(y++, 2, COLS - 4, &wd.lines[i], 0, 0, A_NORMAL);
+        for (int i = 0; i < wd.n && i < a->frame.home_warn_rows; i++)
+            draw_sline(y++, 2, COLS - 4, &wd.lines[i], 0, 0, A_NORMAL);
         st_doc_free(&wd);
     }
     y++;
-    int title_w = COLS - 9 - 2 - 16 - 12 - 6 - 2;
-    if (title_w < 16) title_w = 16;
-    int x_state = 9 + title_w + 2;
-    int x_best = x_state + 16;
-    int x_runs = x_best + 12;
+    int title_w = a->frame.home_title_w;
+    int x_state = 9 + title_w + 2, x_best = x_state + 16, x_runs = x_best + 12;
     attr_t hdr = style_attr(ST_DIM | ST_A_BOLD);
     put_text(y, 6, 3, "#", hdr);
     put_text(y, 9, title_w, T("Chapter"), hdr);
     put_text(y, x_state, 15, T("State"), hdr);
     put_text(y, x_best, 11, T("Best"), hdr);
     if (x_runs + 5 < COLS) put_text(y, x_runs, 6, T("Runs"), hdr);
-    y++;
-    int detail_rows = 6;
-    int list_rows = LINES - 1 - y - detail_rows;
-    if (list_rows < 3) list_rows = LINES - 1 - y - 1;
-    tui_list *hl = &a->st.home;
-    hl->rows = list_rows;
-    hl->len = a->cat.count;
-    tui_list_clamp(hl);
+}
+
+/* The chapters, one a row, the selected one marked, the next one pointed at. */
+static void draw_home_list(const ui_app *a) {
+    int y = a->frame.home_list_y, list_rows = a->frame.home_list_rows, title_w = a->frame.home_title_w;
+    int x_state = 9 + title_w + 2, x_best = x_state + 16, x_runs = x_best + 12;
+    const tui_list *hl = &a->st.home;
+    int next = -1; /* the first chapter not passed */
+    for (int i = 0; i < a->cat.count && next < 0; i++) {
+        const progress_chapter *pc = progress_find(&a->prog, a->cat.items[i].id);
+        if (!pc || pc->state != PROG_PASSED) next = i;
+    }
     for (int r = 0; r < list_rows && hl->top + r < a->cat.count; r++) {
         int i = hl->top + r;
         const lesson *l = &a->cat.items[i];
-        progress_chapter *pc = progress_get(&a->prog, l->id, 0);
+        const progress_chapter *pc = progress_find(&a->prog, l->id);
         progress_state s = pc ? pc->state : PROG_NOT_STARTED;
         int sel = i == hl->cur;
         attr_t base = sel ? chrome_attr[P_SELECT] : A_NORMAL;
@@ -444,8 +408,13 @@ static void draw_home(ui_app *a) {
             put_text(y + r, x_runs, 6, runs, base);
         }
     }
-    /* the selected chapter */
-    int dy = y + (list_rows < a->cat.count ? list_rows : a->cat.count) + 1;
+}
+
+/* The selected chapter: its summary and last run, and for a newcomer how the course works. */
+static void draw_home_detail(const ui_app *a) {
+    int list_rows = a->frame.home_list_rows;
+    const tui_list *hl = &a->st.home;
+    int dy = a->frame.home_list_y + (list_rows < a->cat.count ? list_rows : a->cat.count) + 1;
     if (a->cat.count > 0 && dy < LINES - 2) {
         const lesson *l = &a->cat.items[hl->cur];
         draw_hline(dy - 1, 2, COLS - 4, style_attr(ST_DIM));
@@ -455,8 +424,8 @@ static void draw_home(ui_app *a) {
         st_doc d;
         st_doc_init(&d);
         char sum[1024];
-        st_doc_wrap(&d, COLS - 4, ST_NORMAL, chapter_summary(l, sum, sizeof sum), "", "", ST_NORMAL);
-        progress_chapter *pc = progress_get(&a->prog, l->id, 0);
+        st_doc_wrap(&d, COLS - 4, ST_NORMAL, ui_chapter_summary(l, sum, sizeof sum), "", "", ST_NORMAL);
+        const progress_chapter *pc = progress_find(&a->prog, l->id);
         if (pc && pc->n_runs > 0) {
             const progress_run *lr = &pc->runs[pc->n_runs - 1];
             char when[32], med[32], buf[300];
@@ -489,16 +458,19 @@ static void draw_home(ui_app *a) {
             for (int i = 0; i < n_steps; i++) put_text(dy++, 2, COLS - 4, T(steps[i]), i == 0 ? style_attr(ST_TITLE) : A_NORMAL);
         }
     }
+}
+
+static void draw_home(const ui_app *a) {
+    draw_home_header(a);
+    draw_home_list(a);
+    draw_home_detail(a);
     draw_status(a, T("Enter open · ? help · q quit · d device · L 中文/EN · ↑↓ move "));
 }
 
 /* ---- chapter ---------------------------------------------------------- */
 
-typedef struct {
-    int y, x, h, w;   /* h includes the title row */
-} rect;
 
-static void pane_title(rect b, const char *left, const char *right, int focused) {
+static void pane_title(ui_rect b, const char *left, const char *right, int focused) {
     attr_t at = focused ? chrome_attr[P_FOCUS] : chrome_attr[P_TITLE];
     fill(b.y, b.x, b.w, at);
     int rw = st_widths(right);
@@ -513,10 +485,7 @@ static void scroll_pct(const tui_list *v, char *buf, size_t len) {
     else snprintf(buf, len, "%d%%", (int)(100.0 * (v->top + v->rows) / v->len));
 }
 
-static void draw_doc(rect b, const st_doc *d, tui_list *v, int focused, int hskip) {
-    v->rows = b.h - 1;
-    v->len = d->n;
-    tui_list_clamp(v);
+static void draw_doc(ui_rect b, const st_doc *d, const tui_list *v, int focused, int hskip) {
     for (int r = 0; r < b.h - 1; r++) {
         int i = v->top + r;
         int cur = v->has_cursor && focused && i == v->cur;
@@ -526,20 +495,10 @@ static void draw_doc(rect b, const st_doc *d, tui_list *v, int focused, int hski
     }
 }
 
-static void draw_lesson(ui_app *a, rect b, int focused) {
-    ui_chapter *c = &a->ch;
-    int w = b.w - 2;
-    if (c->lesson_w != w) {
-        st_doc_clear(&c->lesson_doc);
-        mdr_render(c->lesson_md, strlen(c->lesson_md), w, &c->lesson_doc);
-        c->lesson_w = w;
-    }
+static void draw_lesson(const ui_app *a, ui_rect b, int focused) {
+    const ui_chapter *c = &a->ch;
     char left[200], right[32];
     snprintf(left, sizeof left, "%s%s", T("Lesson"), c->lesson_fallback ? T(" (English: no Chinese text yet)") : "");
-    scroll_pct(&a->st.pane[PANE_LESSON], right, sizeof right);
-    a->st.pane[PANE_LESSON].rows = b.h - 1;
-    a->st.pane[PANE_LESSON].len = c->lesson_doc.n;
-    tui_list_clamp(&a->st.pane[PANE_LESSON]);
     scroll_pct(&a->st.pane[PANE_LESSON], right, sizeof right);
     pane_title(b, left, right, focused);
     draw_doc(b, &c->lesson_doc, &a->st.pane[PANE_LESSON], focused, 0);
@@ -565,12 +524,10 @@ static int log_mark(const ui_app *a, int line) {
     return mark;
 }
 
-static void draw_kernel(ui_app *a, rect b, int focused) {
-    ui_chapter *c = &a->ch;
-    tui_list *v = &a->st.pane[PANE_KERNEL];
-    v->rows = b.h - 1;
-    v->len = c->kernel_doc.n;
-    tui_list_clamp(v);
+static void draw_kernel(const ui_app *a, ui_rect b, int focused) {
+    const ui_chapter *c = &a->ch;
+    const ui_frame *f = &a->frame;
+    const tui_list *v = &a->st.pane[PANE_KERNEL];
     char left[400], right[64];
     snprintf(right, sizeof right, T("line %d/%d"), v->cur + 1, v->len);
     snprintf(left, sizeof left, "%s%s · %s", c->display, c->kernel_ro ? T(" [read-only]") : "",
@@ -579,26 +536,12 @@ static void draw_kernel(ui_app *a, rect b, int focused) {
         snprintf(left, sizeof left, "%s%s · %s", c->l->exercise, c->kernel_ro ? T(" [read-only]") : "",
                  a->st.watch ? T("watching") : T("watch off"));
     pane_title(b, left, right, focused);
-    int digits = 1;
-    for (int n = c->kernel_doc.n; n >= 10; n /= 10) digits++;
-    if (digits < 2) digits = 2;
-    int gutter = digits + 3;
     /* the GPU model's notes: markers in the gutter, the cursor line's note in
-     * the pane's last row, and beside the code when there is room */
-    int any_note = 0, code_w = 0;
-    for (int i = 0; i < c->kernel_doc.n; i++) {
-        if (ui_gm_note(a, i + 1)) any_note = 1;
-        int w = st_line_width(&c->kernel_doc.lines[i]);
-        if (w > code_w) code_w = w;
-    }
-    int beside = any_note && b.w - gutter - code_w - 3 >= 30;
-    int note_bar = any_note && !beside && b.h >= 8;
+     * the pane's last rows, or beside the code when there is room (ui_frame.c) */
+    int digits = f->kernel_digits, gutter = f->kernel_gutter, code_w = f->kernel_code_w;
+    int beside = f->note_beside, note_bar = f->note_bar, rows = v->rows;
     const char *cur_note = note_bar ? ui_gm_note(a, v->cur + 1) : NULL;
     const char *bar_text = cur_note ? cur_note : T("GPU model notes on the marked lines: move the cursor there (8: the report)");
-    if (note_bar && b.h >= 12 && st_widths(bar_text) + 8 > b.w - 1) note_bar = 2;
-    int rows = b.h - 1 - note_bar;
-    v->rows = rows;
-    tui_list_clamp(v);
     for (int r = 0; r < rows; r++) {
         int i = v->top + r, y = b.y + 1 + r;
         fill(y, b.x, b.w, A_NORMAL);
@@ -642,7 +585,7 @@ static const char *tab_name(tui_tab t) {
     return T(names[t]);
 }
 
-static void draw_results(ui_app *a, rect b, int focused) {
+static void draw_results(const ui_app *a, ui_rect b, int focused) {
     /* tab bar */
     attr_t at = focused ? chrome_attr[P_FOCUS] : chrome_attr[P_TITLE];
     fill(b.y, b.x, b.w, at);
@@ -664,18 +607,13 @@ static void draw_results(ui_app *a, rect b, int focused) {
         put_text(b.y, x, lw, label, la);
         x += lw + 1;
     }
-    int w = b.w - 2;
-    ui_tab_doc(a, a->st.tab, w);
-    st_doc *d = &a->ch.tabs[a->st.tab];
-    tui_list *v = &a->st.tabs[a->st.tab];
-    v->has_cursor = tui_tab_has_cursor(a->st.tab);
-    draw_doc(b, d, v, focused, 0);
+    draw_doc(b, &a->ch.tabs[a->st.tab], &a->st.tabs[a->st.tab], focused, 0);
 }
 
-static void draw_chapter(ui_app *a) {
-    ui_chapter *c = &a->ch;
+static void draw_chapter(const ui_app *a) {
+    const ui_chapter *c = &a->ch;
     const lesson *l = c->l;
-    progress_chapter *pc = progress_get(&a->prog, l->id, 0);
+    const progress_chapter *pc = progress_find(&a->prog, l->id);
     progress_state s = pc ? pc->state : PROG_NOT_STARTED;
     char left[400], right[400], dev[300];
     snprintf(left, sizeof left, " cltutor › %d · %s", l->number, lesson_title(l));
@@ -689,33 +627,12 @@ static void draw_chapter(ui_app *a) {
     }
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
 
-    int avail = LINES - 2;
-    tui_state *st = &a->st;
-    if (st->zoom) {
-        rect b = {1, 0, avail, COLS};
-        if (st->focus == PANE_LESSON) draw_lesson(a, b, 1);
-        else if (st->focus == PANE_KERNEL) draw_kernel(a, b, 1);
-        else draw_results(a, b, 1);
-    } else {
-        int rh = avail * 2 / 5;
-        if (rh < 7) rh = 7;
-        int th = avail - rh;
-        rect res = {1 + th, 0, rh, COLS};
-        if (COLS >= 90) {
-            int lw = COLS * 9 / 20;
-            if (lw > 80) lw = 80; /* lines of prose read best under 80 columns; the code gets the rest */
-            rect les = {1, 0, th, lw};
-            rect ker = {1, lw + 1, th, COLS - lw - 1};
-            draw_lesson(a, les, st->focus == PANE_LESSON);
-            draw_vline(1, lw, th, style_attr(ST_DIM));
-            draw_kernel(a, ker, st->focus == PANE_KERNEL);
-        } else {
-            rect top = {1, 0, th, COLS};
-            if (st->focus == PANE_LESSON) draw_lesson(a, top, 1);
-            else draw_kernel(a, top, st->focus == PANE_KERNEL);
-        }
-        draw_results(a, res, st->focus == PANE_RESULTS);
-    }
+    const ui_frame *f = &a->frame;
+    tui_pane focus = a->st.focus;
+    if (f->lesson.w) draw_lesson(a, f->lesson, focus == PANE_LESSON);
+    if (f->lesson.w && f->kernel.w) draw_vline(f->kernel.y, f->kernel.x - 1, f->kernel.h, style_attr(ST_DIM));
+    if (f->kernel.w) draw_kernel(a, f->kernel, focus == PANE_KERNEL);
+    if (f->results.w) draw_results(a, f->results, focus == PANE_RESULTS);
     const char *keys;
     if (a->st.confirm_reset) keys = T("X again: reset · any other key: keep ");
     else if (c->run_id) keys = T("c cancel · ? help · e edit · Tab pane ");
@@ -725,25 +642,12 @@ static void draw_chapter(ui_app *a) {
 
 /* ---- overlays --------------------------------------------------------- */
 
-static void draw_overlay(ui_app *a) {
-    int w = COLS - 6;
-    if (w > 92) w = 92;
-    int inner = w - 4;
-    st_doc d;
-    st_doc_init(&d);
-    char title[128] = "";
-    ui_overlay_doc(a, a->st.overlay, inner, &d, title, sizeof title);
-    int h = d.n + 2;
-    if (h > LINES - 2) h = LINES - 2;
-    if (h < 3) h = 3;
-    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
-    tui_list *v = &a->st.overlay_list;
-    v->rows = h - 2;
-    v->len = d.n;
-    if (a->st.overlay == OV_DEVICES) v->len = a->n_devs > 0 ? a->n_devs : 1;
-    int want_end = v->top >= (1 << 20);
-    tui_list_clamp(v);
-    if (want_end) v->top = d.n - v->rows > 0 ? d.n - v->rows : 0;
+static void draw_overlay(const ui_app *a) {
+    const ui_rect *b = &a->frame.dialog;
+    const st_doc *dp = &a->frame.dialog_doc;
+    const char *title = a->frame.dialog_title;
+    int w = b->w, h = b->h, y0 = b->y, x0 = b->x;
+    const tui_list *v = &a->st.overlay_list;
     attr_t frame = use_color ? style_attr(ST_TITLE) : A_BOLD;
     for (int r = 0; r < h; r++) fill(y0 + r, x0, w, A_NORMAL);
     corner(y0, x0, "┌", ACS_ULCORNER, frame);
@@ -757,17 +661,16 @@ static void draw_overlay(ui_app *a) {
     char t[160];
     snprintf(t, sizeof t, " %s ", title);
     put_text(y0, x0 + 2, w - 4, t, frame | A_BOLD);
-    const char *foot = a->st.overlay == OV_CONFIRM_QUIT ? "" : d.n > v->rows ? T(" ↑↓ scroll · Esc close ") : T(" Esc close ");
-    if (!a->utf8 && d.n > v->rows) foot = T(" j/k scroll · Esc close ");
+    const char *foot = a->st.overlay == OV_CONFIRM_QUIT ? "" : dp->n > v->rows ? T(" ↑↓ scroll · Esc close ") : T(" Esc close ");
+    if (!a->utf8 && dp->n > v->rows) foot = T(" j/k scroll · Esc close ");
     int fw = st_widths(foot);
     if (fw && fw < w - 4) put_text(y0 + h - 1, x0 + w - fw - 2, fw, foot, frame);
     int top = a->st.overlay == OV_DEVICES ? 0 : v->top;
     for (int r = 0; r < h - 2; r++) {
         int i = top + r;
         int sel = a->st.overlay == OV_DEVICES && i == v->cur && i < a->n_devs;
-        if (i < d.n) draw_sline(y0 + 1 + r, x0 + 2, w - 4, &d.lines[i], 0, sel ? A_REVERSE : 0, A_NORMAL);
+        if (i < dp->n) draw_sline(y0 + 1 + r, x0 + 2, w - 4, &dp->lines[i], 0, sel ? A_REVERSE : 0, A_NORMAL);
     }
-    st_doc_free(&d);
 }
 
 static void draw_too_small(void) {
@@ -777,13 +680,13 @@ static void draw_too_small(void) {
     int y = LINES / 2 - 1;
     if (y < 0) y = 0;
     put_text(y, 0, COLS, buf, A_BOLD);
-    snprintf(buf, sizeof buf, T("cltutor needs at least %dx%d; enlarge the window (q quits)."), MIN_COLS, MIN_ROWS);
+    snprintf(buf, sizeof buf, T("cltutor needs at least %dx%d; enlarge the window (q quits)."), UI_MIN_COLS, UI_MIN_ROWS);
     if (y + 1 < LINES) put_text2(y + 1, 0, COLS, buf, A_NORMAL);
 }
 
-void ui_draw(ui_app *a) {
+void ui_draw(const ui_app *a) {
     if (a->editing) return;
-    if (COLS < MIN_COLS || LINES < MIN_ROWS) {
+    if (a->frame.too_small) {
         draw_too_small();
         refresh();
         return;

@@ -254,6 +254,58 @@ static void flush_table(mdr *r) {
     }
 }
 
+static void enter_list(mdr *r, MD_BLOCKTYPE type, void *detail) {
+    if (r->depth >= MAX_DEPTH) return;
+    container c = {.type = C_LIST, .ordered = type == MD_BLOCK_OL};
+    if (type == MD_BLOCK_OL) {
+        MD_BLOCK_OL_DETAIL *d = detail;
+        c.next_number = (int)d->start;
+        c.tight = d->is_tight;
+    } else {
+        c.tight = ((MD_BLOCK_UL_DETAIL *)detail)->is_tight;
+    }
+    int nested = 0;
+    for (int i = 0; i < r->depth; i++) if (r->stack[i].type == C_LIST) nested = 1;
+    if (!nested) r->need_blank = 1;
+    r->stack[r->depth++] = c;
+}
+
+/* A list item: its bullet, number or task box, by how deep the list is. */
+static void enter_item(mdr *r, MD_BLOCK_LI_DETAIL *d) {
+    if (r->depth >= MAX_DEPTH || r->depth == 0 || r->stack[r->depth - 1].type != C_LIST) return;
+    container *list = &r->stack[r->depth - 1];
+    container c = {.type = C_ITEM};
+    int nest = 0;
+    for (int i = 0; i < r->depth; i++) if (r->stack[i].type == C_LIST) nest++;
+    if (d && d->is_task) snprintf(c.bullet, sizeof c.bullet, "%s ", d->task_mark == ' ' ? "☐" : "☑");
+    else if (list->ordered) snprintf(c.bullet, sizeof c.bullet, "%d. ", list->next_number++);
+    else snprintf(c.bullet, sizeof c.bullet, "%s ", nest % 2 ? "•" : "◦");
+    if (!list->tight) r->need_blank = 1;
+    r->stack[r->depth++] = c;
+}
+
+/* A horizontal rule across the width, inside any quote. */
+static void rule(mdr *r) {
+    blank_line(r);
+    st_line *l = st_doc_add(r->out);
+    char first[256], rest[256];
+    make_prefix(r, first, rest, sizeof first, 0);
+    st_line_adds(l, ST_QUOTE, rest);
+    for (int i = st_widths(rest); i < r->width; i++) st_line_adds(l, ST_DIM, "─");
+    r->need_blank = 1;
+}
+
+static void enter_cell(mdr *r, MD_BLOCKTYPE type, MD_BLOCK_TD_DETAIL *d) {
+    trow *row = &r->rows[r->n_rows - 1];
+    if (row->n < MAX_COLS) {
+        r->aligns[row->n] = d->align == MD_ALIGN_RIGHT ? 2 : d->align == MD_ALIGN_CENTER ? 1 : 0;
+        st_para_init(&row->cells[row->n++]);
+    }
+    row->header = type == MD_BLOCK_TH;
+    r->in_cell = 1;
+    r->para_style = ST_NORMAL;
+}
+
 static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
     mdr *r = user;
     r->soft_para = NULL; /* a line break at the end of a block is no space */
@@ -264,46 +316,9 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
         r->need_blank = 1;
         break;
     case MD_BLOCK_UL:
-    case MD_BLOCK_OL:
-        if (r->depth < MAX_DEPTH) {
-            container c = {.type = C_LIST, .ordered = type == MD_BLOCK_OL};
-            if (type == MD_BLOCK_OL) {
-                MD_BLOCK_OL_DETAIL *d = detail;
-                c.next_number = (int)d->start;
-                c.tight = d->is_tight;
-            } else {
-                c.tight = ((MD_BLOCK_UL_DETAIL *)detail)->is_tight;
-            }
-            int nested = 0;
-            for (int i = 0; i < r->depth; i++) if (r->stack[i].type == C_LIST) nested = 1;
-            if (!nested) r->need_blank = 1;
-            r->stack[r->depth++] = c;
-        }
-        break;
-    case MD_BLOCK_LI:
-        if (r->depth < MAX_DEPTH && r->depth > 0 && r->stack[r->depth - 1].type == C_LIST) {
-            container *list = &r->stack[r->depth - 1];
-            container c = {.type = C_ITEM};
-            MD_BLOCK_LI_DETAIL *d = detail;
-            int nest = 0;
-            for (int i = 0; i < r->depth; i++) if (r->stack[i].type == C_LIST) nest++;
-            if (d && d->is_task) snprintf(c.bullet, sizeof c.bullet, "%s ", d->task_mark == ' ' ? "☐" : "☑");
-            else if (list->ordered) snprintf(c.bullet, sizeof c.bullet, "%d. ", list->next_number++);
-            else snprintf(c.bullet, sizeof c.bullet, "%s ", nest % 2 ? "•" : "◦");
-            if (!list->tight) r->need_blank = 1;
-            r->stack[r->depth++] = c;
-        }
-        break;
-    case MD_BLOCK_HR: {
-        blank_line(r);
-        st_line *l = st_doc_add(r->out);
-        char first[256], rest[256];
-        make_prefix(r, first, rest, sizeof first, 0);
-        st_line_adds(l, ST_QUOTE, rest);
-        for (int i = st_widths(rest); i < r->width; i++) st_line_adds(l, ST_DIM, "─");
-        r->need_blank = 1;
-        break;
-    }
+    case MD_BLOCK_OL: enter_list(r, type, detail); break;
+    case MD_BLOCK_LI: enter_item(r, detail); break;
+    case MD_BLOCK_HR: rule(r); break;
     case MD_BLOCK_H: {
         int level = (int)((MD_BLOCK_H_DETAIL *)detail)->level;
         r->heading = level;
@@ -339,18 +354,7 @@ static int enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
         r->n_rows++;
         break;
     case MD_BLOCK_TH:
-    case MD_BLOCK_TD: {
-        trow *row = &r->rows[r->n_rows - 1];
-        if (row->n < MAX_COLS) {
-            MD_BLOCK_TD_DETAIL *d = detail;
-            r->aligns[row->n] = d->align == MD_ALIGN_RIGHT ? 2 : d->align == MD_ALIGN_CENTER ? 1 : 0;
-            st_para_init(&row->cells[row->n++]);
-        }
-        row->header = type == MD_BLOCK_TH;
-        r->in_cell = 1;
-        r->para_style = ST_NORMAL;
-        break;
-    }
+    case MD_BLOCK_TD: enter_cell(r, type, detail); break;
     default:
         break;
     }

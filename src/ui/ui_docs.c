@@ -2,7 +2,7 @@
  * kernel (result, check, build, timing, history, changes, solution, GPU
  * model) and the overlays, built from the course's state. No curses here. */
 #define _GNU_SOURCE
-#include "term/ui_app.h"
+#include "ui/ui_app.h"
 
 #include "text/clhl.h"
 #include "text/mdrender.h"

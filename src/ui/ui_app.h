@@ -1,5 +1,6 @@
-/* ui_app — what the terminal UI's controller (ui_main.c) and view (ui_draw.c)
- * share: the application's state between frames. */
+/* ui_app — the course's state between frames and its controller, without
+ * curses (ui_app.c); the terminal (src/term) feeds it keys and time, and
+ * draws it. */
 #ifndef CLT_UI_APP_H
 #define CLT_UI_APP_H
 #include "course/catalog.h"
@@ -64,6 +65,36 @@ typedef struct {
     char vd_device[256];
 } ui_chapter;
 
+#define UI_MIN_COLS 60
+#define UI_MIN_ROWS 18
+
+typedef struct {
+    int y, x, h, w;           /* a pane: h includes its title row; w 0 when not shown */
+} ui_rect;
+
+/* One frame's layout and the documents it shows, prepared before each
+ * draw (ui_frame.c) so that the view only reads. */
+typedef struct {
+    int rows, cols;
+    int too_small;
+    /* the chapter list */
+    int home_welcome_rows;    /* 1 or 2 */
+    int home_warn_rows;
+    int home_list_y, home_list_rows, home_title_w;
+    /* a chapter */
+    ui_rect lesson, kernel, results;
+    int kernel_digits, kernel_gutter, kernel_code_w;
+    int note_beside;          /* the GPU model's notes beside the code */
+    int note_bar;             /* rows of the note under the code (0, 1, 2) */
+    /* the dialog */
+    ui_rect dialog;
+    st_doc dialog_doc;
+    char dialog_title[128];
+    /* the job running, as it stood */
+    int job_kind, job_id;
+    run_progress job_progress;
+} ui_frame;
+
 typedef struct {
     /* the course */
     paths paths;
@@ -106,15 +137,62 @@ typedef struct {
     int quit;
     double timeout_s;
     int force_poll;
+    ui_frame frame;           /* what the next draw shows */
 } ui_app;
 
-/* ui_draw.c */
-void ui_draw(ui_app *a);
-void ui_colors_init(ui_app *a);
+/* What only the terminal can do, asked for by a key. */
+typedef enum { UI_DO_NOTHING = 0, UI_DO_EDIT, UI_DO_SUSPEND, UI_DO_REDRAW } ui_effect_kind;
+typedef struct {
+    ui_effect_kind kind;
+    int line;                 /* UI_DO_EDIT: the line to open at (0: the first build error, or the cursor) */
+} ui_effect;
+
+/* The editor's command line for the kernel. */
+typedef struct {
+    char name[256];           /* as $VISUAL or $EDITOR gave it */
+    char script[600], line_arg[32], at[1500];
+    const char *argv[8];      /* /bin/sh -c 'exec EDITOR "$@"' sh [+LINE] FILE */
+} ui_editor;
+
+/* Loads the course, the progress and the settings, and starts the job
+ * thread; -1 with the reason in fatal. */
+int ui_app_open(ui_app *a, const char *workspace, char *fatal, size_t flen);
+/* Saves, stops the jobs and frees; -1 when a job could not be stopped. */
+int ui_app_close(ui_app *a);
+/* A key (tui_state.h's TK_ codes or a character). */
+ui_effect ui_app_key(ui_app *a, int key);
+/* Takes in the finished jobs. */
+int ui_app_collect(ui_app *a);
+/* The timers (notes, saves to rerun, reference timings, other writers'
+ * progress); 1 when the screen changed. */
+int ui_app_tick(ui_app *a, double now);
+/* Whether work is under way (the screen redraws often), and how long the loop may sleep. */
+int ui_app_busy(ui_app *a);
+int ui_app_wait_ms(ui_app *a, double now);
+/* The terminal stops the program (Ctrl-Z): a run's clock will be wrong. */
+void ui_app_suspending(ui_app *a);
+/* The editor: its command (-1 after a message saying why there is none),
+ * the work done while it runs, and what follows its exit. */
+int ui_app_editor(ui_app *a, int line, ui_editor *ed);
+void ui_app_while_editing(ui_app *a);
+void ui_app_after_edit(ui_app *a, const ui_editor *ed, int started, int status);
+/* The status line's note (err: shown as an error, for longer), and a message dialog. */
+void ui_app_note(ui_app *a, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ui_app_message(ui_app *a, const char *text);
+
+/* Lays out the next frame for a terminal of a->rows x a->cols and builds
+ * what it shows (tab, lesson and dialog documents, scroll limits). */
+void ui_frame_prepare(ui_app *a);
+void ui_frame_free(ui_frame *f);
+/* The chapter's one-line summary in the current language: lesson.ini's in
+ * English; in Chinese the first paragraph of lesson.zh.md (its goal). */
+const char *ui_chapter_summary(const lesson *l, char *buf, size_t len);
+/* The home screen's first sentence. */
+const char *ui_home_welcome(const ui_app *a, char *buf, size_t len);
+
 /* The learner's kernel file as the UI names it (relative to the workspace). */
 const char *ui_kernel_label(const ui_app *a);
-
-/* ui_main.c: helpers the view uses */
+/* For the view: */
 const char *ui_device_label(const ui_app *a, char *buf, size_t len);
 int ui_default_device(const ui_app *a);
 const tui_ref_time *ui_ref_get(ui_app *a, int chapter);
