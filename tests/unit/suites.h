@@ -22,5 +22,6 @@ Suite *srcpolicy_suite(void);
 Suite *limits_suite(void);
 Suite *progress_suite(void);
 Suite *config_suite(void);
+Suite *uiapp_suite(void);
 
 #endif
