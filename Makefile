@@ -5,6 +5,7 @@ BINDIR   = $(PREFIX)/bin
 DATADIR  = $(PREFIX)/share/cltutor
 MANDIR   = $(PREFIX)/share/man/man1
 PLUGINDIR = $(PREFIX)/lib/cltutor
+LOCALEDIR = $(PREFIX)/share/locale
 
 CC      ?= cc
 BUILD   ?= build
@@ -12,7 +13,7 @@ PKGS     = OpenCL libcjson inih md4c libseccomp
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -fopenmp -std=c11 -Wall -Wextra $(WERROR)
-CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
+CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' -DCLT_LOCALEDIR='"$(LOCALEDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp) -lm
 
@@ -38,7 +39,7 @@ $(BUILD)/obj/term/%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
-.PHONY: all have-deps run test unit cli-test asan deps test-deps install uninstall clean bench plugin
+.PHONY: all have-deps run test unit cli-test asan deps test-deps install uninstall clean bench plugin translations pot
 
 # `make` only builds; `make run` and `make test` first install what is
 # missing (scripts/deps.sh), as the README says.
@@ -57,8 +58,24 @@ $(BUILD)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ)
+$(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ) | translations
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(UI_LIBS)
+
+# The program's messages in other languages (GNU gettext): po/LANG.po holds
+# the translations; msgfmt checks them (formats included) into the binary
+# catalogues beside the program, where it finds them in a build. `make pot`
+# takes the messages from the source again and merges them into each .po.
+LINGUAS  = $(basename $(notdir $(wildcard po/*.po)))
+MO_FILES = $(LINGUAS:%=$(BUILD)/locale/%/LC_MESSAGES/cltutor.mo)
+XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=set_msg:3 --keyword=set_item:3 --keyword=add_item:4 --keyword=verify_init:2 --add-comments=TRANSLATORS: \
+	--package-name=cltutor --no-wrap --sort-by-file
+translations: $(MO_FILES)
+$(BUILD)/locale/%/LC_MESSAGES/cltutor.mo: po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check -o $@ $<
+pot:
+	xgettext $(XGETTEXT_FLAGS) -o po/cltutor.pot $(sort $(wildcard src/*/*.c src/*/*.h))
+	for po in po/*.po; do msgmerge --quiet --update --backup=none --no-wrap $$po po/cltutor.pot; done
 
 # The GPU memory model's Oclgrind plugin (C++, see docs/gpu-model.md); skipped
 # with a note where Oclgrind's headers are missing (`cltutor analyze` then says how to install them).
@@ -80,7 +97,7 @@ run: deps
 
 # Unit tests (Check) of the model, built with ASan and UBSan.
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-$(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(HEADERS) $(wildcard tests/unit/*.h)
+$(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(HEADERS) $(wildcard tests/unit/*.h) | translations
 	@mkdir -p $(BUILD)
 	$(CC) $(CPPFLAGS) -DCLT_TEST_ROOT='"$(CURDIR)"' -Itests/unit $(shell pkg-config --cflags check) $(CFLAGS) -O1 $(SAN_FLAGS) -o $@ \
 	    $(MODEL_SRC) $(UNIT_SRC) $(LDLIBS) $(shell pkg-config --libs check)
@@ -113,7 +130,7 @@ bench: deps
 DOCDIR  = $(PREFIX)/share/doc/cltutor
 COMPDIR = $(PREFIX)/share/bash-completion/completions
 DOCS    = README.md LICENSE $(wildcard docs/*.md)
-install: $(BUILD)/cltutor plugin
+install: $(BUILD)/cltutor plugin translations
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
 	rm -rf $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/exercises $(DESTDIR)$(DATADIR)/kernels
@@ -123,9 +140,12 @@ install: $(BUILD)/cltutor plugin
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	if [ -f completions/cltutor.bash ]; then install -m 644 completions/cltutor.bash $(DESTDIR)$(COMPDIR)/cltutor; fi
 	if [ -f $(GM_PLUGIN) ]; then install -d $(DESTDIR)$(PLUGINDIR) && install -m 644 $(GM_PLUGIN) $(DESTDIR)$(PLUGINDIR)/; fi
+	for l in $(LINGUAS); do install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \
+	  install -m 644 $(BUILD)/locale/$$l/LC_MESSAGES/cltutor.mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cltutor $(DESTDIR)$(MANDIR)/cltutor.1 $(DESTDIR)$(COMPDIR)/cltutor
+	for l in $(LINGUAS); do rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/cltutor.mo; done
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(DOCDIR)
 
 clean:

@@ -64,6 +64,17 @@ int util_textf(char *buf, size_t len, const char *fmt, ...) {
     return 1;
 }
 
+int util_exe_dir(char *buf, size_t len) {
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 || len == 0) return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = '\0';
+    return util_pathf(buf, len, "%s", slash == exe ? "/" : exe);
+}
+
 char *util_read_file(const char *path, size_t *len_out) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;

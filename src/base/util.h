@@ -23,6 +23,9 @@ int util_copy_text(char *dst, size_t len, const char *src);
  * not fit; returns 1 when it was cut. */
 int util_textf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The folder this program's file is in (from /proc/self/exe); -1 when it cannot be told. */
+int util_exe_dir(char *buf, size_t len);
+
 /* Reads a whole file; returns malloc'd, NUL-terminated text or NULL with errno. */
 char *util_read_file(const char *path, size_t *len_out);
 

@@ -83,12 +83,7 @@ static int per_user_workspace(paths *p, char *err, size_t errlen) {
 
 int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen) {
     memset(p, 0, sizeof *p);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        snprintf(p->exe_dir, sizeof p->exe_dir, "%s", dirname(exe));
-    }
+    if (util_exe_dir(p->exe_dir, sizeof p->exe_dir) != 0) p->exe_dir[0] = '\0';
     if (find_course(p, err, errlen) != 0) return -1;
     const char *env_ws = getenv("CLTUTOR_WORKSPACE");
     if (workspace_opt && *workspace_opt) {

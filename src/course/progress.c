@@ -2,6 +2,7 @@
  * under a lock, merged with what other processes wrote (see progress.h). */
 #define _DEFAULT_SOURCE
 #include "course/progress.h"
+#include "text/i18n.h"
 #include "base/util.h"
 
 #include <cJSON.h>
@@ -37,7 +38,8 @@ const char *progress_verdict_name(progress_verdict v) {
 }
 
 const char *progress_state_name(progress_state s) {
-    return s == PROG_PASSED ? "passed" : s == PROG_FAILING ? "failing" : s == PROG_CHANGED ? "changed" : "not started";
+    return s == PROG_PASSED ? N_("passed") : s == PROG_FAILING ? N_("failing") : s == PROG_CHANGED ? N_("changed")
+                            : N_("not started");
 }
 
 static int index_of(const char *const *names, int n, const char *s, int fallback) {

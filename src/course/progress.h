@@ -6,6 +6,7 @@
  * terminals (the course open in one, `cltutor run` in another). */
 #ifndef CLT_PROGRESS_H
 #define CLT_PROGRESS_H
+#include "text/i18n.h"
 #include <stddef.h>
 
 #include "course/catalog.h"
@@ -17,7 +18,7 @@
 typedef enum { PROG_NOT_STARTED = 0, PROG_FAILING, PROG_PASSED, PROG_CHANGED } progress_state;
 
 /* X(enum, name in the file) */
-#define PROGRESS_ORIGINS(X) X(FROM_UI, "ui") X(FROM_RUN, "run") X(FROM_CHECK, "check")
+#define PROGRESS_ORIGINS(X) X(FROM_UI, N_("ui")) X(FROM_RUN, N_("run")) X(FROM_CHECK, N_("check"))
 #define PROGRESS_VERDICTS(X) X(PV_NONE, "none") X(PV_PASSED, "passed") X(PV_FAILED, "failed") \
     X(PV_INCOMPLETE, "incomplete")
 

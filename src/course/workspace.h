@@ -2,6 +2,7 @@
  * layout (edits inside the course's own exercises/) into it once. */
 #ifndef CLT_WORKSPACE_H
 #define CLT_WORKSPACE_H
+#include "text/i18n.h"
 #include "course/paths.h"
 
 typedef struct {
@@ -12,11 +13,11 @@ typedef struct {
 
 /* What the learner is told once after a move, with the workspace, the
  * files moved and WORKSPACE_MOVED_PROGRESS or "" (the course shows it in
- * the learner's language: the same text is its key in text/tui_text.c). */
+ * the learner's language: the same text is its msgid in po/). */
 #define WORKSPACE_MOVED_FMT                                                                                    \
-    "Your work now lives in %s, apart from the course: %d edited file(s) from the course's exercises/%s moved " \
-    "there, and the course's own starting files are back in place."
-#define WORKSPACE_MOVED_PROGRESS " and your progress"
+    N_("Your work now lives in %s, apart from the course: %d edited file(s) from the course's exercises/%s moved " \
+    "there, and the course's own starting files are back in place.")
+#define WORKSPACE_MOVED_PROGRESS N_(" and your progress")
 
 /* Creates p->workspace and, for a workspace inside a source checkout, moves
  * the old layout's work into it the first time. Returns -1 with

@@ -73,15 +73,11 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
     }
     env = getenv("CLTUTOR_GM_PLUGIN");
     char exe[1024];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (env && *env) {
         if (util_is_file(env)) snprintf(plugin, plugin_len, "%s", env);
     } else {
-        if (n > 0) {
-            exe[n] = '\0';
-            char *slash = strrchr(exe, '/');
-            if (slash) {
-                *slash = '\0';
+        if (util_exe_dir(exe, sizeof exe) == 0) {
+            {
                 char p[1200];
                 snprintf(p, sizeof p, "%s/%s", exe, GM_PLUGIN_NAME);   /* a build folder */
                 if (!util_is_file(p)) snprintf(p, sizeof p, "%s/../lib/cltutor/%s", exe, GM_PLUGIN_NAME); /* PREFIX/bin */

@@ -2,6 +2,7 @@
  * learner's own kernel in the GPU memory model, never by a declaration. */
 #define _DEFAULT_SOURCE
 #include "gpumodel/technique.h"
+#include "text/i18n.h"
 #include "base/util.h"
 
 #include <ini.h>
@@ -115,20 +116,20 @@ void technique_title(const technique_check *c, char *buf, size_t len) {
 
 static void title_of(const technique_check *c, char *buf, size_t len) {
     switch (c->metric) {
-    case TQ_LOCAL_MEMORY: snprintf(buf, len, "technique: uses __local memory"); break;
-    case TQ_CONSTANT_ARGS: snprintf(buf, len, "technique: takes a __constant argument"); break;
-    case TQ_COALESCING: snprintf(buf, len, "technique: coalesced global loads and stores"); break;
-    case TQ_COALESCED_LOADS: snprintf(buf, len, "technique: coalesced global loads"); break;
-    case TQ_COALESCED_STORES: snprintf(buf, len, "technique: coalesced global stores"); break;
-    case TQ_WIDE_LOADS: snprintf(buf, len, "technique: 16-byte (float4) loads"); break;
-    case TQ_LOCAL_LOADS: snprintf(buf, len, "technique: the inner loop reads __local memory"); break;
-    case TQ_CONSTANT_BROADCASTS: snprintf(buf, len, "technique: __constant broadcasts"); break;
-    case TQ_LOCAL_ATOMICS: snprintf(buf, len, "technique: counting with __local atomics"); break;
-    case TQ_BANK_CONFLICTS: snprintf(buf, len, "technique: no bank conflicts"); break;
-    case TQ_ACTIVE_LANES: snprintf(buf, len, "technique: the work spread over the work-items"); break;
-    case TQ_LOCAL_OPS: snprintf(buf, len, "technique: a work-efficient scan"); break;
-    case TQ_GLOBAL_LOADS_VS_PREV: snprintf(buf, len, "technique: fewer global loads than the previous stage"); break;
-    case TQ_LOAD_REQUESTS_VS_PREV: snprintf(buf, len, "technique: fewer load requests than the previous stage"); break;
+    case TQ_LOCAL_MEMORY: snprintf(buf, len, "%s", N_("technique: uses __local memory")); break;
+    case TQ_CONSTANT_ARGS: snprintf(buf, len, "%s", N_("technique: takes a __constant argument")); break;
+    case TQ_COALESCING: snprintf(buf, len, "%s", N_("technique: coalesced global loads and stores")); break;
+    case TQ_COALESCED_LOADS: snprintf(buf, len, "%s", N_("technique: coalesced global loads")); break;
+    case TQ_COALESCED_STORES: snprintf(buf, len, "%s", N_("technique: coalesced global stores")); break;
+    case TQ_WIDE_LOADS: snprintf(buf, len, "%s", N_("technique: 16-byte (float4) loads")); break;
+    case TQ_LOCAL_LOADS: snprintf(buf, len, "%s", N_("technique: the inner loop reads __local memory")); break;
+    case TQ_CONSTANT_BROADCASTS: snprintf(buf, len, "%s", N_("technique: __constant broadcasts")); break;
+    case TQ_LOCAL_ATOMICS: snprintf(buf, len, "%s", N_("technique: counting with __local atomics")); break;
+    case TQ_BANK_CONFLICTS: snprintf(buf, len, "%s", N_("technique: no bank conflicts")); break;
+    case TQ_ACTIVE_LANES: snprintf(buf, len, "%s", N_("technique: the work spread over the work-items")); break;
+    case TQ_LOCAL_OPS: snprintf(buf, len, "%s", N_("technique: a work-efficient scan")); break;
+    case TQ_GLOBAL_LOADS_VS_PREV: snprintf(buf, len, "%s", N_("technique: fewer global loads than the previous stage")); break;
+    case TQ_LOAD_REQUESTS_VS_PREV: snprintf(buf, len, "%s", N_("technique: fewer load requests than the previous stage")); break;
     default: snprintf(buf, len, "technique: %s", c->text); break;
     }
 }

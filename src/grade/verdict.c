@@ -3,6 +3,7 @@
  * chapter's technique measured on the learner's own kernel. */
 #define _DEFAULT_SOURCE
 #include "grade/verdict.h"
+#include "text/i18n.h"
 #include "problem/problem.h"
 #include "text/srcdiff.h"
 #include "run/srcpolicy.h"
@@ -163,9 +164,9 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
     if (first->work_item[0])
         snprintf(who, sizeof who, " (work-item %s%s%s)", first->work_item, first->work_item2[0] ? " against " : "",
                  first->work_item2);
-    const char *kind = first->kind == GM_ISSUE_RACE ? "Data race" : first->kind == GM_ISSUE_MEMORY ? "Memory error"
-                     : first->kind == GM_ISSUE_UNINIT ? "Uninitialised read"
-                     : first->kind == GM_ISSUE_DIVERGENCE ? "Divergent barrier" : "Simulator error";
+    const char *kind = first->kind == GM_ISSUE_RACE ? N_("Data race") : first->kind == GM_ISSUE_MEMORY ? N_("Memory error")
+                     : first->kind == GM_ISSUE_UNINIT ? N_("Uninitialised read")
+                     : first->kind == GM_ISSUE_DIVERGENCE ? N_("Divergent barrier") : N_("Simulator error");
     set_item(it, VO_FAIL, kind, "%s at line %d%s of kernel '%s': %s%s, %llu time%s at %s. %s%s", kind, first->line,
              where, first->kernel, first->what, who, first->count, first->count == 1 ? "" : "s", gm->size_text,
              issue_advice(first), n > 1 ? " The simulator found other problems too: `cltutor analyze` lists them." : "");

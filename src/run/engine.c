@@ -2,6 +2,7 @@
  * kernel in a worker process, then verification and timing statistics. */
 #define _GNU_SOURCE
 #include "run/engine.h"
+#include "text/i18n.h"
 #include "base/exitcode.h"
 #include "run/sandbox.h"
 #include "base/util.h"
@@ -45,14 +46,14 @@ const char *engine_failure_outcome(prob_failure f, engine_status *st) {
         const char *headline;
     } outcomes[] = {
         /* the learner's to fix, like a build error */
-        {PF_KERNEL_MISSING, ENG_BUILD, "Kernel not found"},
-        {PF_ARGUMENTS, ENG_BUILD, "Wrong kernel arguments"},
-        {PF_KERNEL_ANSWER, ENG_BUILD, "Wrong answer from a helper kernel"},
+        {PF_KERNEL_MISSING, ENG_BUILD, N_("Kernel not found")},
+        {PF_ARGUMENTS, ENG_BUILD, N_("Wrong kernel arguments")},
+        {PF_KERNEL_ANSWER, ENG_BUILD, N_("Wrong answer from a helper kernel")},
         /* the chapter's, not the learner's */
-        {PF_AUTHOR, ENG_USAGE, "Chapter error"},
-        {PF_FAULT, ENG_CRASH, "Crashed"},
-        {PF_DEVICE, ENG_RUNTIME, "OpenCL error"},
-        {PF_MEMORY, ENG_RUNTIME, "Out of memory"},
+        {PF_AUTHOR, ENG_USAGE, N_("Chapter error")},
+        {PF_FAULT, ENG_CRASH, N_("Crashed")},
+        {PF_DEVICE, ENG_RUNTIME, N_("OpenCL error")},
+        {PF_MEMORY, ENG_RUNTIME, N_("Out of memory")},
     };
     for (size_t i = 0; i < CLT_ARRAY_LEN(outcomes); i++)
         if (outcomes[i].failure == f) {
@@ -60,7 +61,7 @@ const char *engine_failure_outcome(prob_failure f, engine_status *st) {
             return outcomes[i].headline;
         }
     *st = ENG_RUNTIME;
-    return "OpenCL error";
+    return N_("OpenCL error");
 }
 
 int engine_output_says_out_of_memory(const char *output) {
@@ -71,8 +72,9 @@ int engine_output_says_out_of_memory(const char *output) {
 }
 
 const char *engine_status_name(engine_status s) {
-    static const char *const names[] = {"pass", "wrong", "build_error", "crash", "timeout",
-                                        "runtime_error", "cancelled", "usage", "no_device"};
+    static const char *const names[] = {N_("pass"),          N_("wrong"),     N_("build_error"),
+                                        N_("crash"),         N_("timeout"),   N_("runtime_error"),
+                                        N_("cancelled"),     N_("usage"),     N_("no_device")};
     return (unsigned)s < CLT_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
@@ -458,7 +460,7 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
             set_msg(r, ENG_BUILD, "Build failed", "%s: %s", rq.display_path, msg ? msg : "build failed");
     } else if (*status == ENG_USAGE) {
         r->bad_device_spec = blob_get(sr.blob, sr.blob_len, W_BADSPEC, 0, NULL) != NULL;
-        set_msg(r, ENG_USAGE, r->bad_device_spec ? "No such device" : "Bad request", "%s", msg ? msg : "bad request");
+        set_msg(r, ENG_USAGE, r->bad_device_spec ? N_("No such device") : N_("Bad request"), "%s", msg ? msg : "bad request");
     } else if (*status == ENG_NO_DEVICE) {
         set_msg(r, ENG_NO_DEVICE, "No OpenCL device", "%s", msg ? msg : "no usable OpenCL device");
     } else if (*status == ENG_RUNTIME) {

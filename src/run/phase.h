@@ -3,22 +3,23 @@
  * label for people; and the progress record every live status reads. */
 #ifndef CLT_PHASE_H
 #define CLT_PHASE_H
+#include "text/i18n.h"
 
 /* X(ENUM, wire name, label for people) */
 #define RUN_PHASES(X)                                                   \
-    X(PHASE_START, "start", "opening the device")                       \
-    X(PHASE_DEVICE, "device", "opening the device")                     \
-    X(PHASE_REFERENCE, "reference", "computing the golden reference")   \
-    X(PHASE_BUILD, "build", "building the kernel")                      \
-    X(PHASE_SETUP, "setup", "preparing buffers")                        \
-    X(PHASE_RUN, "run", "running")                                      \
-    X(PHASE_CHECK, "check", "checking")                                 \
-    X(PHASE_DEVICES, "devices", "looking for devices")                  \
-    X(PHASE_COPY, "copy", "measuring the device's copy bandwidth")      \
-    X(PHASE_PEAK, "peak", "measuring the device's FP32 peak")           \
-    X(PHASE_SERIAL, "serial", "timing the serial C reference")          \
-    X(PHASE_OPENMP, "openmp", "timing the OpenMP loop")                 \
-    X(PHASE_QUEUE, "queue", "waiting for the device")
+    X(PHASE_START, "start", N_("opening the device"))                       \
+    X(PHASE_DEVICE, "device", N_("opening the device"))                     \
+    X(PHASE_REFERENCE, "reference", N_("computing the golden reference"))   \
+    X(PHASE_BUILD, "build", N_("building the kernel"))                      \
+    X(PHASE_SETUP, "setup", N_("preparing buffers"))                        \
+    X(PHASE_RUN, "run", N_("running"))                                      \
+    X(PHASE_CHECK, "check", N_("checking"))                                 \
+    X(PHASE_DEVICES, "devices", N_("looking for devices"))                  \
+    X(PHASE_COPY, "copy", N_("measuring the device's copy bandwidth"))      \
+    X(PHASE_PEAK, "peak", N_("measuring the device's FP32 peak"))           \
+    X(PHASE_SERIAL, "serial", N_("timing the serial C reference"))          \
+    X(PHASE_OPENMP, "openmp", N_("timing the OpenMP loop"))                 \
+    X(PHASE_QUEUE, "queue", N_("waiting for the device"))
 
 typedef enum {
 #define PHASE_ENUM(e, name, label) e,

@@ -169,15 +169,13 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen) {
         return 0;
     }
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
+    if (util_exe_dir(exe, sizeof exe) != 0) {
         util_errf(err, errlen, "cannot tell where this program is (/proc/self/exe): set %s to the cltutor program",
                   WPROTO_ENV);
         return -1;
     }
-    exe[n] = '\0';
     char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/cltutor", dirname(exe));
+    snprintf(path, sizeof path, "%s/cltutor", exe);
     if (!util_is_file(path) || access(path, X_OK) != 0) {
         util_errf(err, errlen, "kernels run in a fresh cltutor process, and there is no cltutor program in %s: "
                   "build it (make) or set %s to it", exe, WPROTO_ENV);

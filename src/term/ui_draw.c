@@ -5,7 +5,7 @@
 #include "base/version.h"
 
 #include "text/mdrender.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 #include "base/util.h"
 
 #include <curses.h>
@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define T(s) tui_tr(s)
 
 enum { P_ROLE0 = 1, P_HEADER = P_ROLE0 + ST_ROLES, P_FOCUS, P_TITLE, P_SELECT, P_STATUS, P_COUNT };
 
@@ -200,7 +198,7 @@ static void draw_sline(int y, int x, int w, const st_line *l, int hskip, attr_t 
 }
 
 static const char *lesson_title(const lesson *l) {
-    return !strcmp(tui_text_lang(), "zh") && l->title_zh[0] ? l->title_zh : l->title;
+    return !strcmp(i18n_lang(), "zh") && l->title_zh[0] ? l->title_zh : l->title;
 }
 
 static void draw_bar(int y, const char *left, const char *right, attr_t at) {
@@ -218,7 +216,7 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
     run_progress pr = a->frame.job_progress;
     int id = a->frame.job_id, kind = a->frame.job_kind;
     double el = pr.elapsed_s;
-    const char *phase = T(run_phase_label(pr.phase));
+    const char *phase = _(run_phase_label(pr.phase));
     static const char *const spin_u[] = {"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"};
     static const char *const spin_a[] = {"|", "/", "-", "\\"};
     int frame = (int)(util_now() * 10);
@@ -228,15 +226,15 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
     if (a->in_chapter && a->ch.run_id) {
         if (kind == JOB_RUN && id == a->ch.run_id) {
             char queue[96];
-            snprintf(queue, sizeof queue, T("waiting for the device (%d ahead)"), pr.done);
+            snprintf(queue, sizeof queue, _("waiting for the device (%d ahead)"), pr.done);
             if (pr.phase == PHASE_QUEUE)
-                snprintf(left, len, " %s %s  %.1f s   %s", spin, queue, el, T("c: cancel"));
+                snprintf(left, len, " %s %s  %.1f s   %s", spin, queue, el, _("c: cancel"));
             else if (pr.phase == PHASE_RUN && pr.done > 0)
-                snprintf(left, len, " %s %s %d/%d  %.1f s   %s", spin, phase, pr.done, pr.total, el, T("c: cancel"));
+                snprintf(left, len, " %s %s %d/%d  %.1f s   %s", spin, phase, pr.done, pr.total, el, _("c: cancel"));
             else
-                snprintf(left, len, " %s %s…  %.1f s   %s", spin, phase, el, T("c: cancel"));
+                snprintf(left, len, " %s %s…  %.1f s   %s", spin, phase, el, _("c: cancel"));
         } else {
-            snprintf(left, len, " %s %s", spin, T("waiting to run…"));
+            snprintf(left, len, " %s %s", spin, _("waiting to run…"));
         }
         *left_style = ST_KEY | ST_A_BOLD;
         return;
@@ -247,11 +245,11 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
         return;
     }
     if (a->in_chapter && a->ch.run_due > 0) {
-        snprintf(left, len, " %s %s", spin, T("saved: starting…"));
+        snprintf(left, len, " %s %s", spin, _("saved: starting…"));
         return;
     }
     if (a->in_chapter && !a->ch.have_rep && a->st.watch) {
-        snprintf(left, len, " %s", T("Watching your kernel: every save runs it."));
+        snprintf(left, len, " %s", _("Watching your kernel: every save runs it."));
         *left_style = ST_DIM;
     }
     if (a->in_chapter && a->ch.have_rep) {
@@ -264,17 +262,17 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
         if (r->status == ENG_PASS && r->n_samples > 0 && !unsafe) st_fmt_ms(ms, sizeof ms, r->timing.median);
         int good = r->status == ENG_PASS && !unsafe;
         snprintf(left, len, " %s %s%s%s", good ? (a->utf8 ? "✓" : "+") : (a->utf8 ? "✗" : "x"),
-                 unsafe ? T("Correct here, but the race check failed") : T(r->headline), ms[0] ? " · " : "", ms);
+                 unsafe ? _("Correct here, but the race check failed") : _(r->headline), ms[0] ? " · " : "", ms);
         *left_style = (good ? ST_OK : ST_ERR) | ST_A_BOLD;
     }
     if (kind == JOB_ANALYZE) {
         size_t n = strlen(left);
-        snprintf(left + n, len - n, "   %s %s%s: %s %.1f s", spin, T("GPU model"),
-                 pr.comparison ? T(" (the comparison)") : "", phase, el);
+        snprintf(left + n, len - n, "   %s %s%s: %s %.1f s", spin, _("GPU model"),
+                 pr.comparison ? _(" (the comparison)") : "", phase, el);
     }
     if (kind == JOB_REFERENCE) {
         size_t n = strlen(left);
-        snprintf(left + n, len - n, "   %s %s %.1f s", spin, T("timing a reference…"), el);
+        snprintf(left + n, len - n, "   %s %s %.1f s", spin, _("timing a reference…"), el);
     }
 }
 
@@ -319,8 +317,8 @@ static void draw_status(const ui_app *a, const char *keys_in) {
  * list's column titles. */
 static void draw_home_header(const ui_app *a) {
     char dev[300], right[400], left[300];
-    snprintf(left, sizeof left, " cltutor %s · %s", CLT_VERSION, T("OpenCL GPU optimisation"));
-    snprintf(right, sizeof right, "%s · %s ", ui_device_label(a, dev, sizeof dev), !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
+    snprintf(left, sizeof left, " cltutor %s · %s", CLT_VERSION, _("OpenCL GPU optimisation"));
+    snprintf(right, sizeof right, "%s · %s ", ui_device_label(a, dev, sizeof dev), !strcmp(i18n_lang(), "zh") ? "中文" : "EN");
     if (st_widths(left) + st_widths(right) + 2 > COLS) snprintf(left, sizeof left, " cltutor");
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
     int y = 1;
@@ -334,7 +332,7 @@ static void draw_home_header(const ui_app *a) {
     }
     {
         char pbuf[200];
-        snprintf(pbuf, sizeof pbuf, T("%d of %d chapters passed "), passed, a->cat.count);
+        snprintf(pbuf, sizeof pbuf, _("%d of %d chapters passed "), passed, a->cat.count);
         int pw = put_text(y, 2, COLS - 4, pbuf, style_attr(ST_DIM));
         int bw = a->cat.count * 2;
         if (2 + pw + bw < COLS - 2)
@@ -361,10 +359,10 @@ static void draw_home_header(const ui_app *a) {
     int x_state = 9 + title_w + 2, x_best = x_state + 16, x_runs = x_best + 12;
     attr_t hdr = style_attr(ST_DIM | ST_A_BOLD);
     put_text(y, 6, 3, "#", hdr);
-    put_text(y, 9, title_w, T("Chapter"), hdr);
-    put_text(y, x_state, 15, T("State"), hdr);
-    put_text(y, x_best, 11, T("Best"), hdr);
-    if (x_runs + 5 < COLS) put_text(y, x_runs, 6, T("Runs"), hdr);
+    put_text(y, 9, title_w, _("Chapter"), hdr);
+    put_text(y, x_state, 15, _("State"), hdr);
+    put_text(y, x_best, 11, _("Best"), hdr);
+    if (x_runs + 5 < COLS) put_text(y, x_runs, 6, _("Runs"), hdr);
 }
 
 /* The chapters, one a row, the selected one marked, the next one pointed at. */
@@ -393,10 +391,10 @@ static void draw_home_list(const ui_app *a) {
         snprintf(title, sizeof title, "%s", lesson_title(l));
         int tw = put_text(y + r, 9, title_w, title, base | (sel ? A_BOLD : 0));
         if (i == next && tw + 12 < title_w)
-            put_text(y + r, 9 + tw + 2, 12, a->utf8 ? T("← next") : T("<- next"), sel ? base : style_attr(ST_KEY | ST_A_BOLD));
+            put_text(y + r, 9 + tw + 2, 12, a->utf8 ? _("← next") : _("<- next"), sel ? base : style_attr(ST_KEY | ST_A_BOLD));
         const char *st = s == PROG_PASSED ? (a->utf8 ? "✓ " : "+ ") : s == PROG_FAILING ? (a->utf8 ? "✗ " : "x ") : (a->utf8 ? "· " : "- ");
         char stext[64];
-        snprintf(stext, sizeof stext, "%s%s", st, T(progress_state_name(s)));
+        snprintf(stext, sizeof stext, "%s%s", st, _(progress_state_name(s)));
         attr_t sat = sel ? base : style_attr(s == PROG_PASSED ? ST_OK : s == PROG_FAILING ? ST_ERR : ST_DIM);
         put_text(y + r, x_state, 15, stext, sat);
         char best[32];
@@ -435,11 +433,11 @@ static void draw_home_detail(const ui_app *a) {
             strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
             st_fmt_ms(med, sizeof med, pc->best_ms);
             int good;
-            snprintf(buf, sizeof buf, T("Last run %s: %s. %d runs, %d hints seen, best %s."), when,
+            snprintf(buf, sizeof buf, _("Last run %s: %s. %d runs, %d hints seen, best %s."), when,
                      tui_results_run_outcome(lr, &good), pc->n_runs, pc->hints_seen, med);
             st_doc_addf(&d, ST_DIM, "%s", buf);
         } else {
-            st_doc_addf(&d, ST_DIM, "%s", T("Not started. Press Enter to open it."));
+            st_doc_addf(&d, ST_DIM, "%s", _("Not started. Press Enter to open it."));
         }
         for (int i = 0; i < d.n && dy < LINES - 1; i++) draw_sline(dy++, 2, COLS - 4, &d.lines[i], 0, 0, A_NORMAL);
         st_doc_free(&d);
@@ -448,14 +446,14 @@ static void draw_home_detail(const ui_app *a) {
         for (int i = 0; i < a->prog.count; i++)
             if (a->prog.chapters[i].n_runs) any_run = 1;
         static const char *const steps[] = {
-            "How it works: open a chapter with Enter and read the lesson on the left.",
-            "Press e to edit the kernel in your editor; every save builds, checks and times it.",
-            "The results appear below the kernel: what is wrong, how fast it is, and why.",
-            "Stuck? n shows a hint, o the OpenCL C quick reference, ? every key."};
+            N_("How it works: open a chapter with Enter and read the lesson on the left."),
+            N_("Press e to edit the kernel in your editor; every save builds, checks and times it."),
+            N_("The results appear below the kernel: what is wrong, how fast it is, and why."),
+            N_("Stuck? n shows a hint, o the OpenCL C quick reference, ? every key.")};
         int n_steps = (int)(sizeof steps / sizeof steps[0]);
         if (!any_run && dy + n_steps + 1 < LINES - 1) {
             dy++;
-            for (int i = 0; i < n_steps; i++) put_text(dy++, 2, COLS - 4, T(steps[i]), i == 0 ? style_attr(ST_TITLE) : A_NORMAL);
+            for (int i = 0; i < n_steps; i++) put_text(dy++, 2, COLS - 4, _(steps[i]), i == 0 ? style_attr(ST_TITLE) : A_NORMAL);
         }
     }
 }
@@ -464,7 +462,7 @@ static void draw_home(const ui_app *a) {
     draw_home_header(a);
     draw_home_list(a);
     draw_home_detail(a);
-    draw_status(a, T("Enter open · ? help · q quit · d device · L 中文/EN · ↑↓ move "));
+    draw_status(a, _("Enter open · ? help · q quit · d device · L 中文/EN · ↑↓ move "));
 }
 
 /* ---- chapter ---------------------------------------------------------- */
@@ -479,9 +477,9 @@ static void pane_title(ui_rect b, const char *left, const char *right, int focus
 }
 
 static void scroll_pct(const tui_list *v, char *buf, size_t len) {
-    if (v->len <= v->rows) snprintf(buf, len, "%s", T("all"));
-    else if (v->top == 0) snprintf(buf, len, "%s", T("top"));
-    else if (v->top + v->rows >= v->len) snprintf(buf, len, "%s", T("end"));
+    if (v->len <= v->rows) snprintf(buf, len, "%s", _("all"));
+    else if (v->top == 0) snprintf(buf, len, "%s", _("top"));
+    else if (v->top + v->rows >= v->len) snprintf(buf, len, "%s", _("end"));
     else snprintf(buf, len, "%d%%", (int)(100.0 * (v->top + v->rows) / v->len));
 }
 
@@ -498,7 +496,7 @@ static void draw_doc(ui_rect b, const st_doc *d, const tui_list *v, int focused,
 static void draw_lesson(const ui_app *a, ui_rect b, int focused) {
     const ui_chapter *c = &a->ch;
     char left[200], right[32];
-    snprintf(left, sizeof left, "%s%s", T("Lesson"), c->lesson_fallback ? T(" (English: no Chinese text yet)") : "");
+    snprintf(left, sizeof left, "%s%s", _("Lesson"), c->lesson_fallback ? _(" (English: no Chinese text yet)") : "");
     scroll_pct(&a->st.pane[PANE_LESSON], right, sizeof right);
     pane_title(b, left, right, focused);
     draw_doc(b, &c->lesson_doc, &a->st.pane[PANE_LESSON], focused, 0);
@@ -529,19 +527,19 @@ static void draw_kernel(const ui_app *a, ui_rect b, int focused) {
     const ui_frame *f = &a->frame;
     const tui_list *v = &a->st.pane[PANE_KERNEL];
     char left[400], right[64];
-    snprintf(right, sizeof right, T("line %d/%d"), v->cur + 1, v->len);
-    snprintf(left, sizeof left, "%s%s · %s", c->display, c->kernel_ro ? T(" [read-only]") : "",
-             a->st.watch ? T("watching") : T("watch off"));
+    snprintf(right, sizeof right, _("line %d/%d"), v->cur + 1, v->len);
+    snprintf(left, sizeof left, "%s%s · %s", c->display, c->kernel_ro ? _(" [read-only]") : "",
+             a->st.watch ? _("watching") : _("watch off"));
     if (st_widths(left) + st_widths(right) + 5 > b.w) /* the file's name alone */
-        snprintf(left, sizeof left, "%s%s · %s", c->l->exercise, c->kernel_ro ? T(" [read-only]") : "",
-                 a->st.watch ? T("watching") : T("watch off"));
+        snprintf(left, sizeof left, "%s%s · %s", c->l->exercise, c->kernel_ro ? _(" [read-only]") : "",
+                 a->st.watch ? _("watching") : _("watch off"));
     pane_title(b, left, right, focused);
     /* the GPU model's notes: markers in the gutter, the cursor line's note in
      * the pane's last rows, or beside the code when there is room (ui_frame.c) */
     int digits = f->kernel_digits, gutter = f->kernel_gutter, code_w = f->kernel_code_w;
     int beside = f->note_beside, note_bar = f->note_bar, rows = v->rows;
     const char *cur_note = note_bar ? ui_gm_note(a, v->cur + 1) : NULL;
-    const char *bar_text = cur_note ? cur_note : T("GPU model notes on the marked lines: move the cursor there (8: the report)");
+    const char *bar_text = cur_note ? cur_note : _("GPU model notes on the marked lines: move the cursor there (8: the report)");
     for (int r = 0; r < rows; r++) {
         int i = v->top + r, y = b.y + 1 + r;
         fill(y, b.x, b.w, A_NORMAL);
@@ -581,8 +579,8 @@ static void draw_kernel(const ui_app *a, ui_rect b, int focused) {
 }
 
 static const char *tab_name(tui_tab t) {
-    static const char *const names[] = {"Result", "Check", "Build", "Timing", "History", "Changes", "Solution", "GPU model"};
-    return T(names[t]);
+    static const char *const names[] = {N_("Result"), N_("Check"), N_("Build"), N_("Timing"), N_("History"), N_("Changes"), N_("Solution"), N_("GPU model")};
+    return _(names[t]);
 }
 
 static void draw_results(const ui_app *a, ui_rect b, int focused) {
@@ -618,12 +616,12 @@ static void draw_chapter(const ui_app *a) {
     char left[400], right[400], dev[300];
     snprintf(left, sizeof left, " cltutor › %d · %s", l->number, lesson_title(l));
     snprintf(right, sizeof right, "%s %s · %s · %s ", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
-             T(progress_state_name(s)), ui_device_label(a, dev, sizeof dev), !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
+             _(progress_state_name(s)), ui_device_label(a, dev, sizeof dev), !strcmp(i18n_lang(), "zh") ? "中文" : "EN");
     if (st_widths(left) + st_widths(right) + 2 > COLS) {
         int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
         const char *type = i >= 0 && i < a->n_devs ? a->devs[i].type : a->last_dev_type;
         snprintf(right, sizeof right, "%s %s · %s · %s ", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
-                 T(progress_state_name(s)), type, !strcmp(tui_text_lang(), "zh") ? "中文" : "EN");
+                 _(progress_state_name(s)), type, !strcmp(i18n_lang(), "zh") ? "中文" : "EN");
     }
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
 
@@ -634,9 +632,9 @@ static void draw_chapter(const ui_app *a) {
     if (f->kernel.w) draw_kernel(a, f->kernel, focus == PANE_KERNEL);
     if (f->results.w) draw_results(a, f->results, focus == PANE_RESULTS);
     const char *keys;
-    if (a->st.confirm_reset) keys = T("X again: reset · any other key: keep ");
-    else if (c->run_id) keys = T("c cancel · ? help · e edit · Tab pane ");
-    else keys = T("e edit · r run · ? help · n hint · w watch · Tab pane · 1-8 tabs · q back ");
+    if (a->st.confirm_reset) keys = _("X again: reset · any other key: keep ");
+    else if (c->run_id) keys = _("c cancel · ? help · e edit · Tab pane ");
+    else keys = _("e edit · r run · ? help · n hint · w watch · Tab pane · 1-8 tabs · q back ");
     draw_status(a, keys);
 }
 
@@ -661,8 +659,8 @@ static void draw_overlay(const ui_app *a) {
     char t[160];
     snprintf(t, sizeof t, " %s ", title);
     put_text(y0, x0 + 2, w - 4, t, frame | A_BOLD);
-    const char *foot = a->st.overlay == OV_CONFIRM_QUIT ? "" : dp->n > v->rows ? T(" ↑↓ scroll · Esc close ") : T(" Esc close ");
-    if (!a->utf8 && dp->n > v->rows) foot = T(" j/k scroll · Esc close ");
+    const char *foot = a->st.overlay == OV_CONFIRM_QUIT ? "" : dp->n > v->rows ? _(" ↑↓ scroll · Esc close ") : _(" Esc close ");
+    if (!a->utf8 && dp->n > v->rows) foot = _(" j/k scroll · Esc close ");
     int fw = st_widths(foot);
     if (fw && fw < w - 4) put_text(y0 + h - 1, x0 + w - fw - 2, fw, foot, frame);
     int top = a->st.overlay == OV_DEVICES ? 0 : v->top;
@@ -676,11 +674,11 @@ static void draw_overlay(const ui_app *a) {
 static void draw_too_small(void) {
     erase();
     char buf[200];
-    snprintf(buf, sizeof buf, T("Terminal too small: %dx%d."), COLS, LINES);
+    snprintf(buf, sizeof buf, _("Terminal too small: %dx%d."), COLS, LINES);
     int y = LINES / 2 - 1;
     if (y < 0) y = 0;
     put_text(y, 0, COLS, buf, A_BOLD);
-    snprintf(buf, sizeof buf, T("cltutor needs at least %dx%d; enlarge the window (q quits)."), UI_MIN_COLS, UI_MIN_ROWS);
+    snprintf(buf, sizeof buf, _("cltutor needs at least %dx%d; enlarge the window (q quits)."), UI_MIN_COLS, UI_MIN_ROWS);
     if (y + 1 < LINES) put_text2(y + 1, 0, COLS, buf, A_NORMAL);
 }
 

@@ -6,7 +6,7 @@
 #include "term/ui_view.h"
 #include "base/exitcode.h"
 #include "base/util.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 #include "ui/ui_app.h"
 
 #include <curses.h>
@@ -106,6 +106,7 @@ static void edit_kernel(ui_app *a, int line) {
     a->editing = 1;
     pid_t pid = fork();
     if (pid == 0) {
+        i18n_restore_env(); /* the editor speaks the learner's own language, not the course's switch */
         signal(SIGINT, SIG_DFL);
         signal(SIGTSTP, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
@@ -286,7 +287,7 @@ int ui_main(const char *workspace) {
     static ui_app app; /* large: not on the stack */
     ui_app *a = &app;
     if (!setlocale(LC_ALL, "")) setlocale(LC_CTYPE, ""); /* one missing locale (LC_MESSAGES) spoils them all */
-    tui_text_set_lang(tui_text_default_lang());
+    i18n_set_lang(i18n_env_lang());
     char fatal[1400];
     if (ui_app_open(a, workspace, fatal, sizeof fatal) != 0) {
         fprintf(stderr, "cltutor: %s\n", fatal);

@@ -2,26 +2,24 @@
  * OpenCL C quick reference, as styled lines in the current language. */
 #include "ui/tui_help.h"
 #include "text/mdrender.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define T(s) tui_tr(s)
-
 void tui_help_doc(st_doc *out, int width) {
-    static const char *const sections[] = {"Everywhere", "Chapter list", "Chapter", "Dialogs"};
+    static const char *const sections[] = {N_("Everywhere"), N_("Chapter list"), N_("Chapter"), N_("Dialogs")};
     int kw = 20;
     for (int s = 0; s < 4; s++) {
         if (s) st_doc_add(out);
-        st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", T(sections[s]));
+        st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", _(sections[s]));
         for (const tui_key_help *k = tui_help_rows(); k->what; k++) {
             if (k->section != s) continue;
             char keys[96];
             tui_help_row_keys(k, keys, sizeof keys);
             st_para p;
             st_para_init(&p);
-            const char *what = T(k->what);
+            const char *what = _(k->what);
             st_para_add(&p, ST_NORMAL, what, strlen(what));
             char first[160];
             int pad = kw - st_widths(keys);
@@ -34,7 +32,7 @@ void tui_help_doc(st_doc *out, int width) {
     }
     st_doc_add(out);
     st_doc_wrap(out, width, ST_DIM,
-                T("Saving the kernel from any editor reruns it while watch is on. Your progress is saved in the workspace after every run."),
+                _("Saving the kernel from any editor reruns it while watch is on. Your progress is saved in the workspace after every run."),
                 "", "", ST_DIM);
 }
 
@@ -142,6 +140,6 @@ static const char quickref_zh[] =
     "`a[gid * stride]` 最多涉及 32 个。\n";
 
 void tui_quickref_doc(st_doc *out, int width) {
-    const char *md = !strcmp(tui_text_lang(), "zh") ? quickref_zh : quickref_en;
+    const char *md = !strcmp(i18n_lang(), "zh") ? quickref_zh : quickref_en;
     mdr_render(md, strlen(md), width, out);
 }

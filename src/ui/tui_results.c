@@ -5,7 +5,7 @@
 #include "ui/tui_results.h"
 #include "text/diag.h"
 #include "run/report.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -14,17 +14,15 @@
 #include <string.h>
 #include <time.h>
 
-#define T(s) tui_tr(s)
-
 void tui_speedup_text(double before, double after, char *buf, size_t len) {
     if (before <= 0 || after <= 0) {
         snprintf(buf, len, "-");
         return;
     }
     double r = before / after;
-    if (r > 0.97 && r < 1.03) snprintf(buf, len, "%s", T("about as fast"));
-    else if (r >= 1) snprintf(buf, len, T("%.2fx faster"), r);
-    else snprintf(buf, len, T("%.2fx slower"), 1 / r);
+    if (r > 0.97 && r < 1.03) snprintf(buf, len, "%s", _("about as fast"));
+    else if (r >= 1) snprintf(buf, len, _("%.2fx faster"), r);
+    else snprintf(buf, len, _("%.2fx slower"), 1 / r);
 }
 
 static int status_style(engine_status s) {
@@ -61,7 +59,7 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     st_fmt_ms(med, sizeof med, r->timing.median);
     st_para p;
     st_para_init(&p);
-    add_nb(&p, ST_DIM, T("median "));
+    add_nb(&p, ST_DIM, _("median "));
     add_nb(&p, ST_NORMAL | ST_A_BOLD, med);
     st_para_add(&p, ST_DIM, " · ", strlen(" · "));
     snprintf(buf, sizeof buf, "%.2f GB/s", report_gbps(r));
@@ -76,25 +74,25 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     st_para_init(&p);
     if (r->serial_ms > 0) {
         tui_speedup_text(r->serial_ms, r->timing.median, buf, sizeof buf);
-        snprintf(label, sizeof label, "%s ", T("vs serial C:"));
+        snprintf(label, sizeof label, "%s ", _("vs serial C:"));
         add_nb(&p, ST_DIM, label);
         add_nb(&p, r->serial_ms >= r->timing.median ? ST_OK : ST_WARN, buf);
     }
     if (in->prev_ref.state == REF_DONE) {
         tui_speedup_text(in->prev_ref.ms, r->timing.median, buf, sizeof buf);
         st_para_add(&p, ST_DIM, "   ", 3);
-        snprintf(label, sizeof label, T("vs chapter %d: "), in->prev_ref.chapter);
+        snprintf(label, sizeof label, _("vs chapter %d: "), in->prev_ref.chapter);
         add_nb(&p, ST_DIM, label);
         add_nb(&p, in->prev_ref.ms >= r->timing.median ? ST_OK : ST_WARN, buf);
     } else if (in->prev_ref.state == REF_WAITING || in->prev_ref.state == REF_MEASURING) {
         st_para_add(&p, ST_DIM, "   ", 3);
-        snprintf(label, sizeof label, T("vs chapter %d: measuring…"), in->prev_ref.chapter);
+        snprintf(label, sizeof label, _("vs chapter %d: measuring…"), in->prev_ref.chapter);
         add_nb(&p, ST_DIM, label);
     }
     if (in->prev_run_ms > 0) {
         tui_speedup_text(in->prev_run_ms, r->timing.median, buf, sizeof buf);
         st_para_add(&p, ST_DIM, "   ", 3);
-        snprintf(label, sizeof label, "%s ", T("vs your last run:"));
+        snprintf(label, sizeof label, "%s ", _("vs your last run:"));
         add_nb(&p, ST_DIM, label);
         add_nb(&p, in->prev_run_ms >= r->timing.median * 0.97 ? ST_OK : ST_WARN, buf);
     }
@@ -114,9 +112,9 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
         }
         pending += v->items[i].outcome == VO_PENDING;
     }
-    const char *title = in->verdict_running ? T("Checking the whole chapter…") : v->passed
-                      ? T("Chapter passed: every test, the race check and the technique.")
-                      : v->cancelled ? T("The chapter check was stopped.") : T("The chapter is not passed yet:");
+    const char *title = in->verdict_running ? _("Checking the whole chapter…") : v->passed
+                      ? _("Chapter passed: every test, the race check and the technique.")
+                      : v->cancelled ? _("The chapter check was stopped.") : _("The chapter is not passed yet:");
     st_doc_addf(out, (in->verdict_running ? ST_DIM : v->passed ? ST_OK : ST_WARN) | ST_A_BOLD, "%s", title);
     st_line *l = st_doc_add(out);
     const char *ok = in->utf8 ? "✓" : "+", *bad = in->utf8 ? "✗" : "x", *wait = in->utf8 ? "·" : "-";
@@ -127,7 +125,7 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
             tests_fail |= v->items[i].outcome == VO_FAIL;
         }
     st_line_addf(l, tests_fail ? ST_ERR : tests_done ? ST_OK : ST_DIM, "  %s ", tests_fail ? bad : tests_done ? ok : wait);
-    st_line_addf(l, ST_NORMAL, T("%d of %d visible tests"), tests_ok, tests);
+    st_line_addf(l, ST_NORMAL, _("%d of %d visible tests"), tests_ok, tests);
     for (int i = 0; i < v->n; i++) {
         const verdict_item *it = &v->items[i];
         if (it->kind == VK_TEST && it->outcome != VO_FAIL) continue;
@@ -135,9 +133,9 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
         int style = it->outcome == VO_PASS ? ST_OK : it->outcome == VO_FAIL ? ST_ERR : ST_DIM;
         const char *mark = it->outcome == VO_PASS ? ok : it->outcome == VO_FAIL ? bad : wait;
         st_line_addf(l, style, "  %s ", mark);
-        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, T("size %s: %s"), it->size, T(it->headline));
-        else st_line_addf(l, ST_NORMAL, "%s%s%s", T(it->name), it->outcome == VO_PENDING ? "" : ": ",
-                          it->outcome == VO_PENDING ? "" : T(it->headline));
+        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, _(it->headline));
+        else st_line_addf(l, ST_NORMAL, "%s%s%s", _(it->name), it->outcome == VO_PENDING ? "" : ": ",
+                          it->outcome == VO_PENDING ? "" : _(it->headline));
         if (it->line > 0) l->tag = it->line;
         if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
     }
@@ -147,41 +145,41 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     if (!r) {
-        if (in->running) st_doc_addf(out, ST_DIM, "%s", T("Running… the result appears here."));
+        if (in->running) st_doc_addf(out, ST_DIM, "%s", _("Running… the result appears here."));
         else if (in->last_run) {
             char when[32], buf[300], med[32];
             fmt_when(in->last_run->when, when, sizeof when);
             st_fmt_ms(med, sizeof med, in->last_run->median_ms);
             if (in->last_run->passed)
-                snprintf(buf, sizeof buf, T("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
+                snprintf(buf, sizeof buf, _("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
             else
-                snprintf(buf, sizeof buf, T("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, T(in->last_run->status));
+                snprintf(buf, sizeof buf, _("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, _(in->last_run->status));
             wrap_text(out, width, ST_NORMAL, buf, "");
         } else {
-            wrap_text(out, width, ST_NORMAL, T("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
+            wrap_text(out, width, ST_NORMAL, _("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
         }
         return;
     }
     st_line *l = st_doc_add(out);
-    st_line_addf(l, status_style(r->status), "%s %s", status_mark(r->status, in->utf8), T(r->headline));
-    if (in->run_number > 0) st_line_addf(l, ST_DIM, T("   run %d"), in->run_number);
+    st_line_addf(l, status_style(r->status), "%s %s", status_mark(r->status, in->utf8), _(r->headline));
+    if (in->run_number > 0) st_line_addf(l, ST_DIM, _("   run %d"), in->run_number);
     if (r->device.name[0]) st_line_addf(l, ST_DIM, "   %s · %s", r->size_text, r->device.name);
     wrap_text(out, width, ST_NORMAL, r->message, "");
     if (r->status == ENG_WRONG && r->verify.near_ties) {
         char buf[160];
-        snprintf(buf, sizeof buf, T("(%ld near ties were accepted either way.)"), r->verify.near_ties);
+        snprintf(buf, sizeof buf, _("(%ld near ties were accepted either way.)"), r->verify.near_ties);
         wrap_text(out, width, ST_DIM, buf, "");
     }
     int unsafe = 0;
     for (int i = 0; in->verdict && i < in->verdict->n; i++)
         unsafe |= in->verdict->items[i].kind == VK_SAFETY && in->verdict->items[i].outcome == VO_FAIL;
     if (r->status == ENG_PASS && r->n_samples > 0 && unsafe) {
-        wrap_text(out, width, ST_DIM, T("Not timed: the race check failed, so this result holds only by luck of the device."), "");
+        wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
         verdict_doc(in, width, out);
     } else if (r->status == ENG_PASS && r->n_samples > 0) {
         timing_line(in, width, out);
         if (is_cpu(r))
-            wrap_text(out, width, ST_DIM, T("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
+            wrap_text(out, width, ST_DIM, _("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
         if (in->verdict) verdict_doc(in, width, out);
     } else if (r->status == ENG_WRONG) {
         check_doc(in, width, out, 0);
@@ -205,15 +203,15 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         }
         if (r->error_line > 0) {
             char buf[160];
-            snprintf(buf, sizeof buf, T("Press e to edit at line %d, or 3 for the whole compiler log."), r->error_line);
+            snprintf(buf, sizeof buf, _("Press e to edit at line %d, or 3 for the whole compiler log."), r->error_line);
             st_doc_addf(out, ST_DIM, "%s", buf);
         }
     } else if ((r->status == ENG_CRASH || r->status == ENG_RUNTIME || r->status == ENG_TIMEOUT) && r->worker_output) {
-        printed_lines(out, T("The runtime printed:"), r->worker_output);
+        printed_lines(out, _("The runtime printed:"), r->worker_output);
     }
     /* a learner's printf, for debugging: its last lines */
     if ((r->status == ENG_PASS || r->status == ENG_WRONG) && r->worker_output && *r->worker_output)
-        printed_lines(out, T("Printed while the kernel ran (the last lines):"), r->worker_output);
+        printed_lines(out, _("Printed while the kernel ran (the last lines):"), r->worker_output);
 }
 
 void tui_results_check(const tui_results_in *in, int width, st_doc *out) { check_doc(in, width, out, 1); }
@@ -233,7 +231,7 @@ static void printed_lines(st_doc *out, const char *title, const char *text) {
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary) {
     const engine_report *r = in->rep;
     if (!r || !r->has_output) {
-        st_doc_addf(out, ST_DIM, "%s", r ? T("No output to compare: the kernel did not finish.") : T("Not run yet."));
+        st_doc_addf(out, ST_DIM, "%s", r ? _("No output to compare: the kernel did not finish.") : _("Not run yet."));
         return;
     }
     const verify_report *vr = &r->verify;
@@ -248,14 +246,14 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
     st_line *h = st_doc_add(out);
     int hs = ST_DIM | ST_A_BOLD;
     st_line_adds(h, hs, "  ");
-    st_line_pad(h, hs, T(vr->what), 9, 1);
+    st_line_pad(h, hs, _(vr->what), 9, 1);
     st_line_adds(h, hs, " ");
-    st_line_pad(h, hs, T("expected"), 12, 1);
+    st_line_pad(h, hs, _("expected"), 12, 1);
     st_line_adds(h, hs, " ");
-    st_line_pad(h, hs, T("actual"), 12, 1);
+    st_line_pad(h, hs, _("actual"), 12, 1);
     st_line_adds(h, hs, " ");
-    st_line_pad(h, hs, T("diff"), 10, 1);
-    if (ranged) st_line_adds(h, hs, T("   accepted"));
+    st_line_pad(h, hs, _("diff"), 10, 1);
+    if (ranged) st_line_adds(h, hs, _("   accepted"));
     long listed = 0;
     for (int i = 0; i < vr->n_entries; i++) {
         const vr_entry *e = &vr->entries[i];
@@ -271,31 +269,31 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
     long more = vr->n_wrong;
     for (int i = 0; i < vr->n_entries; i++)
         if (vr->entries[i].wrong) more--;
-    if (more > 0) st_doc_addf(out, ST_DIM, T("  … and %ld more wrong"), more);
+    if (more > 0) st_doc_addf(out, ST_DIM, _("  … and %ld more wrong"), more);
     if (!vr->counts) return; /* a scan's or an image's sum means nothing */
     st_line *t = st_doc_add(out);
     st_line_adds(t, ST_NORMAL | ST_A_BOLD, "  ");
-    st_line_pad(t, ST_NORMAL | ST_A_BOLD, T("total"), 9, 1);
+    st_line_pad(t, ST_NORMAL | ST_A_BOLD, _("total"), 9, 1);
     st_line_addf(t, ST_NORMAL | ST_A_BOLD, " %12lld %12lld %+10lld", vr->expected_total, vr->actual_total,
                  vr->actual_total - vr->expected_total);
     /* a cause only where it can happen: one serial work-item races with nobody */
     int serial = in->lesson && !strcmp(lesson_param_get(in->lesson, "dispatch", ""), "serial");
     if (vr->actual_total < vr->expected_total)
-        wrap_text(out, width, ST_DIM, serial ? T("Fewer counts than expected: some inputs were not counted (does the loop cover every one?).")
-                                             : T("Fewer counts than expected: updates were lost (two work-items added to one bin without an atomic?), or some inputs were not counted."), "");
+        wrap_text(out, width, ST_DIM, serial ? _("Fewer counts than expected: some inputs were not counted (does the loop cover every one?).")
+                                             : _("Fewer counts than expected: updates were lost (two work-items added to one bin without an atomic?), or some inputs were not counted."), "");
     else if (vr->actual_total > vr->expected_total)
-        wrap_text(out, width, ST_DIM, serial ? T("More counts than expected: some inputs were counted more than once (check the loop bounds).")
-                                             : T("More counts than expected: some inputs were counted more than once (work-items past the end of the data that do not return early?)."), "");
+        wrap_text(out, width, ST_DIM, serial ? _("More counts than expected: some inputs were counted more than once (check the loop bounds).")
+                                             : _("More counts than expected: some inputs were counted more than once (work-items past the end of the data that do not return early?)."), "");
 }
 
 void tui_results_build(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     if (!r) {
-        st_doc_addf(out, ST_DIM, "%s", T("Not run yet."));
+        st_doc_addf(out, ST_DIM, "%s", _("Not run yet."));
         return;
     }
     if (!r->build_log || !*r->build_log) {
-        st_doc_addf(out, ST_DIM, "%s", r->status == ENG_BUILD ? r->message : T("The compiler printed nothing: no errors, no warnings."));
+        st_doc_addf(out, ST_DIM, "%s", r->status == ENG_BUILD ? r->message : _("The compiler printed nothing: no errors, no warnings."));
         return;
     }
     const char *p = r->build_log;
@@ -360,8 +358,8 @@ static void ref_row(st_doc *out, const tui_ref_time *rt, const char *label, doub
     switch (rt->state) {
     case REF_NONE: return;
     case REF_WAITING:
-    case REF_MEASURING: compare_row(out, label, 0, mine, T("measuring…")); return;
-    case REF_FAILED: compare_row(out, label, 0, mine, rt->note[0] ? rt->note : T("could not be measured")); return;
+    case REF_MEASURING: compare_row(out, label, 0, mine, _("measuring…")); return;
+    case REF_FAILED: compare_row(out, label, 0, mine, rt->note[0] ? rt->note : _("could not be measured")); return;
     case REF_DONE: compare_row(out, label, rt->ms, mine, NULL); return;
     }
 }
@@ -370,65 +368,65 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     int timed = r && r->n_samples > 0 && r->status == ENG_PASS;
     if (!timed) {
-        st_doc_addf(out, ST_DIM, "%s", !r ? T("Not run yet.") : T("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
+        st_doc_addf(out, ST_DIM, "%s", !r ? _("Not run yet.") : _("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
         if (!r || r->serial_ms <= 0) return;
     }
     char a[32], b[32], c[32];
     if (timed) {
-        st_doc_addf(out, ST_TITLE | ST_A_BOLD, T("Kernel time: %d runs after a warm-up, %s"), r->n_samples, r->size_text);
+        st_doc_addf(out, ST_TITLE | ST_A_BOLD, _("Kernel time: %d runs after a warm-up, %s"), r->n_samples, r->size_text);
         st_fmt_ms(a, sizeof a, r->timing.median);
         st_line *l = st_doc_add(out);
         st_line_adds(l, ST_NORMAL, "  ");
-        st_line_pad(l, ST_NORMAL, T("median"), 12, 0);
+        st_line_pad(l, ST_NORMAL, _("median"), 12, 0);
         st_line_adds(l, ST_NORMAL | ST_A_BOLD, a);
         st_fmt_ms(a, sizeof a, r->timing.min);
         st_fmt_ms(b, sizeof b, r->timing.max);
         l = st_doc_add(out);
         st_line_adds(l, ST_NORMAL, "  ");
-        st_line_pad(l, ST_NORMAL, T("spread"), 12, 0);
-        st_line_addf(l, ST_NORMAL, T("min %s · max %s · standard error %.1f%%"), a, b, r->timing.rse * 100);
+        st_line_pad(l, ST_NORMAL, _("spread"), 12, 0);
+        st_line_addf(l, ST_NORMAL, _("min %s · max %s · standard error %.1f%%"), a, b, r->timing.rse * 100);
         l = st_doc_add(out);
         st_line_adds(l, ST_NORMAL, "  ");
-        st_line_pad(l, ST_NORMAL, T("samples"), 12, 0);
+        st_line_pad(l, ST_NORMAL, _("samples"), 12, 0);
         sparkline(l, r->samples_ms, r->n_samples, width - 16 > 8 ? width - 16 : 8, in->utf8);
         l = st_doc_add(out);
         st_line_adds(l, ST_NORMAL, "  ");
-        st_line_pad(l, ST_NORMAL, T("bandwidth"), 12, 0);
+        st_line_pad(l, ST_NORMAL, _("bandwidth"), 12, 0);
         st_line_addf(l, ST_NORMAL | ST_A_BOLD, "%.2f GB/s", report_gbps(r));
-        st_line_addf(l, ST_DIM, T("   (%.2f MB read and written)"), r->work.bytes / 1e6);
+        st_line_addf(l, ST_DIM, _("   (%.2f MB read and written)"), r->work.bytes / 1e6);
         if (report_gflops(r) > 0) {
             l = st_doc_add(out);
             st_line_adds(l, ST_NORMAL, "  ");
-        st_line_pad(l, ST_NORMAL, T("compute"), 12, 0);
+        st_line_pad(l, ST_NORMAL, _("compute"), 12, 0);
             st_line_addf(l, ST_NORMAL | ST_A_BOLD, "%.2f GFLOP/s", report_gflops(r));
         }
         st_doc_add(out);
     }
     double mine = timed ? r->timing.median : 0;
-    st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", T("Compared with (same device, same size)"));
+    st_doc_addf(out, ST_TITLE | ST_A_BOLD, "%s", _("Compared with (same device, same size)"));
     if (r->serial_ms > 0) {
         st_fmt_ms(c, sizeof c, r->serial_ms);
-        if (mine > 0) compare_row(out, T("serial C on this CPU"), r->serial_ms, mine, NULL);
+        if (mine > 0) compare_row(out, _("serial C on this CPU"), r->serial_ms, mine, NULL);
         else {
             st_line *l = st_doc_add(out);
             st_line_adds(l, ST_NORMAL, "  ");
-            st_line_pad(l, ST_NORMAL, T("serial C on this CPU"), 30, 0);
+            st_line_pad(l, ST_NORMAL, _("serial C on this CPU"), 30, 0);
             st_line_pad(l, ST_NORMAL, c, 10, 1);
         }
     }
     if (mine > 0) {
         char label[96];
         if (in->prev_ref.state != REF_NONE) {
-            snprintf(label, sizeof label, T("chapter %d's reference"), in->prev_ref.chapter);
+            snprintf(label, sizeof label, _("chapter %d's reference"), in->prev_ref.chapter);
             ref_row(out, &in->prev_ref, label, mine);
         }
-        if (in->own_ref.state != REF_NONE) ref_row(out, &in->own_ref, T("this chapter's reference"), mine);
-        if (in->prev_run_ms > 0) compare_row(out, T("your previous run"), in->prev_run_ms, mine, NULL);
+        if (in->own_ref.state != REF_NONE) ref_row(out, &in->own_ref, _("this chapter's reference"), mine);
+        if (in->prev_run_ms > 0) compare_row(out, _("your previous run"), in->prev_run_ms, mine, NULL);
     }
     if (is_cpu(r)) {
         st_doc_add(out);
         wrap_text(out, width, ST_DIM,
-                  T("This is a CPU device: coalescing, float4 loads and local memory do not change timings the way they do on a GPU. Press d to pick a GPU if there is one."),
+                  _("This is a CPU device: coalescing, float4 loads and local memory do not change timings the way they do on a GPU. Press d to pick a GPU if there is one."),
                   "");
     }
 }
@@ -445,17 +443,17 @@ static void fmt_when(double when, char *buf, size_t len) {
 const char *tui_results_run_outcome(const progress_run *r, int *good) {
     *good = r->passed && r->verdict != PV_FAILED;
     switch (r->verdict) {
-    case PV_PASSED: return T("passed");
-    case PV_FAILED: return T("not passed");
-    case PV_INCOMPLETE: return T("unchecked");
+    case PV_PASSED: return _("passed");
+    case PV_FAILED: return _("not passed");
+    case PV_INCOMPLETE: return _("unchecked");
     case PV_NONE: break;
     }
-    return r->passed ? T("correct") : T(r->status);
+    return r->passed ? _("correct") : _(r->status);
 }
 
 void tui_results_history(const progress_chapter *pc, const char *device_now, int width, int utf8, st_doc *out) {
     if (!pc || pc->n_runs == 0) {
-        st_doc_addf(out, ST_DIM, "%s", T("No runs yet: each run's median time appears here as a bar."));
+        st_doc_addf(out, ST_DIM, "%s", _("No runs yet: each run's median time appears here as a bar."));
         return;
     }
     double max = 0, best = 0;
@@ -472,11 +470,11 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
     st_fmt_ms(bs, sizeof bs, best);
     st_line *h = st_doc_add(out);
     st_line_addf(h, ST_TITLE | ST_A_BOLD,
-                 pc->n_runs == 1 ? T("%d run; shorter is faster") : T("%d runs, oldest first; shorter is faster"),
+                 pc->n_runs == 1 ? _("%d run; shorter is faster") : _("%d runs, oldest first; shorter is faster"),
                  pc->n_runs);
-    if (best > 0) st_line_addf(h, ST_DIM, T("   best %s"), bs);
-    if (n_other) st_line_addf(h, ST_DIM, "%s", T("   (dim: another device)"));
-    st_doc_addf(out, ST_DIM, "%s", T("   # when        from  result        median"));
+    if (best > 0) st_line_addf(h, ST_DIM, _("   best %s"), bs);
+    if (n_other) st_line_addf(h, ST_DIM, "%s", _("   (dim: another device)"));
+    st_doc_addf(out, ST_DIM, "%s", _("   # when        from  result        median"));
     int barw = width - 51; /* number, time, origin, result and median take 48 columns, the best mark 2 */
     if (barw < 6) barw = 6;
     static const char *const eighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
@@ -488,7 +486,7 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
         st_fmt_ms(med, sizeof med, r->passed ? r->median_ms : 0);
         st_line *l = st_doc_add(out);
         st_line_addf(l, other ? ST_DIM : ST_LINENO, "%4d %-11s ", i + 1, when);
-        const char *origin = T(progress_origin_name(r->origin));
+        const char *origin = _(progress_origin_name(r->origin));
         st_line_adds(l, ST_DIM, origin);
         st_line_addf(l, ST_NORMAL, "%*s", 6 - st_widths(origin) > 0 ? 6 - st_widths(origin) : 1, "");
         const char *outcome = tui_results_run_outcome(r, &good);

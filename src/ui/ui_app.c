@@ -9,7 +9,7 @@
 #include "course/workspace.h"
 #include "text/clhl.h"
 #include "text/mdrender.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <stdarg.h>
@@ -19,8 +19,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define T(s) tui_tr(s)
 
 /* ---- the status line and messages ------------------------------------- */
 
@@ -48,7 +46,7 @@ void ui_app_save_progress(ui_app *a) {
         return;
     }
     int rc = progress_save(&a->prog, err, sizeof err);
-    if (rc < 0) ui_app_note(a, 1, "%s %s", T("Progress not saved:"), err);
+    if (rc < 0) ui_app_note(a, 1, "%s %s", _("Progress not saved:"), err);
     else if (rc > 0) ui_app_note(a, 1, "%s", err); /* saved, after setting a damaged file aside */
 }
 
@@ -64,7 +62,7 @@ static void prefs_load(ui_app *a) {
     const cJSON *dn = cJSON_GetObjectItemCaseSensitive(o, "device_name");
     const cJSON *di = cJSON_GetObjectItemCaseSensitive(o, "device_index");
     if (cJSON_IsString(lang) && (!strcmp(lang->valuestring, "en") || !strcmp(lang->valuestring, "zh")))
-        tui_text_set_lang(lang->valuestring);
+        i18n_set_lang(lang->valuestring);
     if (cJSON_IsString(dn)) snprintf(a->want_dev_name, sizeof a->want_dev_name, "%s", dn->valuestring);
     a->want_dev_index = cJSON_IsNumber(di) ? di->valueint : -1;
     cJSON_Delete(o);
@@ -73,7 +71,7 @@ static void prefs_load(ui_app *a) {
 static void prefs_save(ui_app *a) {
     if (!a->prefs_path[0]) return;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "lang", tui_text_lang());
+    cJSON_AddStringToObject(o, "lang", i18n_lang());
     if (a->dev_sel >= 0 && a->dev_sel < a->n_devs) {
         cJSON_AddStringToObject(o, "device_name", a->devs[a->dev_sel].name);
         cJSON_AddNumberToObject(o, "device_index", a->devs[a->dev_sel].index);
@@ -81,7 +79,7 @@ static void prefs_save(ui_app *a) {
     char *s = cJSON_Print(o);
     cJSON_Delete(o);
     if (s && util_write_file_atomic(a->prefs_path, s, strlen(s)) != 0)
-        ui_app_note(a, 1, "%s %s", T("Settings not saved:"), a->prefs_path);
+        ui_app_note(a, 1, "%s %s", _("Settings not saved:"), a->prefs_path);
     free(s);
 }
 
@@ -93,8 +91,8 @@ const char *ui_device_label(const ui_app *a, char *buf, size_t len) {
     int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
     if (i >= 0 && i < a->n_devs) snprintf(buf, len, "%s (%s)", a->devs[i].name, a->devs[i].type);
     else if (a->last_dev_name[0]) snprintf(buf, len, "%s (%s)", a->last_dev_name, a->last_dev_type);
-    else if (a->devs_state == 3 || (a->devs_state == 2 && a->n_devs == 0)) snprintf(buf, len, "%s", T("no OpenCL device"));
-    else snprintf(buf, len, "%s", T("looking for devices…"));
+    else if (a->devs_state == 3 || (a->devs_state == 2 && a->n_devs == 0)) snprintf(buf, len, "%s", _("no OpenCL device"));
+    else snprintf(buf, len, "%s", _("looking for devices…"));
     return buf;
 }
 
@@ -159,7 +157,7 @@ static void request_reference(ui_app *a, const lesson *ref_lesson, const lesson 
     int withheld = paths_solution(&a->paths, ref_lesson, path, sizeof path) != 0;
     if (withheld || !util_is_file(path)) {
         r->t.state = REF_FAILED;
-        snprintf(r->t.note, sizeof r->t.note, "%s", withheld ? T("withheld by the instructor") : T("no reference kernel"));
+        snprintf(r->t.note, sizeof r->t.note, "%s", withheld ? _("withheld by the instructor") : _("no reference kernel"));
         return;
     }
     tui_job *job = tui_job_new_run(JOB_REFERENCE, ref_lesson, path, NULL, ui_device_spec(a, dev, sizeof dev),
@@ -189,18 +187,18 @@ static void reset_exercise(ui_app *a) {
     char bak[1500], err[1600];
     int r = paths_reset_exercise(&a->paths, c->l, c->kernel_path, bak, sizeof bak, err, sizeof err);
     if (r < 0) {
-        ui_app_note(a, 1, "%s %s", T("Could not reset:"), err);
+        ui_app_note(a, 1, "%s %s", _("Could not reset:"), err);
         return;
     }
     if (r == 1) {
-        ui_app_note(a, 0, "%s", T("This already is the starting file: nothing to reset."));
+        ui_app_note(a, 0, "%s", _("This already is the starting file: nothing to reset."));
         return;
     }
     ui_chapter_load_kernel(a);
     tui_watch_mark_seen(&c->watch);
     c->run_hash = c->kernel_hash; /* the starting file is not an attempt: no run until you edit it */
     const char *slash = strrchr(bak, '/');
-    ui_app_note(a, 0, T("The starting file is back; yours is in %s"), slash ? slash + 1 : bak);
+    ui_app_note(a, 0, _("The starting file is back; yours is in %s"), slash ? slash + 1 : bak);
 }
 
 /* ---- jobs ------------------------------------------------------------- */
@@ -236,7 +234,7 @@ static void finish_reference(ui_app *a, tui_job *job) {
         r->t.ms = job->rep.timing.median;
     } else {
         r->t.state = REF_FAILED;
-        snprintf(r->t.note, sizeof r->t.note, "%s", T(job->rep.headline[0] ? job->rep.headline : "failed"));
+        snprintf(r->t.note, sizeof r->t.note, "%s", _(job->rep.headline[0] ? job->rep.headline : "failed"));
     }
     if (a->in_chapter) a->ch.tab_dirty[TAB_TIMING] = a->ch.tab_dirty[TAB_RESULT] = 1;
 }
@@ -254,7 +252,7 @@ void ui_app_handle_jobs(ui_app *a) {
 }
 
 static void toggle_lang(ui_app *a) {
-    tui_text_set_lang(!strcmp(tui_text_lang(), "zh") ? "en" : "zh");
+    i18n_set_lang(!strcmp(i18n_lang(), "zh") ? "en" : "zh");
     prefs_save(a);
     if (a->in_chapter) {
         ui_chapter_load_lesson(a);
@@ -268,7 +266,7 @@ static void set_device(ui_app *a, int i) {
     a->dev_sel = i;
     prefs_save(a);
     char buf[300];
-    ui_app_note(a, 0, T("Device: %s"), ui_device_label(a, buf, sizeof buf));
+    ui_app_note(a, 0, _("Device: %s"), ui_device_label(a, buf, sizeof buf));
     if (a->in_chapter) {
         ui_chapter_mark_dirty(a);
         if (i != before && a->ch.have_rep) ui_chapter_start_run(a);
@@ -310,11 +308,11 @@ static ui_effect do_action(ui_app *a, tui_action act) {
         if (a->in_chapter && a->ch.run_id) {
             a->ch.run_by_user_cancel = 1;
             tui_jobs_cancel(&a->jobs, JOB_RUN);
-            ui_app_note(a, 0, "%s", T("Stopping the run…"));
+            ui_app_note(a, 0, "%s", _("Stopping the run…"));
         }
         break;
     case ACT_TOGGLE_WATCH:
-        ui_app_note(a, 0, "%s", act.arg ? T("Watch on: saving the file reruns it.") : T("Watch off: press r to run."));
+        ui_app_note(a, 0, "%s", act.arg ? _("Watch on: saving the file reruns it.") : _("Watch off: press r to run."));
         break;
     case ACT_NEXT_HINT: next_hint(a); break;
     case ACT_SET_DEVICE: set_device(a, act.arg); break;
@@ -367,7 +365,7 @@ ui_effect ui_app_key(ui_app *a, int key) {
     int before_reset = a->st.confirm_reset;
     tui_action act = tui_key(&a->st, key);
     if (a->st.confirm_reset && !before_reset)
-        ui_app_note(a, 0, "%s", T("Press X again to put the starting file back (yours is kept as .bak)."));
+        ui_app_note(a, 0, "%s", _("Press X again to put the starting file back (yours is kept as .bak)."));
     return do_action(a, act);
 }
 
@@ -393,12 +391,12 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
     workspace_news news;
     if (workspace_prepare(&a->paths, &news) != 0) append_warning(a, news.error);
     else if (news.moved || news.moved_progress)
-        snprintf(a->notice, sizeof a->notice, T(WORKSPACE_MOVED_FMT), a->paths.workspace, news.moved,
-                 news.moved_progress ? T(WORKSPACE_MOVED_PROGRESS) : "");
+        snprintf(a->notice, sizeof a->notice, _(WORKSPACE_MOVED_FMT), a->paths.workspace, news.moved,
+                 news.moved_progress ? _(WORKSPACE_MOVED_PROGRESS) : "");
     char state[1200], file[1300];
     if (paths_state_dir(&a->paths, state, sizeof state) != 0) {
         snprintf(a->progress_error, sizeof a->progress_error,
-                 T("The workspace %s is read-only: progress and changes cannot be saved."), a->paths.workspace);
+                 _("The workspace %s is read-only: progress and changes cannot be saved."), a->paths.workspace);
         append_warning(a, a->progress_error);
         return;
     }
@@ -408,7 +406,7 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
     if (rc >= 0) a->have_progress = 1;
     if (rc == 1) append_warning(a, err);
     if (rc < 0) {
-        snprintf(a->progress_error, sizeof a->progress_error, "%s %s", T("Progress not saved:"), err);
+        snprintf(a->progress_error, sizeof a->progress_error, "%s %s", _("Progress not saved:"), err);
         append_warning(a, a->progress_error);
     }
 }

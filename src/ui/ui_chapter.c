@@ -5,7 +5,7 @@
 #include "ui/ui_chapter.h"
 #include "base/util.h"
 #include "text/clhl.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define T(s) tui_tr(s)
 
 const char *ui_kernel_label(const ui_app *a) { return a->ch.display; }
 
@@ -54,17 +52,17 @@ void ui_chapter_load_lesson(ui_app *a) {
     ui_chapter *c = &a->ch;
     free(c->lesson_md);
     char path[1400];
-    lesson_text_path(c->l, tui_text_lang(), path, sizeof path);
+    lesson_text_path(c->l, i18n_lang(), path, sizeof path);
     c->lesson_md = util_read_file(path, NULL);
     c->lesson_fallback = 0;
-    if (!c->lesson_md && !strcmp(tui_text_lang(), "zh")) {
+    if (!c->lesson_md && !strcmp(i18n_lang(), "zh")) {
         lesson_text_path(c->l, "en", path, sizeof path);
         c->lesson_md = util_read_file(path, NULL);
         c->lesson_fallback = 1;
     }
     if (!c->lesson_md) {
         char *s = NULL;
-        util_sappend(&s, "# %s\n\n%s\n", !strcmp(tui_text_lang(), "zh") && c->l->title_zh[0] ? c->l->title_zh : c->l->title,
+        util_sappend(&s, "# %s\n\n%s\n", !strcmp(i18n_lang(), "zh") && c->l->title_zh[0] ? c->l->title_zh : c->l->title,
                      c->l->summary);
         c->lesson_md = s;
     }
@@ -112,7 +110,7 @@ void ui_chapter_open(ui_app *a, int index) {
         c->kernel_ro = 1;
         util_copy_text(c->kernel_err, sizeof c->kernel_err, err);
         paths_starting(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path);
-        ui_app_note(a, 1, "%s %s", T("The workspace is read-only: your changes cannot be saved."), err);
+        ui_app_note(a, 1, "%s %s", _("The workspace is read-only: your changes cannot be saved."), err);
     }
     snprintf(c->display, sizeof c->display, "exercises/%s/%s", c->l->id, c->l->exercise);
     ui_chapter_load_kernel(a);
@@ -222,10 +220,10 @@ void ui_chapter_finish_verdict(ui_app *a, tui_job *job) {
     if (util_now() < a->note_until) return; /* the learner's own last action keeps the status line */
     if (job->vd->passed && !was) {
         int next = a->ch.index + 1 < a->cat.count ? a->cat.items[a->ch.index + 1].number : 0;
-        if (next) ui_app_note(a, 0, T("Chapter passed: every test, the race check and the technique. Next is chapter %d (q, then pick it)."), next);
-        else ui_app_note(a, 0, "%s", T("Chapter passed: every test, the race check and the technique. That was the last chapter."));
+        if (next) ui_app_note(a, 0, _("Chapter passed: every test, the race check and the technique. Next is chapter %d (q, then pick it)."), next);
+        else ui_app_note(a, 0, "%s", _("Chapter passed: every test, the race check and the technique. That was the last chapter."));
     } else if (!job->vd->passed) {
-        ui_app_note(a, 1, "%s", T("Correct at this size, but the chapter is not passed yet: see the checklist in the Result tab."));
+        ui_app_note(a, 1, "%s", _("Correct at this size, but the chapter is not passed yet: see the checklist in the Result tab."));
     }
 }
 
@@ -269,7 +267,7 @@ void ui_chapter_finish_run(ui_app *a, tui_job *job) {
     if (r->status == ENG_CANCELLED && !c->run_by_user_cancel) return; /* a newer save took its place */
     if (r->status == ENG_TIMEOUT && c->suspended_during_run) {
         /* the clock ran while we were stopped: that says nothing about the kernel */
-        ui_app_note(a, 0, "%s", T("Resumed: running again."));
+        ui_app_note(a, 0, "%s", _("Resumed: running again."));
         ui_chapter_start_run(a);
         return;
     }

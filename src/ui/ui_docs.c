@@ -8,14 +8,12 @@
 #include "text/mdrender.h"
 #include "text/srcdiff.h"
 #include "ui/tui_help.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 #include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define T(s) tui_tr(s)
 
 void ui_results_input(ui_app *a, tui_results_in *in) {
     memset(in, 0, sizeof *in);
@@ -51,7 +49,7 @@ static void diff_files(const char *old_path, const char *old_name, const char *n
                        st_doc *out) {
     char *old = util_read_file(old_path, NULL);
     if (!old) {
-        st_doc_addf(out, ST_DIM, T("%s: cannot read it."), old_path);
+        st_doc_addf(out, ST_DIM, _("%s: cannot read it."), old_path);
         return;
     }
     sd_diff d;
@@ -67,18 +65,18 @@ static void wrap_into(st_doc *d, int width, int style, const char *text) {
 static void analysis_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
     if (!c->gm) {
-        if (c->gm_id) wrap_into(d, width, ST_DIM, T("Simulating your kernel on Oclgrind to see what a GPU would do with its memory accesses (a few seconds)…"));
-        else wrap_into(d, width, ST_DIM, T("Press a to analyse your kernel on the GPU memory model: coalescing, bank conflicts and atomics as a GPU would see them, with a note on each source line."));
+        if (c->gm_id) wrap_into(d, width, ST_DIM, _("Simulating your kernel on Oclgrind to see what a GPU would do with its memory accesses (a few seconds)…"));
+        else wrap_into(d, width, ST_DIM, _("Press a to analyse your kernel on the GPU memory model: coalescing, bank conflicts and atomics as a GPU would see them, with a note on each source line."));
         return;
     }
     const gpumodel_report *gm = c->gm;
     if (gm->status != GM_OK) {
-        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", T("The GPU memory model could not analyse this kernel."));
+        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", _("The GPU memory model could not analyse this kernel."));
         wrap_into(d, width, ST_NORMAL, gm->message);
         return;
     }
     if (c->gm_hash != c->kernel_hash)
-        wrap_into(d, width, ST_WARN | ST_A_BOLD, c->gm_id ? T("The kernel changed: analysing it again…") : T("The kernel changed since this analysis: press a to analyse it again."));
+        wrap_into(d, width, ST_WARN | ST_A_BOLD, c->gm_id ? _("The kernel changed: analysing it again…") : _("The kernel changed since this analysis: press a to analyse it again."));
     for (int i = 0; i < gm->n_lines; i++) {
         const char *t = gm->lines[i];
         gm_line_role role = gm->line_roles ? gm->line_roles[i] : GM_LINE_TEXT;
@@ -126,16 +124,16 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         /* what the learner changed, against the course's own starting file */
         char path[1400], name[300];
         paths_starting(&a->paths, c->l, path, sizeof path);
-        snprintf(name, sizeof name, "%s", T("the starting file"));
+        snprintf(name, sizeof name, "%s", _("the starting file"));
         char mine[400];
-        snprintf(mine, sizeof mine, T("yours (%s)"), c->display);
+        snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
         diff_files(path, name, c->kernel_text, mine, d);
         break;
     }
     case TAB_SOLUTION: {
         if (!a->cfg.solutions_shown) {
             char buf[1400];
-            snprintf(buf, sizeof buf, T("The reference solutions are hidden on this machine ([course] solutions = hidden in %s)."),
+            snprintf(buf, sizeof buf, _("The reference solutions are hidden on this machine ([course] solutions = hidden in %s)."),
                      a->cfg.solutions_hidden_by);
             wrap_into(d, width, ST_DIM, buf);
             break;
@@ -143,28 +141,28 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         if (!ui_solution_unlocked(a)) {
             char buf[400];
             snprintf(buf, sizeof buf,
-                     T("The reference solution opens once you pass this chapter, or after %d runs that fail (so far: %d). Try the hints first: press n."),
+                     _("The reference solution opens once you pass this chapter, or after %d runs that fail (so far: %d). Try the hints first: press n."),
                      UI_SOLUTION_AFTER, c->failed_runs);
             wrap_into(d, width, ST_DIM, buf);
             break;
         }
         char path[1400], name[300], mine[400];
         if (paths_solution(&a->paths, c->l, path, sizeof path) != 0) {
-            wrap_into(d, width, ST_DIM, T("The instructor withheld the reference solutions from this install: ask them, or compare with a classmate's passing kernel."));
+            wrap_into(d, width, ST_DIM, _("The instructor withheld the reference solutions from this install: ask them, or compare with a classmate's passing kernel."));
             break;
         }
-        snprintf(name, sizeof name, T("yours (%s)"), c->display);
-        snprintf(mine, sizeof mine, T("the reference (kernels/%s/%s)"), c->l->id, c->l->exercise);
+        snprintf(name, sizeof name, _("yours (%s)"), c->display);
+        snprintf(mine, sizeof mine, _("the reference (kernels/%s/%s)"), c->l->id, c->l->exercise);
         char *ref = util_read_file(path, NULL);
         if (!ref) {
-            st_doc_addf(d, ST_DIM, T("%s: cannot read it."), path);
+            st_doc_addf(d, ST_DIM, _("%s: cannot read it."), path);
             break;
         }
         sd_diff df;
         if (srcdiff_compute(c->kernel_text, ref, &df) == 0) srcdiff_render(&df, 3, name, mine, 0, d);
         srcdiff_free(&df);
         st_doc_add(d);
-        st_doc_addf(d, ST_TITLE | ST_A_BOLD, "%s", T("The whole reference solution:"))->tag = -1;
+        st_doc_addf(d, ST_TITLE | ST_A_BOLD, "%s", _("The whole reference solution:"))->tag = -1;
         int state = 0, n = 0;
         const char *p = ref;
         while (*p) {
@@ -189,23 +187,23 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
 void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *title, size_t tlen) {
     switch (o) {
     case OV_HELP:
-        snprintf(title, tlen, "%s", T("Keys"));
+        snprintf(title, tlen, "%s", _("Keys"));
         tui_help_doc(out, width);
         break;
     case OV_QUICKREF:
-        snprintf(title, tlen, "%s", T("OpenCL C quick reference"));
+        snprintf(title, tlen, "%s", _("OpenCL C quick reference"));
         tui_quickref_doc(out, width);
         break;
     case OV_HINTS: {
-        snprintf(title, tlen, "%s", T("Hints"));
+        snprintf(title, tlen, "%s", _("Hints"));
         if (!a->in_chapter) break;
         const lesson *l = a->ch.l;
         progress_chapter *pc = progress_get(&a->prog, l->id, 0);
         int seen = pc ? pc->hints_seen : 0;
         if (seen > l->n_hints) seen = l->n_hints;
-        int zh = !strcmp(tui_text_lang(), "zh");
+        int zh = !strcmp(i18n_lang(), "zh");
         if (l->n_hints == 0) {
-            st_doc_addf(out, ST_DIM, "%s", T("This chapter has no hints."));
+            st_doc_addf(out, ST_DIM, "%s", _("This chapter has no hints."));
             break;
         }
         for (int i = 0; i < seen; i++) {
@@ -218,20 +216,20 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
             st_doc_add(out);
         }
         if (seen < l->n_hints)
-            st_doc_addf(out, ST_DIM, T("Press n or Enter for hint %d of %d."), seen + 1, l->n_hints);
+            st_doc_addf(out, ST_DIM, _("Press n or Enter for hint %d of %d."), seen + 1, l->n_hints);
         else
-            st_doc_addf(out, ST_DIM, T("That was the last hint (%d of %d)."), l->n_hints, l->n_hints);
+            st_doc_addf(out, ST_DIM, _("That was the last hint (%d of %d)."), l->n_hints, l->n_hints);
         break;
     }
     case OV_DEVICES: {
-        snprintf(title, tlen, "%s", T("OpenCL devices"));
+        snprintf(title, tlen, "%s", _("OpenCL devices"));
         if (a->devs_state == 1 && a->n_devs == 0) {
-            st_doc_addf(out, ST_DIM, "%s", T("Looking for OpenCL devices…"));
+            st_doc_addf(out, ST_DIM, "%s", _("Looking for OpenCL devices…"));
             break;
         }
         if (a->devs_state == 3 || (a->devs_state == 2 && a->n_devs == 0)) {
-            st_doc_addf(out, ST_ERR, "%s", a->devs_err[0] ? a->devs_err : T("No OpenCL device found."));
-            wrap_into(out, width, ST_DIM, T("Install PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's OpenCL driver, then press r."));
+            st_doc_addf(out, ST_ERR, "%s", a->devs_err[0] ? a->devs_err : _("No OpenCL device found."));
+            wrap_into(out, width, ST_DIM, _("Install PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's OpenCL driver, then press r."));
             break;
         }
         int def = ui_default_device(a), cur = a->dev_sel >= 0 ? a->dev_sel : def;
@@ -242,26 +240,26 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
             st_line_addf(l, !strcmp(d->type, "GPU") ? ST_OK | ST_A_BOLD : ST_WARN, "%-4s ", d->type);
             st_line_addf(l, ST_NORMAL, "%s", d->name);
             st_line_addf(l, ST_DIM, "  %s", d->platform);
-            if (i == def) st_line_addf(l, ST_DIM, "  %s", T("(default)"));
+            if (i == def) st_line_addf(l, ST_DIM, "  %s", _("(default)"));
         }
         st_doc_add(out);
         int any_cpu = 0;
         for (int i = 0; i < a->n_devs; i++)
             if (!strcmp(a->devs[i].type, "CPU")) any_cpu = 1;
         if (any_cpu) {
-            wrap_into(out, width, ST_DIM, T("CPU devices run the kernels correctly, but their timings do not show GPU effects (coalescing, local memory, bank conflicts)."));
+            wrap_into(out, width, ST_DIM, _("CPU devices run the kernels correctly, but their timings do not show GPU effects (coalescing, local memory, bank conflicts)."));
         }
-        st_doc_addf(out, ST_DIM, "%s", T("Enter: use it   r: look again   Esc: close"));
+        st_doc_addf(out, ST_DIM, "%s", _("Enter: use it   r: look again   Esc: close"));
         break;
     }
     case OV_MESSAGE: {
-        snprintf(title, tlen, "%s", T("cltutor"));
+        snprintf(title, tlen, "%s", _("cltutor"));
         wrap_into(out, width, ST_NORMAL, a->st.message);
         break;
     }
     case OV_CONFIRM_QUIT:
-        snprintf(title, tlen, "%s", T("Quit?"));
-        st_doc_addf(out, ST_NORMAL, "%s", T("Quit cltutor? Your progress is saved. (y / n)"));
+        snprintf(title, tlen, "%s", _("Quit?"));
+        st_doc_addf(out, ST_NORMAL, "%s", _("Quit cltutor? Your progress is saved. (y / n)"));
         break;
     default: break;
     }

@@ -5,7 +5,7 @@
 #include "ui/ui_chapter.h"
 #include "base/util.h"
 #include "text/clhl.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define T(s) tui_tr(s)
 
 static int on_path(const char *cmd) {
     char word[512];
@@ -58,7 +56,7 @@ int ui_app_editor(ui_app *a, int line, ui_editor *ed) {
     if (!a->in_chapter) return -1;
     if (c->kernel_ro) {
         char buf[1200];
-        util_textf(buf, sizeof buf, T("Your copy of the kernel cannot be created: %s. Set CLTUTOR_WORKSPACE to a folder you can write, or start cltutor with --workspace DIR."), c->kernel_err);
+        util_textf(buf, sizeof buf, _("Your copy of the kernel cannot be created: %s. Set CLTUTOR_WORKSPACE to a folder you can write, or start cltutor with --workspace DIR."), c->kernel_err);
         ui_app_message(a, buf);
         return -1;
     }
@@ -77,14 +75,14 @@ int ui_app_editor(ui_app *a, int line, ui_editor *ed) {
     }
     if (!name) {
         char buf[1600];
-        util_textf(buf, sizeof buf, T("No editor found (tried: %s). Set one, for example: export EDITOR=nano, or edit %s in any editor: saving it reruns it here."), tried, c->kernel_path);
+        util_textf(buf, sizeof buf, _("No editor found (tried: %s). Set one, for example: export EDITOR=nano, or edit %s in any editor: saving it reruns it here."), tried, c->kernel_path);
         ui_app_message(a, buf);
         return -1;
     }
     util_copy_text(ed->name, sizeof ed->name, name);
     int style = line_style(name), n = 0;
     if (util_pathf(ed->script, sizeof ed->script, "exec %s \"$@\"", name) != 0) {
-        ui_app_message(a, T("The editor's command ($VISUAL or $EDITOR) is too long."));
+        ui_app_message(a, _("The editor's command ($VISUAL or $EDITOR) is too long."));
         return -1;
     }
     ed->argv[n++] = "/bin/sh";
@@ -120,12 +118,12 @@ void ui_app_while_editing(ui_app *a) {
 void ui_app_after_edit(ui_app *a, const ui_editor *ed, int started, int status) {
     ui_chapter *c = &a->ch;
     if (!started) {
-        ui_app_note(a, 1, "%s", T("Could not start the editor (fork failed)."));
+        ui_app_note(a, 1, "%s", _("Could not start the editor (fork failed)."));
         return;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         char buf[800];
-        util_textf(buf, sizeof buf, T("The editor '%s' could not be started. Set $VISUAL or $EDITOR to an editor you have."), ed->name);
+        util_textf(buf, sizeof buf, _("The editor '%s' could not be started. Set $VISUAL or $EDITOR to an editor you have."), ed->name);
         ui_app_message(a, buf);
         return;
     }

@@ -4,29 +4,27 @@
 #include "ui/ui_app.h"
 #include "base/util.h"
 #include "text/mdrender.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define T(s) tui_tr(s)
-
 static const char *title_of(const lesson *l) {
-    return !strcmp(tui_text_lang(), "zh") && l->title_zh[0] ? l->title_zh : l->title;
+    return !strcmp(i18n_lang(), "zh") && l->title_zh[0] ? l->title_zh : l->title;
 }
 
 const char *ui_home_welcome(const ui_app *a, char *buf, size_t len) {
     const lesson *last = a->prog.last[0] ? catalog_find(&a->cat, a->prog.last) : NULL;
-    if (last) util_textf(buf, len, T("Welcome back. You left off at chapter %d, %s."), last->number, title_of(last));
-    else util_copy_text(buf, len, T("Welcome. Each chapter is a kernel to write: read, edit, run, and see why it is fast or slow."));
+    if (last) util_textf(buf, len, _("Welcome back. You left off at chapter %d, %s."), last->number, title_of(last));
+    else util_copy_text(buf, len, _("Welcome. Each chapter is a kernel to write: read, edit, run, and see why it is fast or slow."));
     return buf;
 }
 
 /* The chapter's one-line summary in the current language: lesson.ini's in
  * English; in Chinese the first paragraph of lesson.zh.md (its goal). */
 const char *ui_chapter_summary(const lesson *l, char *buf, size_t len) {
-    if (strcmp(tui_text_lang(), "zh")) return l->summary;
+    if (strcmp(i18n_lang(), "zh")) return l->summary;
     char path[1200];
     lesson_text_path(l, "zh", path, sizeof path);
     char *md = util_read_file(path, NULL);
@@ -110,7 +108,7 @@ static void prepare_kernel(ui_app *a, ui_frame *f) {
     scroll_limits(v, b.h - 1, c->kernel_doc.n);
     if (f->note_bar && b.h >= 12) {
         const char *note = ui_gm_note(a, v->cur + 1);
-        const char *text = note ? note : T("GPU model notes on the marked lines: move the cursor there (8: the report)");
+        const char *text = note ? note : _("GPU model notes on the marked lines: move the cursor there (8: the report)");
         if (st_widths(text) + 8 > b.w - 1) f->note_bar = 2;
     }
     scroll_limits(v, b.h - 1 - f->note_bar, c->kernel_doc.n);

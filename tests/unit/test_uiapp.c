@@ -3,7 +3,7 @@
  * and the documents it shows are built before any drawing. */
 #define _GNU_SOURCE
 #include "suites.h"
-#include "text/tui_text.h"
+#include "text/i18n.h"
 #include "ui/ui_app.h"
 
 #include <locale.h>
@@ -23,7 +23,7 @@ static char ws[64];
 
 static void open_app(void) {
     setlocale(LC_ALL, "C.UTF-8");
-    tui_text_set_lang("en");
+    i18n_set_lang("en");
     snprintf(ws, sizeof ws, "%s", "/tmp/clt-uiapp-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(ws));
     setenv("CLTUTOR_DATA", CLT_TEST_ROOT, 1);
