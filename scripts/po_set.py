@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """po_set — sets translations in a .po file from a tab-separated list
 (msgid TAB msgstr, C escapes as in the .po), clearing their fuzzy marks.
+A message with a plural form is named by its singular msgid; its one
+form (msgstr[0], for a language with one form, as Chinese) is set.
     python3 scripts/po_set.py po/zh_CN.po < translations.tsv
 Used when translating by hand is quicker in a list than in the file."""
 import re
@@ -20,11 +22,17 @@ def main():
     done = set()
     out = []
     for e in entries:
-        m = re.search(r'^msgid "((?:[^"\\]|\\.)*)"((?:\n"(?:[^"\\]|\\.)*")*)\nmsgstr ', e, re.M)
+        m = re.search(r'^msgid "((?:[^"\\]|\\.)*)"((?:\n"(?:[^"\\]|\\.)*")*)'
+                      r'(?:\nmsgid_plural "(?:[^"\\]|\\.)*"(?:\n"(?:[^"\\]|\\.)*")*)?\nmsgstr', e, re.M)
         if m:
             msgid = m.group(1) + "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)))
             if msgid in want and not e.startswith("#~"):
-                e = re.sub(r'\nmsgstr "(?:[^"\\]|\\.)*"(?:\n"(?:[^"\\]|\\.)*")*', '\nmsgstr "' + want[msgid] + '"', e)
+                if "\nmsgid_plural " in e:
+                    e = re.sub(r'\nmsgstr\[0\] "(?:[^"\\]|\\.)*"(?:\n"(?:[^"\\]|\\.)*")*',
+                               lambda _m: '\nmsgstr[0] "' + want[msgid] + '"', e)
+                else:
+                    e = re.sub(r'\nmsgstr "(?:[^"\\]|\\.)*"(?:\n"(?:[^"\\]|\\.)*")*',
+                               lambda _m: '\nmsgstr "' + want[msgid] + '"', e)
                 e = re.sub(r'^#, fuzzy, ', '#, ', e, flags=re.M)
                 e = re.sub(r'^#, fuzzy\n', '', e, flags=re.M)
                 e = re.sub(r'^#\| .*\n', '', e, flags=re.M)

@@ -102,10 +102,10 @@ static void set_item(verdict_item *it, verdict_outcome o, const char *headline, 
     __attribute__((format(printf, 4, 5)));
 static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...) {
     it->outcome = o;
-    snprintf(it->headline, sizeof it->headline, "%s", headline);
+    snprintf(it->headline, sizeof it->headline, "%s", headline); /* English: translated where it is shown */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(it->detail, sizeof it->detail, fmt, ap);
+    vsnprintf(it->detail, sizeof it->detail, _(fmt), ap);
     va_end(ap);
 }
 
@@ -114,34 +114,34 @@ static const char *issue_advice(const gm_issue *is) {
     switch (is->kind) {
     case GM_ISSUE_RACE:
         if (is->space == GM_GLOBAL)
-            return "Two work-items touch the same global address without an atomic or a barrier between them: on a "
+            return N_("Two work-items touch the same global address without an atomic or a barrier between them: on a "
                    "GPU they run at the same time and one update is lost. If they add to the same counter (a "
-                   "histogram bin), use atomic_inc or atomic_add; if one writes what another reads, separate them.";
-        return "Two work-items touch the same __local address with no barrier between the write and the other "
+                   "histogram bin), use atomic_inc or atomic_add; if one writes what another reads, separate them.");
+        return N_("Two work-items touch the same __local address with no barrier between the write and the other "
                "access: on a GPU they run at the same time. Put barrier(CLK_LOCAL_MEM_FENCE) between the step that "
-               "writes and the step that reads, or make the update atomic.";
+               "writes and the step that reads, or make the update atomic.");
     case GM_ISSUE_MEMORY:
-        return "A work-item reads or writes outside a buffer: check the index against the buffer's length (often a "
-               "missing `if (id >= n) return;` where the global size is rounded up).";
+        return N_("A work-item reads or writes outside a buffer: check the index against the buffer's length (often a "
+               "missing `if (id >= n) return;` where the global size is rounded up).");
     case GM_ISSUE_UNINIT:
-        return "A work-item reads __local memory that no work-item wrote: write every element first, then put a "
-               "barrier before reading.";
+        return N_("A work-item reads __local memory that no work-item wrote: write every element first, then put a "
+               "barrier before reading.");
     case GM_ISSUE_DIVERGENCE:
-        return "Not every work-item of the group reaches this barrier: keep barriers out of branches and loops whose "
-               "condition differs between work-items.";
+        return N_("Not every work-item of the group reaches this barrier: keep barriers out of branches and loops whose "
+               "condition differs between work-items.");
     default:
-        return "Fix what the simulator reports at that line.";
+        return N_("Fix what the simulator reports at that line.");
     }
 }
 
 int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
     if (gm->status == GM_UNAVAILABLE) {
-        set_item(it, VO_SKIP, "Not checked", "The race check needs Oclgrind, which is not installed here: %s",
+        set_item(it, VO_SKIP, N_("Not checked"), "The race check needs Oclgrind, which is not installed here: %s",
                  gm->message);
         return 1;
     }
     if (gm->status != GM_OK) {
-        set_item(it, VO_FAIL, "Not checked", "The simulator could not run the kernel, so it cannot be shown free of "
+        set_item(it, VO_FAIL, N_("Not checked"), "The simulator could not run the kernel, so it cannot be shown free of "
                  "races: %s", gm->message);
         return 0;
     }
@@ -152,40 +152,42 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
         if (!first) first = &gm->issues[i];
     }
     if (!first) {
-        set_item(it, VO_PASS, "Race-free", "Oclgrind ran the kernel at %s and found no data race, memory error, "
+        set_item(it, VO_PASS, N_("Race-free"), "Oclgrind ran the kernel at %s and found no data race, memory error, "
                  "uninitialised __local read or divergent barrier.", gm->size_text);
         return 1;
     }
     it->line = first->line;
     char where[256] = "";
     if (first->line2 && (first->line2 != first->line || first->col2 != first->col))
-        snprintf(where, sizeof where, " and line %d", first->line2);
+        snprintf(where, sizeof where, _(" and line %d"), first->line2);
     char who[300] = "";
     if (first->work_item[0])
-        snprintf(who, sizeof who, " (work-item %s%s%s)", first->work_item, first->work_item2[0] ? " against " : "",
-                 first->work_item2);
+        snprintf(who, sizeof who, first->work_item2[0] ? _(" (work-item %s against %s)") : _(" (work-item %s%s)"),
+                 first->work_item, first->work_item2);
     const char *kind = first->kind == GM_ISSUE_RACE ? N_("Data race") : first->kind == GM_ISSUE_MEMORY ? N_("Memory error")
                      : first->kind == GM_ISSUE_UNINIT ? N_("Uninitialised read")
                      : first->kind == GM_ISSUE_DIVERGENCE ? N_("Divergent barrier") : N_("Simulator error");
-    set_item(it, VO_FAIL, kind, "%s at line %d%s of kernel '%s': %s%s, %llu time%s at %s. %s%s", kind, first->line,
-             where, first->kernel, first->what, who, first->count, first->count == 1 ? "" : "s", gm->size_text,
-             issue_advice(first), n > 1 ? " The simulator found other problems too: `cltutor analyze` lists them." : "");
+    set_item(it, VO_FAIL, kind,
+             P_("%s at line %d%s of kernel '%s': %s%s, %llu time at %s. %s%s",
+                "%s at line %d%s of kernel '%s': %s%s, %llu times at %s. %s%s", first->count),
+             _(kind), first->line, where, first->kernel, first->what, who, first->count, gm->size_text,
+             _(issue_advice(first)), n > 1 ? _(" The simulator found other problems too: `cltutor analyze` lists them.") : "");
     return 0;
 }
 
 void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
                        verdict_item *it) {
     if (gm->status == GM_UNAVAILABLE) {
-        set_item(it, VO_SKIP, "Not measured", "The GPU memory model needs Oclgrind, which is not installed here: %s",
+        set_item(it, VO_SKIP, N_("Not measured"), "The GPU memory model needs Oclgrind, which is not installed here: %s",
                  gm->message);
         return;
     }
     if (gm->status != GM_OK) {
-        set_item(it, VO_FAIL, "Not measured", "The GPU memory model could not analyse the kernel: %s", gm->message);
+        set_item(it, VO_FAIL, N_("Not measured"), "The GPU memory model could not analyse the kernel: %s", gm->message);
         return;
     }
     if (gm->run.status != ENG_PASS) {
-        set_item(it, VO_FAIL, "Not credited", "The run the GPU memory model measured (%s) was not correct (%s), so "
+        set_item(it, VO_FAIL, N_("Not credited"), "The run the GPU memory model measured (%s) was not correct (%s), so "
                  "the technique is not credited. Make the kernel correct at every size first.", gm->size_text,
                  gm->run.headline);
         return;
@@ -194,7 +196,7 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
     technique_measure(c, gm, prev, &r);
     it->line = r.line;
     if (!r.measured) {
-        set_item(it, VO_FAIL, "Not met", "%s", r.detail);
+        set_item(it, VO_FAIL, N_("Not met"), "%s", r.detail);
         return;
     }
     char head[128];
@@ -248,7 +250,7 @@ static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb i
     if (!bad) return 0;
     for (int i = 0; i < v->n; i++) {
         if (v->items[i].kind != VK_TEST) continue;
-        set_item(&v->items[i], VO_FAIL, "Refused", "%s", f.message);
+        set_item(&v->items[i], VO_FAIL, N_("Refused"), "%s", f.message);
         v->items[i].line = f.line;
         if (item_cb) item_cb(user, v, i, NULL);
         break;
@@ -290,7 +292,7 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         if (it->kind != VK_TEST || it->outcome != VO_PENDING) continue;
         if (cancel && *cancel) { v->cancelled = 1; break; }
         if (stop) {
-            set_item(it, VO_FAIL, "Not run", "the kernel did not build, start or pass the source check (see above).");
+            set_item(it, VO_FAIL, N_("Not run"), "the kernel did not build, start or pass the source check (see above).");
             if (item_cb) item_cb(user, v, i, NULL);
             continue;
         }

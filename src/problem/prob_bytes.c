@@ -1,6 +1,7 @@
 /* prob_bytes — the 256-bin histogram of N bytes (chapter 7): uniform, all-equal and skewed inputs. */
 #define _DEFAULT_SOURCE
 #include "problem/prob_bytes.h"
+#include "text/i18n.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -125,7 +126,7 @@ static void bytes_verify(const prob_instance *pi, const void *out, size_t len, v
     }
     const uint32_t *act = out;
     verify_exact_u32(vr, bi->expected, act, BYTES_BINS);
-    verify_summarise(vr, "sum of all bins");
+    verify_summarise(vr, N_("sum of all bins"));
     /* the zero padding after the data counted as bytes of value 0 */
     long pad = (long)padded(pi->size.n) - pi->size.n;
     if (!vr->ok && pad > 0 && vr->n_wrong == 1 && vr->first_wrong == 0 &&

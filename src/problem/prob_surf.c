@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
  * nearest centroid (squared Euclidean distance); chapters 1 to 6. */
 #include "problem/prob_surf.h"
+#include "text/i18n.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -244,7 +245,7 @@ static void surf_verify(const prob_instance *pi, const void *out, size_t len, ve
         vr->n_wrong = 0;
         vr->ok = 0;
     }
-    verify_summarise(vr, "sum of all bins");
+    verify_summarise(vr, N_("sum of all bins"));
 }
 
 static prob_work surf_work(const prob_instance *pi) {

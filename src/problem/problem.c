@@ -1,6 +1,7 @@
 /* problem — the registry of problems and helpers their pipelines share. */
 #define _DEFAULT_SOURCE
 #include "problem/problem.h"
+#include "text/i18n.h"
 #include "base/util.h"
 
 #include <stdarg.h>
@@ -86,7 +87,7 @@ const char *prob_failure_name(prob_failure f) {
 prob_failure prob_fail(prob_failure kind, char *err, size_t errlen, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (err && errlen) vsnprintf(err, errlen, fmt, ap);
+    if (err && errlen) vsnprintf(err, errlen, _(fmt), ap);
     va_end(ap);
     return kind;
 }

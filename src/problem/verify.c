@@ -1,6 +1,7 @@
 /* verify — comparison results shared by every problem: what differs, expected vs actual. */
 #define _DEFAULT_SOURCE
 #include "problem/verify.h"
+#include "text/i18n.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,20 @@ void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const u
         add_entry(vr, i, expected[i], actual[i], expected[i], expected[i], expected[i] != actual[i]);
 }
 
+/* The compared unit's name for n of them, in the learner's language. */
+static const char *noun(const char *what, long n) {
+    static const char *const nouns[][2] = {
+        {N_("bin"), N_("bins")}, {N_("element"), N_("elements")}, {N_("pixel"), N_("pixels")}};
+    for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
+        if (!strcmp(what, nouns[i][0])) return _(nouns[i][n == 1 ? 0 : 1]);
+    return what;
+}
+
 void verify_summarise(verify_report *vr, const char *total_name) {
     vr->counts = total_name != NULL;
     if (vr->ok) {
-        snprintf(vr->summary, sizeof vr->summary, "All %ld %s%s match the golden reference.", vr->n_checked,
-                 vr->what, vr->n_checked == 1 ? "" : "s");
+        snprintf(vr->summary, sizeof vr->summary, _("All %ld %s match the golden reference."), vr->n_checked,
+                 noun(vr->what, vr->n_checked));
         return;
     }
     /* a histogram's rows, largest difference first; a scan's keep their neighbours in order */
@@ -93,15 +103,17 @@ void verify_summarise(verify_report *vr, const char *total_name) {
     if (all_wrong) qsort(vr->entries, (size_t)vr->n_entries, sizeof *vr->entries, by_difference);
     int n;
     if (vr->n_wrong > 0)
-        n = snprintf(vr->summary, sizeof vr->summary, "%ld of %ld %ss differ (the first is %s %ld).", vr->n_wrong,
-                     vr->n_checked, vr->what, vr->what, vr->first_wrong);
+        n = snprintf(vr->summary, sizeof vr->summary, _("%ld of %ld %s differ (the first is %s %ld)."), vr->n_wrong,
+                     vr->n_checked, noun(vr->what, vr->n_checked), noun(vr->what, 1), vr->first_wrong);
     else
-        n = snprintf(vr->summary, sizeof vr->summary, "Every %s is within its accepted range, but together they "
-                     "do not match the golden reference.", vr->what);
+        n = snprintf(vr->summary, sizeof vr->summary,
+                     _("Every %s is within its accepted range, but together they do not match the golden reference."),
+                     noun(vr->what, 1));
     if (total_name && vr->expected_total != vr->actual_total && n > 0 && (size_t)n < sizeof vr->summary) {
         long long d = vr->actual_total - vr->expected_total;
-        snprintf(vr->summary + n, sizeof vr->summary - (size_t)n, " The %s is %lld instead of %lld: %lld %s.",
-                 total_name, vr->actual_total, vr->expected_total, d < 0 ? -d : d,
-                 d < 0 ? "counts are missing" : "counts too many");
+        snprintf(vr->summary + n, sizeof vr->summary - (size_t)n,
+                 d < 0 ? _(" The %s is %lld instead of %lld: %lld counts are missing.")
+                       : _(" The %s is %lld instead of %lld: %lld counts too many."),
+                 _(total_name), vr->actual_total, vr->expected_total, d < 0 ? -d : d);
     }
 }

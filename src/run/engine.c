@@ -204,10 +204,10 @@ static void set_msg(engine_report *r, engine_status st, const char *headline, co
     __attribute__((format(printf, 4, 5)));
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...) {
     r->status = st;
-    snprintf(r->headline, sizeof r->headline, "%s", headline);
+    snprintf(r->headline, sizeof r->headline, "%s", headline); /* English: translated where it is shown */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    vsnprintf(r->message, sizeof r->message, _(fmt), ap);
     va_end(ap);
 }
 
@@ -234,26 +234,32 @@ static char *tail_lines(const char *text, int max_lines) {
 
 static void explain_signal(engine_report *r, const sandbox_result *sr, const char *file) {
     int in_run = sr->phase == PHASE_RUN;
-    const char *sig = !sr->signaled ? "an unexpected exit"
-                    : sr->signal == SIGSEGV ? "a segmentation fault (SIGSEGV)"
-                    : sr->signal == SIGBUS ? "a bus error (SIGBUS)"
-                    : sr->signal == SIGABRT ? "an abort (SIGABRT)"
-                    : sr->signal == SIGFPE ? "an arithmetic fault (SIGFPE)"
-                    : sr->signal == SIGXCPU ? "running out of CPU time (SIGXCPU)"
-                    : sr->signal == SIGILL ? "an illegal instruction (SIGILL)" : "a signal";
+    const char *sig = _(!sr->signaled ? N_("an unexpected exit")
+                    : sr->signal == SIGSEGV ? N_("a segmentation fault (SIGSEGV)")
+                    : sr->signal == SIGBUS ? N_("a bus error (SIGBUS)")
+                    : sr->signal == SIGABRT ? N_("an abort (SIGABRT)")
+                    : sr->signal == SIGFPE ? N_("an arithmetic fault (SIGFPE)")
+                    : sr->signal == SIGXCPU ? N_("running out of CPU time (SIGXCPU)")
+                    : sr->signal == SIGILL ? N_("an illegal instruction (SIGILL)") : N_("a signal"));
+    if (!in_run && sr->phase == PHASE_BUILD) {
+        set_msg(r, ENG_CRASH, N_("Crashed"),
+                "The OpenCL runtime died with %s while compiling %s. cltutor is fine; the run was isolated. If the "
+                "message below does not explain it, try another device with --device.", sig, file);
+        return;
+    }
     if (!in_run) {
-        set_msg(r, ENG_CRASH, "Crashed",
-                "The OpenCL runtime died with %s while %s %s (phase '%s'). cltutor is fine; the run was "
+        set_msg(r, ENG_CRASH, N_("Crashed"),
+                "The OpenCL runtime died with %s while preparing %s (phase '%s'). cltutor is fine; the run was "
                 "isolated. If the message below does not explain it, try another device with --device.",
-                sig, sr->phase == PHASE_BUILD ? "compiling" : "preparing", file, run_phase_name(sr->phase));
+                sig, file, run_phase_name(sr->phase));
         return;
     }
     if (sr->signal == SIGFPE)
-        set_msg(r, ENG_CRASH, "Crashed",
+        set_msg(r, ENG_CRASH, N_("Crashed"),
                 "Your kernel stopped with %s. Likely cause: an integer division or modulo by zero. "
                 "Try: check every divisor in %s.", sig, file);
     else
-        set_msg(r, ENG_CRASH, "Crashed",
+        set_msg(r, ENG_CRASH, N_("Crashed"),
                 "Your kernel stopped the device with %s. Likely causes: a read or write outside a "
                 "buffer (an index past the end, often a missing `if (id >= n) return;` guard when the "
                 "global size is rounded up to a multiple of the work-group size), or a barrier() "
@@ -264,13 +270,13 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const cha
 
 static void explain_timeout(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
     if (sr->phase == PHASE_RUN)
-        set_msg(r, ENG_TIMEOUT, "Timed out",
+        set_msg(r, ENG_TIMEOUT, N_("Timed out"),
                 "Your kernel did not finish within %.0f s and was stopped. Likely causes: a loop that "
                 "never ends (a condition that stays true, or a step that never reaches the bound), or a "
                 "barrier() that some work-items never reach. Try: check each loop's bound and step; "
                 "run a smaller --size; if the kernel is only slow, raise --timeout.", rq->timeout_s);
     else
-        set_msg(r, ENG_TIMEOUT, "Timed out",
+        set_msg(r, ENG_TIMEOUT, N_("Timed out"),
                 "The OpenCL runtime did not finish the '%s' step within %.0f s and was stopped. "
                 "Try again; if it keeps happening, try another device with --device.",
                 run_phase_name(sr->phase), sr->phase_limit_s);
@@ -328,19 +334,19 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
     const problem_ops *ops = problem_find(l->problem);
     char err[1024] = "";
     if (!ops) {
-        set_msg(r, ENG_USAGE, "Bad chapter", "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
+        set_msg(r, ENG_USAGE, N_("Bad chapter"), "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
         return -1;
     }
     prob_size size;
     if (problem_parse_size(ops, rq.size_spec, &size, err, sizeof err) != 0) {
-        set_msg(r, ENG_USAGE, "Bad size", "--size: %s", err);
+        set_msg(r, ENG_USAGE, N_("Bad size"), "--size: %s", err);
         return -1;
     }
     ops->format_size(&size, r->size_text, sizeof r->size_text);
     if (!util_is_file(rq.kernel_path)) {
         struct stat st;
         int exists = stat(rq.kernel_path, &st) == 0;
-        set_msg(r, ENG_USAGE, "No kernel file", "%s: %s. Give an existing .cl file with --kernel.", rq.display_path,
+        set_msg(r, ENG_USAGE, N_("No kernel file"), "%s: %s. Give an existing .cl file with --kernel.", rq.display_path,
                 !exists ? "no such file" : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file");
         return -1;
     }
@@ -358,7 +364,7 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
     } else {
         pi = ops->create(l, &size, rq.seed, err, sizeof err);
         if (!pi) {
-            set_msg(r, ENG_USAGE, "Size too large", "%s", err);
+            set_msg(r, ENG_USAGE, N_("Size too large"), "%s", err);
             return -1;
         }
         if (ops->prepare_golden) ops->prepare_golden(pi);
@@ -381,7 +387,7 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
                           .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL};
     sandbox_result sr;
     if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
-        set_msg(r, ENG_RUNTIME, "Could not start", "could not start a worker process (%s)", err);
+        set_msg(r, ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)", err);
         release_instance(&rq, ops, pi);
         return -1;
     }
@@ -432,12 +438,12 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
                                                sizeof chk_msg)
                             : ENG_PASS;
     if (sr.cancelled) {
-        set_msg(r, ENG_CANCELLED, "Cancelled", "The run was cancelled.");
+        set_msg(r, ENG_CANCELLED, N_("Cancelled"), "The run was cancelled.");
     } else if (sr.timed_out) {
         explain_timeout(r, &sr, &rq);
     } else if (sr.signaled && (sr.signal == SIGXCPU || (sr.signal == SIGKILL && rq.cpu_limit_s > 0))) {
         /* the kernel raises SIGKILL at the hard CPU limit when SIGXCPU did not end the worker */
-        set_msg(r, ENG_TIMEOUT, "CPU time limit",
+        set_msg(r, ENG_TIMEOUT, N_("CPU time limit"),
                 "The worker used up its %ld s of CPU time and was stopped during '%s'. Likely cause: a loop "
                 "that never ends, or far more work than the task needs. Try: check each loop's bound and step.",
                 rq.cpu_limit_s, run_phase_name(sr.phase));
@@ -446,35 +452,35 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
     } else if (!status && sr.phase == PHASE_RUN) {
         explain_signal(r, &sr, rq.display_path); /* a runtime that traps faults and exits */
     } else if (!status) {
-        set_msg(r, ENG_CRASH, "Crashed",
+        set_msg(r, ENG_CRASH, N_("Crashed"),
                 "The worker running your kernel exited (status %d) without a result, during '%s'. "
                 "The runtime's own words are below.", sr.exit_code, run_phase_name(sr.phase));
     } else if (failure && *failure != PF_OK) {
         explain_failure(r, (prob_failure)*failure, msg, &rq);
     } else if (*status == ENG_BUILD) {
         if (r->build_log && *r->build_log)
-            set_msg(r, ENG_BUILD, "Build failed",
+            set_msg(r, ENG_BUILD, N_("Build failed"),
                     "%s did not compile. The compiler's messages are below; fix the first one first.",
                     rq.display_path);
         else
-            set_msg(r, ENG_BUILD, "Build failed", "%s: %s", rq.display_path, msg ? msg : "build failed");
+            set_msg(r, ENG_BUILD, N_("Build failed"), "%s: %s", rq.display_path, msg ? msg : "build failed");
     } else if (*status == ENG_USAGE) {
         r->bad_device_spec = blob_get(sr.blob, sr.blob_len, W_BADSPEC, 0, NULL) != NULL;
         set_msg(r, ENG_USAGE, r->bad_device_spec ? N_("No such device") : N_("Bad request"), "%s", msg ? msg : "bad request");
     } else if (*status == ENG_NO_DEVICE) {
-        set_msg(r, ENG_NO_DEVICE, "No OpenCL device", "%s", msg ? msg : "no usable OpenCL device");
+        set_msg(r, ENG_NO_DEVICE, N_("No OpenCL device"), "%s", msg ? msg : "no usable OpenCL device");
     } else if (*status == ENG_RUNTIME) {
-        set_msg(r, ENG_RUNTIME, "OpenCL error",
+        set_msg(r, ENG_RUNTIME, N_("OpenCL error"),
                 "%s. Likely causes: a work-group size the device refuses, a kernel that uses more local "
                 "memory or registers than it has, or a fault the runtime caught.", msg ? msg : "an OpenCL call failed");
     } else if (!r->has_output) {
-        set_msg(r, ENG_CRASH, "No result", "The worker finished without returning the kernel's output.");
+        set_msg(r, ENG_CRASH, N_("No result"), "The worker finished without returning the kernel's output.");
     } else if (chk != ENG_PASS) {
         set_msg(r, chk, chk_head, "%s", chk_msg);
     } else if (r->verify.ok) {
-        set_msg(r, ENG_PASS, "Correct", "%s", r->verify.summary);
+        set_msg(r, ENG_PASS, N_("Correct"), "%s", r->verify.summary);
     } else {
-        set_msg(r, ENG_WRONG, "Wrong result", "%s", r->verify.summary);
+        set_msg(r, ENG_WRONG, N_("Wrong result"), "%s", r->verify.summary);
     }
     r->out_of_memory = (failure && *failure == PF_MEMORY) ||
                        ((r->status == ENG_CRASH || r->status == ENG_RUNTIME) &&

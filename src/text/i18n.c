@@ -89,4 +89,9 @@ const char *i18n_tr(const char *msgid) {
     return gettext(msgid);
 }
 
+const char *i18n_ntr(const char *singular, const char *plural, unsigned long long n) {
+    if (strcmp(state.lang, "zh")) return n == 1 ? singular : plural;
+    return ngettext(singular, plural, (unsigned long)n);
+}
+
 const char *i18n_dir(void) { return state.dir; }

@@ -11,6 +11,8 @@
 #define _(s) i18n_tr(s)
 /* Marks a string for translation where it is defined; _() translates it where it is shown. */
 #define N_(s) s
+/* The singular or plural form for n, in the learner's language ("%d run", "%d runs"). */
+#define P_(singular, plural, n) i18n_ntr(singular, plural, n)
 
 /* Finds the translations (beside the program in a build, in
  * PREFIX/share/locale when installed, else localedir) and takes the
@@ -26,6 +28,7 @@ const char *i18n_env_lang(void);
  * environment's own LANGUAGE back. */
 void i18n_restore_env(void);
 const char *i18n_tr(const char *msgid);
+const char *i18n_ntr(const char *singular, const char *plural, unsigned long long n);
 /* The folder the translations were found in ("" none). */
 const char *i18n_dir(void);
 
