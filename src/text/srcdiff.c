@@ -48,7 +48,19 @@ static dline *split(const char *s, int *n) {
     return v;
 }
 
-static int same(const dline *x, const dline *y) { return x->cmp_len == y->cmp_len && !memcmp(x->s, y->s, (size_t)x->cmp_len); }
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Two lines are the same when they differ only in whitespace (diff -w):
+ * re-indenting a kernel is not a change to it. */
+static int same(const dline *x, const dline *y) {
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < x->cmp_len && is_space(x->s[i])) i++;
+        while (j < y->cmp_len && is_space(y->s[j])) j++;
+        if (i == x->cmp_len || j == y->cmp_len) return i == x->cmp_len && j == y->cmp_len;
+        if (x->s[i++] != y->s[j++]) return 0;
+    }
+}
 
 static int push(sd_diff *d, int *cap, sd_op op, int al, int bl, const dline *l) {
     if (d->n == *cap) {

@@ -20,8 +20,8 @@ typedef struct {
     char *a, *b;          /* copies of the texts */
 } sd_diff;
 
-/* Compares a (old) with b (new); trailing spaces do not count. Returns 0,
- * or -1 when out of memory. */
+/* Compares a (old) with b (new); lines that differ only in whitespace are
+ * the same (shown as b's). Returns 0, or -1 when out of memory. */
 int srcdiff_compute(const char *a, const char *b, sd_diff *out);
 void srcdiff_free(sd_diff *d);
 

@@ -102,6 +102,31 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
     }
 }
 
+/* The learner's kernel against the previous stage of the same problem (its
+ * reference solution), or, for a problem's first chapter and where the
+ * solutions are withheld, against this chapter's starting file; the first
+ * line says which. */
+static void changes_doc(ui_app *a, int width, st_doc *d) {
+    ui_chapter *c = &a->ch;
+    const lesson *prev = ui_previous_lesson(a, c->l);
+    char path[1400], name[300], mine[400], says[600];
+    snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
+    if (prev && paths_solution(&a->paths, prev, path, sizeof path) == 0 && util_is_file(path)) {
+        snprintf(name, sizeof name, _("chapter %d's reference"), prev->number);
+        snprintf(says, sizeof says, _("Your kernel against the previous stage of this problem: chapter %d's reference solution. Lines that differ only in spaces are not shown as changes."),
+                 prev->number);
+    } else {
+        paths_starting(&a->paths, c->l, path, sizeof path);
+        snprintf(name, sizeof name, "%s", _("the starting file"));
+        snprintf(says, sizeof says, "%s",
+                 prev ? _("Your kernel against this chapter's starting file (the previous stage's solution is withheld on this machine). Lines that differ only in spaces are not shown as changes.")
+                      : _("Your kernel against this chapter's starting file: this is the first chapter of its problem. Lines that differ only in spaces are not shown as changes."));
+    }
+    wrap_into(d, width, ST_DIM, says);
+    st_doc_add(d);
+    diff_files(path, name, c->kernel_text, mine, d);
+}
+
 void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter) return;
@@ -120,16 +145,7 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     case TAB_HISTORY:
         tui_results_history(progress_get(&a->prog, c->l->id, 0), ui_device_key(a), width, a->utf8, d);
         break;
-    case TAB_CHANGES: {
-        /* what the learner changed, against the course's own starting file */
-        char path[1400], name[300];
-        paths_starting(&a->paths, c->l, path, sizeof path);
-        snprintf(name, sizeof name, "%s", _("the starting file"));
-        char mine[400];
-        snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
-        diff_files(path, name, c->kernel_text, mine, d);
-        break;
-    }
+    case TAB_CHANGES: changes_doc(a, width, d); break;
     case TAB_SOLUTION: {
         if (!a->cfg.solutions_shown) {
             char buf[1400];

@@ -309,6 +309,13 @@ START_TEST(diff_lines) {
     ck_assert_int_eq(srcdiff_compute("a\nb\nc\n", "a\nb\nc\n", &d), 0);
     ck_assert_int_eq(d.n_add + d.n_del, 0);
     srcdiff_free(&d);
+    /* re-indented, re-spaced or with spaces at the end: not a change; a changed token is */
+    ck_assert_int_eq(srcdiff_compute("if (i < n) {\n  h[b]++;\n}\n", "if (i<n) {\n\t    h[b]++;  \r\n}\n", &d), 0);
+    ck_assert_int_eq(d.n_add + d.n_del, 0);
+    srcdiff_free(&d);
+    ck_assert_int_eq(srcdiff_compute("h[b]++;\n", "h[b] += 2;\n", &d), 0);
+    ck_assert_int_eq(d.n_add + d.n_del, 2);
+    srcdiff_free(&d);
     ck_assert_int_eq(srcdiff_compute("a\nb\nc\nd\n", "a\nB\nc\nd\ne\n", &d), 0);
     ck_assert_int_eq(d.n_del, 1);
     ck_assert_int_eq(d.n_add, 2);
