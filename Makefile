@@ -111,8 +111,9 @@ unit: $(BUILD)/unit-tests $(BUILD)/cltutor
 $(BUILD)/gm-cache-probe: tests/gpumodel/cache_probe.c $(MODEL_OBJ) | $(BUILD)/cltutor
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# The command-line scripts alone (tests/cli/t01*.t), under prove.
 cli-test: $(BUILD)/cltutor
-	@sh tests/cli/run.sh $(BUILD)/cltutor
+	@prove -r tests/cli/ :: $(BUILD)
 
 test: deps test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin

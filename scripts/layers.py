@@ -9,7 +9,7 @@ order = ['base', 'text', 'course', 'cl', 'problem', 'run', 'gpumodel', 'grade', 
 rank = {l: i for i, l in enumerate(order)}
 found = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
 for d in found:
-    if d not in rank: print(f'FAIL src/{d}/ is not a known layer (add it to the order in tests/layers/run.sh and the Makefile)')
+    if d not in rank: print(f'FAIL src/{d}/ is not a known layer (add it to the order in scripts/layers.py and the Makefile)')
 stray = [f for f in os.listdir(src) if f.endswith(('.c', '.h'))]
 for f in stray: print(f'FAIL src/{f}: every file belongs in a layer folder')
 bad = 0

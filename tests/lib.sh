@@ -1,19 +1,27 @@
-# tests/lib.sh — what every shell test suite shares: counting, expectations,
+# tests/lib.sh — what every test script shares: counting, expectations,
 # and TAP output (`ok N - NAME`, `not ok N - NAME` with its details as
-# comments, the plan `1..N` at the end), so that `prove` reads any suite:
-#   prove -v --exec sh tests/cli/run.sh
-# Source it, then call ok/bad/expect, and finish with `finish`, which prints
-# the plan and "# N passed, N failed" and sets the exit status.
+# comments, the plan `1..N` at the end), so that `prove` reads any script.
+# The scripts are tests/SUITE/tNNNN-topic.t; each runs alone, from any
+# folder, or under prove from the repository root:
+#   sh tests/cli/t0102-chapters.t [BUILD_DIR]
+#   prove -r tests/                    (or prove -r tests/cli/ :: BUILD_DIR)
+# A script sets `here` (its own folder), sources this file (and then its
+# suite's lib.sh, if it has one), calls ok/bad/expect, and ends with
+# `finish`, which prints the plan and "# N passed, N failed" and sets the
+# exit status.
 pass=0
 fail=0
 
-# What every suite starts from: the build folder (its first argument,
-# default build) and the binary in it, the source tree, a scratch folder
-# removed on exit, and no colours. The suite sets `here` (its own folder)
-# before sourcing this file.
-build=$(cd "${1:-build}" && pwd)
-bin="$build/cltutor"
+# What every script starts from: the source tree, the build folder (the
+# script's first argument, else $CLTUTOR_TEST_BUILD, else the tree's build/)
+# and the binary in it, a scratch folder removed on exit, and no colours.
 root=$(cd "$here/../.." && pwd)
+build=${1:-${CLTUTOR_TEST_BUILD:-$root/build}}
+if ! build=$(cd "$build" 2>/dev/null && pwd); then
+  echo "Bail out! no build folder ${1:-${CLTUTOR_TEST_BUILD:-$root/build}}: run make, or name one (SCRIPT BUILD_DIR, or CLTUTOR_TEST_BUILD=BUILD_DIR)"
+  exit 1
+fi
+bin="$build/cltutor"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export NO_COLOR=1

@@ -1,0 +1,197 @@
+# tests/cheats/lib.sh — what the cheat-corpus scripts share, sourced after
+# tests/lib.sh: the corpus (one kernel per way a learner could collect marks
+# without doing what the chapter teaches, tests/cheats/kernels, the hole each
+# one tries written at its top; README.md has the figures), make_corpus,
+# pick_seed, honest_chapter and check_cheats.
+# Every cheat is correct on the visible tests; each must fail `cltutor check`
+# on the race check or the technique it dodges (t0501-t0503), and must lose
+# that test's points in `cltutor grade`, while an honest class-mate in the
+# same batch (the references, and small fixes of the find-the-bug listings,
+# tests/grade/fixes) gets full marks (t0504).
+# CHEATS_KEEP=DIR keeps the check outputs and grade reports (for README.md's figures).
+export CLTUTOR_WORKSPACE="$tmp/ws"
+
+# make_corpus: the corpus in $k. The cheats that are a reference with one
+# line changed, or the reference handed in as something else, are made from
+# the reference here, so that they follow it: derive NAME REFERENCE [LINE]:
+# the reference, with the barrier at LINE removed when LINE is given.
+k="$tmp/corpus"
+derive() {
+  if [ -n "$3" ]; then
+    if sed -n "${3}p" "$root/kernels/$2" | grep -q 'barrier(CLK_LOCAL_MEM_FENCE);'; then
+      sed "${3}s|barrier(CLK_LOCAL_MEM_FENCE);|/* (the cheat: the barrier that was here is gone) */|" "$root/kernels/$2" > "$k/$1.cl"
+    else bad "$1: line $3 of kernels/$2 is no longer a barrier; update the corpus"; fi
+  else cp "$root/kernels/$2" "$k/$1.cl"; fi
+}
+make_corpus() {
+  mkdir -p "$k" && cp "$here"/kernels/*.cl "$k/"
+  derive ch08c-no-downsweep-barrier 08-scan/scan.cl 127       # the down-sweep's barrier: a __local race
+  derive ch09a-no-downsweep-barrier 09-integral-image/integral.cl 58   # scan_tree's down-sweep barrier
+  derive fix03-reference-as-fix 03-coalesced/histogram.cl     # the reference handed in as the fixed listing
+  derive fix04-reference-as-fix 04-float4/histogram.cl
+  derive fix08-reference-as-fix 08-scan/scan.cl
+}
+
+# The corpus, one cheat a line:
+#   NAME  CHAPTER  FILE (in the submission)  CHECK  GRADE_TEST  GRADE
+# CHECK: what `check N --kernel` must fail: race (the race check finds a data
+#   race), refused (the simulator cannot run it), a metric name (that
+#   technique is not met), technique (some technique is not met), fix
+#   (`check N` in a workspace: "a fix, not a rewrite" fails), public (the
+#   cheat is fitted to the public sizes: check cannot see it, its exit status
+#   is only recorded), - (not run).
+# GRADE_TEST names a test of the grade (a technique test also matches under
+# its kernel-qualified name, technique.X.KERNEL); "technique" stands for any
+# of the chapter's technique tests.
+# GRADE: how GRADE_TEST must end in `grade`: technique (fails, every hidden
+#   test passes), race (fails, and the hidden tests earn nothing: unsafe),
+#   wrong (fails as a wrong answer, the other hidden tests pass), not_a_fix,
+#   accepted (passes: the rule allows it, recorded as such).
+corpus="
+ch02-no-atomic                 02-atomic         histogram.cl       race                  safety                        race
+ch02-one-worker                02-atomic         histogram.cl       active_lanes          technique.active_lanes        technique
+ch03-strided                   03-coalesced      histogram.cl       coalesced_loads       technique.coalesced_loads     technique
+ch03-coalesced-at-1024         03-coalesced      histogram.cl       public                technique.coalesced_loads     technique
+ch03-wrong-when-even           03-coalesced      histogram.cl       public                even                          wrong
+ch04-chapter3-kernel           04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
+ch04-dummy-vload4              04-float4         histogram.cl       load_requests_vs_previous technique.load_requests_vs_previous technique
+ch05-token-local               05-local          histogram.cl       local_loads           technique.local_loads         technique
+ch05-token-local-in-loop       05-local          histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
+ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch06b-constant-descriptors     06-constant       histogram.cl       refused               safety                        race
+ch06c-constant-to-local        06-constant       histogram.cl       refused               safety                        race
+ch06d-constant-to-local-fits   06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
+ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
+ch08a-serial-scan              08-scan           scan.cl            active_lanes          technique.active_lanes        technique
+ch08b-hillis-steele            08-scan           scan.cl            local_ops_per_element technique.local_ops_per_element technique
+ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
+ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
+ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
+ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
+fix03-reference-as-fix         03-coalesced      bug-no-guard.cl    -                     fix.no-guard                  accepted
+fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
+fix08-reference-as-fix         08-scan           bug-pow2.cl        fix                   fix.pow2                      not_a_fix
+"
+
+# pick_seed: a fixed seed, $seed: the first from 7 up at which chapter 3's
+# hidden "even" size is not a multiple of 8 (ch03-wrong-when-even is right on
+# multiples of 8); its plan in $tmp/plan.json
+pick_seed() {
+  seed=7
+  while :; do
+    "$bin" grade --plan --format json --seed $seed > "$tmp/plan.json" 2> "$tmp/plan.err"
+    if [ ! -s "$tmp/plan.json" ]; then
+      bad "grade --plan" "$(cat "$tmp/plan.err")"
+      finish
+      exit 1
+    fi
+    python3 -c "
+import json, sys
+c = next(c for c in json.load(open(sys.argv[1]))['chapters'] if c['lesson'] == '03-coalesced')
+sys.exit(0 if int(next(t for t in c['tests'] if t['id'] == 'even')['size'].split('x')[0]) % 8 else 1)" "$tmp/plan.json" && break
+    seed=$((seed + 1))
+    [ $seed -lt 40 ] || { bad "no seed from 7 to 39 draws an even size that is not a multiple of 8"; finish; exit 1; }
+  done
+  echo "# seed $seed"
+}
+
+# honest_chapter DEST LESSON: the chapter as an honest learner hands it in:
+# the reference as the exercise, each listing with its bug mended (fixes/)
+honest_chapter() {
+  python3 - "$tmp/plan.json" "$root" "$root/tests/grade/fixes" "$1" "$2" <<'PY'
+import json, os, shutil, sys
+plan, root, fixes, dest, only = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+for c in plan["chapters"]:
+    if only != "all" and c["lesson"] != only:
+        continue
+    d = os.path.join(dest, "exercises", c["lesson"])
+    os.makedirs(d, exist_ok=True)
+    for t in c["tests"]:
+        if t["kind"] == "hidden":
+            shutil.copy(os.path.join(root, "kernels", c["lesson"], t["file"]), os.path.join(d, t["file"]))
+        elif t["kind"] == "fix":
+            shutil.copy(os.path.join(fixes, c["lesson"], t["file"]), os.path.join(d, t["file"]))
+PY
+}
+
+# in_group CHECK GROUP: whether a cheat whose CHECK column is CHECK is
+# checked by GROUP: races (race, refused), fixes (fix) or techniques (a
+# metric name, technique, public); - is not run through check
+in_group() {
+  case $1 in
+  -) return 1 ;;
+  race|refused) [ "$2" = races ] ;;
+  fix) [ "$2" = fixes ] ;;
+  *) [ "$2" = techniques ] ;;
+  esac
+}
+
+# check_cheats GROUP: every cheat of GROUP through `cltutor check`, two at a
+# time: correct on every visible test, and failing what it dodges
+check_cheats() {
+  group=$1
+  start=$(date +%s)
+  mkdir -p "$tmp/check" "$tmp/fixws"
+  printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+    [ -n "$name" ] && in_group "$chk" "$group" || continue
+    if [ "$chk" = fix ]; then    # a workspace: the honest chapter, the cheat as the listing
+      honest_chapter "$tmp/fixws/$name" "$lesson"
+      cp "$k/$name.cl" "$tmp/fixws/$name/exercises/$lesson/$file"
+      printf '%s %s %s\n' "$name" "$lesson" "$tmp/fixws/$name"
+    else
+      printf '%s %s -\n' "$name" "$lesson"
+    fi
+  done > "$tmp/check/jobs"
+  export bin k tmp
+  xargs -P 2 -L 1 sh -c '
+    if [ "$3" = - ]; then "$bin" check "$2" --kernel "$k/$1.cl" > "$tmp/check/$1.out" 2>&1
+    else CLTUTOR_WORKSPACE="$3" "$bin" check "$2" > "$tmp/check/$1.out" 2>&1; fi
+    echo $? > "$tmp/check/$1.rc"' sh < "$tmp/check/jobs"
+
+  printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+    [ -n "$name" ] && in_group "$chk" "$group" || continue
+    out="$tmp/check/$name.out"
+    rc=$(cat "$tmp/check/$name.rc" 2>/dev/null || echo none)
+    case $chk in
+    race) pat='FAIL race check .*: Data race' ; what="the race check finds a data race" ;;
+    refused) pat='FAIL race check .*: Not checked'; what="the simulator refuses to run it" ;;
+    fix) pat='FAIL a fix, not a rewrite'; what="'a fix, not a rewrite' fails" ;;
+    public)
+      # fitted to the sizes check uses: check cannot tell; recorded, not asserted
+      echo "# $name: check exits $rc at its public sizes (only grade's drawn sizes can catch it)"
+      continue ;;
+    technique) pat='FAIL technique '; what="a technique is not met" ;;
+    *) pat="FAIL technique .*: Not met: $chk = "; what="technique $chk is not met" ;;
+    esac
+    if grep -E '^ +FAIL [0-9]' "$out" > "$tmp/check/wrong" 2>/dev/null; then
+      if [ "$chk" = race ]; then
+        # a racy kernel is right by luck of the schedule: PoCL runs work-groups
+        # on several threads, and now and then two of them lose an update
+        echo "# $name: the race showed on the CPU this time: $(head -n 1 "$tmp/check/wrong" | sed 's/^ *//')"
+      else
+        bad "$name: correct on every visible test (a wrong cheat proves nothing)" "$(cat "$tmp/check/wrong")"
+      fi
+    else
+      ok "$name: correct on every visible test"
+    fi
+    if [ "$rc" = 1 ] && grep -Eq -- "$pat" "$out"; then
+      # the figure or the place, from the line under the failing one
+      said=$(grep -Eo 'Not met: [a-z_]+ = [0-9.e+-]+|(Data race|Memory error) at line [0-9]+( and line [0-9]+)? of kernel .[a-z_]+.|CL_[A-Z_]+|[0-9]+ code lines differ' "$out" | head -n 1)
+      ok "$name: check $lesson exits 1, $what${said:+ ($said)}"
+    else
+      bad "$name: check $lesson (exit $rc) should fail: $what" "$(grep -E 'FAIL|ok +(race|technique)|passed' "$out")"
+    fi
+  done > "$tmp/check/results"
+  while IFS= read -r line; do
+    case $line in
+    ok\ *) pass=$((pass + 1)) ;;
+    not\ ok\ *) fail=$((fail + 1)) ;;
+    esac
+    echo "$line"
+  done < "$tmp/check/results"
+  echo "# check: $(( $(date +%s) - start ))s"
+  if [ -n "$CHEATS_KEEP" ]; then
+    mkdir -p "$CHEATS_KEEP/check" && cp "$tmp"/check/*.out "$tmp"/check/*.rc "$CHEATS_KEEP/check/"
+  fi
+}

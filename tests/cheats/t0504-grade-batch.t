@@ -1,0 +1,91 @@
+#!/bin/sh
+# One grade --batch of the whole corpus: each cheat loses the test it dodges, an honest class-mate gets full marks.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # the corpus, make_corpus, pick_seed, honest_chapter, check_cheats
+
+make_corpus
+pick_seed
+start=$(date +%s)
+
+# One batch: every cheat a student with one honest chapter and the cheat in
+# it, and an honest student with every chapter. To keep it quick the batch
+# runs the hidden tests odd and even (t0501-t0503 run every visible size
+# through check; tests/grade runs the references on every hidden test) and
+# every race, technique and fix test. (grade keeps only the first 511
+# characters of --tests: a longer list would lose tests silently, so then
+# every test runs.)
+b="$tmp/class"
+honest_chapter "$b/honest" all
+printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+  [ -n "$name" ] || continue
+  honest_chapter "$b/$name" "$lesson"
+  cp "$k/$name.cl" "$b/$name/exercises/$lesson/$file"
+done
+tests=$(python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidden' or t['id'] in ('odd', 'even')}
+print(','.join(sorted(ids)))" "$tmp/plan.json")
+[ ${#tests} -lt 512 ] || tests=
+t0=$(date +%s)
+"$bin" grade --batch "$b" -j 2 --seed $seed ${tests:+--tests "$tests"} -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
+rc=$?
+echo "# grade --batch -j 2: $(( $(date +%s) - t0 ))s"
+if [ $rc -ne 0 ] || [ ! -s "$tmp/grades.csv" ]; then
+  bad "grade --batch (exit $rc)" "$(cat "$tmp/batch.out")"
+  finish
+  exit 1
+fi
+ok "grade --batch graded $(($(wc -l < "$tmp/grades.csv") - 1)) students"
+
+# judge STUDENT LESSON TEST HOW: the student's report against the corpus' claim
+judge() { python3 "$here/judge.py" "$tmp/grades.csv" "$@" > "$tmp/judge.out" 2>&1; }
+printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
+  [ -n "$name" ] || continue
+  case $how in
+  technique) what="fails $gtest (and passes every hidden test)"
+    [ "$gtest" = technique ] && what="fails a technique test (and passes every hidden test)" ;;
+  race) what="fails $gtest, and its hidden tests and techniques earn nothing" ;;
+  wrong) what="fails the hidden '$gtest' test as a wrong answer, and no other" ;;
+  not_a_fix) what="fails $gtest as not_a_fix" ;;
+  accepted) what="passes $gtest: within the lines a fix may change (recorded)" ;;
+  esac
+  if judge "$name" "$lesson" "$gtest" "$how"; then
+    ok "$name: grade $lesson $what"
+  else
+    bad "$name: grade $lesson should: $what" "$(cat "$tmp/judge.out")"
+  fi
+  sed 's/^/# /' "$tmp/judge.out" | head -n 1
+done > "$tmp/grade-results"
+while IFS= read -r line; do
+  case $line in
+  ok\ *) pass=$((pass + 1)) ;;
+  not\ ok\ *) fail=$((fail + 1)) ;;
+  esac
+  echo "$line"
+done < "$tmp/grade-results"
+
+# ---- the honest student: full marks in every chapter
+if python3 - "$tmp/grades.csv" > "$tmp/honest.out" 2>&1 <<'EOF'
+import csv, json, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+j = json.load(open(rows["honest"]["report"]))
+good = True
+for c in j["chapters"]:
+    if abs(c["score"] - c["max_score"]) > 1e-6 or c["max_score"] <= 0:
+        good = False
+        for t in c["tests"]:
+            if t["outcome"] != "pass":
+                print(c["lesson"], t["id"], t["status"], (t.get("detail") or "")[:300].replace("\n", " "))
+sys.exit(0 if good and j["failed"] == 0 else 1)
+EOF
+then ok "the honest student (references, small fixes of the listings) gets full marks in every chapter, on the same tests"
+else bad "the honest student should get full marks in every chapter" "$(cat "$tmp/honest.out")"; fi
+
+if [ -n "$CHEATS_KEEP" ]; then
+  mkdir -p "$CHEATS_KEEP" && cp -R "$tmp/grades.csv" "$tmp/grades-reports" "$CHEATS_KEEP/"
+  sed -i "s|$tmp/grades-reports|$CHEATS_KEEP/grades-reports|" "$CHEATS_KEEP/grades.csv"
+fi
+echo "# run time: $(( $(date +%s) - start ))s"
+finish

@@ -1,0 +1,17 @@
+#!/bin/sh
+# cltutor bench: the machine's limits, the references' times, the table's rows.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, json_check, a workspace in $tmp
+
+json_check "bench --json measures limits and a reference" "j['limits']['copy_gb_per_s']>0 and j['limits']['fp32_gflop_per_s']>0 and j['chapters'][0]['status']=='pass' and j['chapters'][0]['median_ms']>0 and j['chapters'][0]['openmp_ms']>0" -- "$bin" bench 2 --budget 0.2 --json
+expect "bench text table" 0 'Limits: +copy [0-9.]+ GB/s' -- "$bin" bench 1 --budget 0.2
+out=$("$bin" bench 7 --budget 0.2 2>/dev/null)
+if printf '%s\n' "$out" | grep -Eq '^7 +Byte histogram, padded +16M:uniform +[0-9.]+ ms' &&
+   printf '%s\n' "$out" | grep -Eq '^7\+ +bin-major, no conflicts +16M:uniform' &&
+   [ "$(printf '%s\n' "$out" | awk '{ if (length($0) > w) w = length($0) } END { print w }')" -le 120 ]; then
+  ok "bench rows: short titles, sizes in M, at most 120 columns"
+else bad "bench rows: short titles, sizes in M, at most 120 columns" "$out"; fi
+expect "bench of an unknown chapter" 64 "no chapter '42'" -- "$bin" bench 42
+
+finish

@@ -1,0 +1,44 @@
+#!/bin/sh
+# grade --batch: one CSV row and one JSON report per student, in parallel, each losing only its own tests.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, a workspace, check, need_plan, make_correct, put, nomodel, make_course
+need_plan
+
+b="$tmp/batch"
+mkdir -p "$b"
+make_correct "$b/ada"
+rm -rf "$b"/ada/exercises/0[4-9]*
+mkdir -p "$b/bob" "$b/cy" "$b/dee" "$b/eve" "$b/=fay"
+cp -R "$b/ada/exercises" "$b/bob/"; put "$b/bob" 02-atomic "$k/garbage.cl"
+cp -R "$b/ada/exercises" "$b/cy/";  put "$b/cy" 02-atomic "$k/hang.cl"
+cp -R "$b/ada/exercises" "$b/dee/"; put "$b/dee" 02-atomic "$k/crash.cl"
+cp -R "$b/ada/exercises" "$b/eve/"
+[ -f "$root/exercises/03-coalesced/bug-no-guard.cl" ] && put "$b/eve" 03-coalesced "$root/exercises/03-coalesced/bug-no-guard.cl"
+start=$(date +%s)
+nomodel "$bin" grade 1 2 3 --batch "$b" -j 2 --timeout 1 -o "$tmp/grades.csv" --seed 77 2> "$tmp/batch.err"
+rc=$?
+took=$(( $(date +%s) - start ))
+if [ $rc -eq 0 ] && grep -q 'none of the exercise files was found for: =fay' "$tmp/batch.err" &&
+   python3 - "$tmp/grades.csv" "$tmp/grades-reports" <<'PY'
+import csv, json, os, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert set(rows) == {"'=fay", "ada", "bob", "cy", "dee", "eve"}, rows.keys()
+assert all(r["seed"] == "77" for r in rows.values())
+assert [s for s, r in rows.items() if r["status"] != "ok"] == ["'=fay"] and rows["'=fay"]["status"] == "no files", rows
+f = lambda s, c: float(rows[s][c])
+assert f("ada", "score") == f("ada", "max_score") > 0
+assert len({r["max_score"] for r in rows.values()}) == 1, "every student has the same total"
+for s in ("bob", "cy", "dee"):
+    assert f(s, "01-serial") == 100 and f(s, "03-coalesced") == f("ada", "03-coalesced") and f(s, "02-atomic") == 0, s
+assert f("eve", "03-coalesced") < f("ada", "03-coalesced") and f("eve", "02-atomic") == f("ada", "02-atomic")
+assert f("'=fay", "score") == 0
+for r in rows.values():
+    j = json.load(open(r["report"]))
+    assert j["seed"] == 77 and abs(j["score"] - float(r["score"])) < 0.01
+assert len(os.listdir(sys.argv[2])) == 6
+PY
+then ok "batch -j 2: one CSV row and one JSON report per student, each loses only its own tests, an empty folder is named (${took}s)"
+else bad "batch (exit $rc)" "$(cat "$tmp/batch.err" "$tmp/grades.csv")"; fi
+
+finish

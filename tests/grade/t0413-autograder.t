@@ -1,0 +1,41 @@
+#!/bin/sh
+# Gradescope: run_autograder in a folder laid out like the autograder's, with and without an OpenCL device.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, a workspace, check, need_plan, make_correct, put, nomodel, make_course
+need_plan
+
+# the submission: chapter 1's reference, chapter 2's crashing kernel replaced by its reference
+rm -rf "$tmp/mixed" && mkdir -p "$tmp/mixed"
+put "$tmp/mixed" 01-serial "$root/kernels/01-serial/histogram.cl"
+put "$tmp/mixed" 02-atomic "$k/crash.cl"
+ag="$tmp/autograder"
+mkdir -p "$ag/source" "$ag/submission" "$ag/results"
+cp "$root/docs/gradescope/run_autograder" "$ag/run_autograder"
+printf 'CHAPTERS="1 2"\nOPTIONS="--timeout 5"\n' > "$ag/source/grade.conf"
+cp -R "$tmp/mixed/exercises" "$ag/submission/"
+put "$ag/submission" 02-atomic "$root/kernels/02-atomic/histogram.cl"
+(cd "$ag" && AUTOGRADER_ROOT="$ag" CLTUTOR_SOURCE="$root" CLTUTOR_BIN="$bin" sh ./run_autograder > "$ag/results/stdout" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$ag/results/results.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["score"] == 200 and len(j["tests"]) == 18, (j["score"], len(j["tests"]))
+assert all(t["status"] == "passed" for t in j["tests"])
+assert "seed" in j["output"]
+PY
+then ok "run_autograder grades /autograder/submission into results/results.json"
+else bad "run_autograder (exit $rc)" "$(cat "$ag/results/stdout" "$ag/results/results.json" 2>/dev/null)"; fi
+ls "$ag/submission/exercises/02-atomic" | grep -qv '^histogram.cl$' && bad "the grader wrote into the submission" || ok "the grader writes nothing into the submission"
+mkdir -p "$tmp/no-icd"
+rm -f "$ag/results/results.json"
+(cd "$ag" && OCL_ICD_VENDORS="$tmp/no-icd" AUTOGRADER_ROOT="$ag" CLTUTOR_SOURCE="$root" CLTUTOR_BIN="$bin" sh ./run_autograder > "$ag/results/stdout" 2>&1)
+if python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if 'could not run' in j['output'] and j['tests'] == [] else 1)" "$ag/results/results.json" 2>/dev/null; then
+  ok "without an OpenCL device, results.json says the grader could not run (not a zero grade in disguise)"
+else bad "no device in run_autograder" "$(cat "$ag/results/stdout" "$ag/results/results.json" 2>/dev/null)"; fi
+expect "no OpenCL device: grade exits 69" 69 'could not run' -- env OCL_ICD_VENDORS="$tmp/no-icd" "$bin" grade 2 --dir "$tmp/mixed"
+
+finish

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Branches on what the device defines are refused, with the line; conditionals on build options are graded.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # TMPDIR and HOME in $tmp, $ref, json, refused, sub, with_branch, make_bomb, make_batch
+
+with_branch '#if __OPENCL_VERSION__ < 200\n#endif\n'; refused "#if __OPENCL_VERSION__ < 200" 2
+json "the device-branch message says what to do" "$tmp/r.json" \
+  "'\`#if __OPENCL_VERSION__ < 200\` tests what device runs the kernel; graded code must do the same thing on every device: remove the condition' in t['detail']"
+with_branch '\n#ifdef __NV_CL_C_VERSION\n#define FAST 1\n#endif\n'; refused "#ifdef __NV_CL_C_VERSION" 3
+with_branch '#if defined(cl_khr_fp64)\n#endif\n'; refused "#if defined(cl_khr_fp64)" 2
+with_branch '#ifndef __GPU__\n#endif\n'; refused "#ifndef __GPU__" 2
+with_branch '#define OLD (__OPENCL_C_VERSION__ < 200)\n'; refused "a macro that holds a device macro" 2
+with_branch '#if 0\n#elifdef __CPU__\n#endif\n'; refused "#elifdef __CPU__" 3
+# the honest forms pass
+with_branch '#ifndef LOCAL_SIZE\n#define LOCAL_SIZE 64\n#endif\n#if LOCAL_SIZE > 1\n#define MINE 1\n#endif\n#ifdef MINE\n#endif\n'
+"$bin" grade 2 --dir "$tmp/sub" --seed 4 --tests odd --format json -o "$tmp/r.json" 2>/dev/null
+json "conditionals on build options and on the file's own macros are graded" "$tmp/r.json" "t['status'] == 'pass'"
+
+finish

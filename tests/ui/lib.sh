@@ -1,0 +1,88 @@
+# tests/ui/lib.sh — what the screen tests share, sourced after tests/lib.sh:
+# a tmux server of the script's own, a fake editor, and start, screen, keys,
+# wait_for, check, check_not and capture; cltutor runs at 100x30 with a
+# workspace in $ws ($ex1, $ex2: the exercises of chapters 1 and 2).
+# CLTUTOR_UI_CAPTURE=DIR keeps the screens.
+unset NO_COLOR        # the screens are checked in colour too
+if ! command -v tmux >/dev/null 2>&1; then
+  bad "tmux is missing: install it (sudo apt-get install tmux) to run the screen tests"
+  finish
+  exit 1
+fi
+sock="cltutor-ui-$$"
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() { T kill-server 2>/dev/null; sleep 0.5; rm -rf "$tmp"; }
+trap cleanup EXIT INT TERM
+capdir=${CLTUTOR_UI_CAPTURE:-}
+[ -n "$capdir" ] && mkdir -p "$capdir"
+
+# a failure shows the screen as it was, as TAP comments
+bad() {
+  fail=$((fail + 1))
+  echo "not ok $((pass + fail)) - $1"
+  screen | sed 's/^/#     |/'
+}
+
+# The fake editor: runs the shell snippet in $tmp/edit-action on the file
+# (its last argument) and logs its arguments.
+cat > "$tmp/fake-editor" <<EOF
+#!/bin/sh
+for f; do :; done
+echo "\$*" >> "$tmp/editor.log"
+[ -f "$tmp/edit-action" ] && . "$tmp/edit-action"
+exit 0
+EOF
+chmod +x "$tmp/fake-editor"
+edit_action() { printf '%s\n' "$1" > "$tmp/edit-action"; }
+
+ws="$tmp/ws"
+base_env="ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share LANG=C.UTF-8 LC_ALL= LC_MESSAGES= CLTUTOR_WORKSPACE=$ws VISUAL= EDITOR=$tmp/fake-editor CLTUTOR_UI_TIMEOUT=3 PATH=$PATH"
+mkdir -p "$tmp/home"
+
+# start [ENV=VALUE...]: a fresh session running cltutor at 100x30
+start() {
+  T kill-server 2>/dev/null
+  sleep 0.2
+  T new-session -d -s ui -x 100 -y 30 "env -i TERM=xterm-256color $base_env $* $bin; echo EXITED:\$?; sleep 600"
+  T set-option -t ui status off >/dev/null 2>&1
+  T resize-window -t ui -x 100 -y 30 >/dev/null 2>&1
+  wait_for "cltutor" 10
+}
+screen() { T capture-pane -p -t ui 2>/dev/null; }
+keys() { T send-keys -t ui "$@"; sleep 0.25; }
+# wait_for TEXT [SECONDS]: until the screen shows TEXT
+wait_for() {
+  n=$(( ${2:-15} * 10 ))
+  while [ "$n" -gt 0 ]; do
+    screen | grep -qF -- "$1" && return 0
+    sleep 0.1
+    n=$((n - 1))
+  done
+  return 1
+}
+# check NAME TEXT...: the screen shows every TEXT (waiting up to 20 s for the first)
+check() {
+  name=$1
+  shift
+  wait_for "$1" 20 || { bad "$name (no '$1')"; return 1; }
+  for t; do
+    screen | grep -qF -- "$t" || { bad "$name (no '$t')"; return 1; }
+  done
+  ok "$name"
+}
+# check_not NAME TEXT: the screen does not show TEXT
+check_not() {
+  if screen | grep -qF -- "$2"; then bad "$1 (shows '$2')"; else ok "$1"; fi
+}
+capture() { [ -n "$capdir" ] && screen > "$capdir/$1.txt"; }
+
+ex1="$ws/exercises/01-serial/histogram.cl"
+ex2="$ws/exercises/02-atomic/histogram.cl"
+
+
+# solved_ex1: chapter 1's exercise in the workspace is its reference (a
+# learner who has solved it), before the course starts
+solved_ex1() {
+  mkdir -p "$(dirname "$ex1")"
+  cp "$root/kernels/01-serial/histogram.cl" "$ex1"
+}

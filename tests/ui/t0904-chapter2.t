@@ -1,0 +1,44 @@
+#!/bin/sh
+# Chapter 2: hints, changes, the solution locked, a run from the command line, a race, a crash, a hang, cancel.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, ok, finish (TAP)
+. "$here/lib.sh"      # tmux, start, keys, check, check_not, capture, the fake editor, $ws, $ex1, $ex2
+
+start
+
+# ---- chapter 2: hints, changes, solution locked, crash, hang, cancel
+keys 2
+check "chapter 2 opens" "Atomic histogram (GPU1)" "histogram.cl"
+keys n
+check "hints: the first" "Hints" "get_global_id(0)" "hint 2 of"
+keys n
+check "hints: the second" "hint 3 of"
+keys Escape
+grep -q '"hints_seen":[[:space:]]*2' "$ws/.cltutor/progress.json" && ok "hints: saved in the progress" || bad "hints: saved in the progress"
+keys 6
+check "changes: against the chapter's starting file" "the starting file" "+++ yours"
+keys 7
+check "solution: locked before passing" "opens once you pass"
+# a run from another terminal shows in the open course's History, marked as such
+env CLTUTOR_WORKSPACE="$ws" "$bin" run 2 --no-timing >/dev/null 2>&1
+keys 5
+check "history: a run from the command line appears, with where it came from" "  run   " "wrong"
+sed 's/atomic_inc(&histogram\[nearest\]);/histogram[nearest] += 1;/' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
+keys 1
+check "race: right on this CPU, but the race check fails and the chapter is not passed" "Data race" "not passed yet" "Not timed"
+check_not "race: no time for a racy kernel" "GB/s"
+cp "$here/../cli/kernels/out_of_bounds.cl" "$ex2"
+check "crash: the engine's message, the UI lives" "Crashed"
+keys '?'
+check "crash: keys still work" "this help"
+keys Escape
+cp "$here/../cli/kernels/endless_loop.cl" "$ex2"
+check "hang: timed out" "Timed out" "did not finish"
+capture hang
+keys r
+check "cancel: running" "c: cancel"
+keys c
+check "cancel: stopped" "Cancelled"
+keys Escape
+
+finish
