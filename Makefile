@@ -19,7 +19,7 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjso
 
 # The source is layered, one folder a layer, lowest first (docs/architecture.md):
 #   base text course cl problem run gpumodel grade ui | term cli
-# A file includes only its own layer and those below it (scripts/layers.sh
+# A file includes only its own layer and those below it (scripts/layers.py
 # checks, in `make test`). The model (every layer up to ui) has no curses;
 # the grader and the tests link it alone. src/term is the terminal UI, the
 # only code that sees curses; src/cli the command line and main.c.
@@ -104,7 +104,7 @@ $(BUILD)/unit-tests: $(MODEL_SRC) $(UNIT_SRC) $(HEADERS) $(wildcard tests/unit/*
 
 # The engine runs kernels in a fresh cltutor process: the tests' binaries use the one next to them.
 unit: $(BUILD)/unit-tests $(BUILD)/cltutor
-	ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_abort=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp CK_DEFAULT_TIMEOUT=120 $(BUILD)/unit-tests
+	ASAN_OPTIONS=detect_leaks=1:handle_segv=0:handle_sigbus=0:handle_abort=0 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp CK_DEFAULT_TIMEOUT=300 $(BUILD)/unit-tests
 
 # Analyses a chapter three times in one process (tests/gpumodel): it lives
 # next to cltutor, where the GPU model looks for its Oclgrind plugin.
