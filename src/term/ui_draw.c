@@ -634,7 +634,7 @@ static void draw_chapter(const ui_app *a) {
     const char *keys;
     if (a->st.confirm_reset) keys = _("X again: reset · any other key: keep ");
     else if (c->run_id) keys = _("c cancel · ? help · e edit · Tab pane ");
-    else keys = _("e edit · r run · ? help · n hint · w watch · Tab pane · 1-8 tabs · q back ");
+    else keys = _("e edit · r run · C check · ? help · n hint · S size · B files · w watch · Tab pane · q back ");
     draw_status(a, keys);
 }
 
@@ -663,10 +663,13 @@ static void draw_overlay(const ui_app *a) {
     if (!a->utf8 && dp->n > v->rows) foot = _(" j/k scroll · Esc close ");
     int fw = st_widths(foot);
     if (fw && fw < w - 4) put_text(y0 + h - 1, x0 + w - fw - 2, fw, foot, frame);
-    int top = a->st.overlay == OV_DEVICES ? 0 : v->top;
+    tui_overlay ov = a->st.overlay;
+    int list = ov == OV_DEVICES || ov == OV_SIZES || ov == OV_FILES; /* one row an item, the cursor's */
+    int n_items = ov == OV_DEVICES ? a->n_devs : ov == OV_SIZES ? a->st.n_sizes : a->st.n_files;
+    int top = list ? 0 : v->top;
     for (int r = 0; r < h - 2; r++) {
         int i = top + r;
-        int sel = a->st.overlay == OV_DEVICES && i == v->cur && i < a->n_devs;
+        int sel = list && i == v->cur && i < n_items;
         if (i < dp->n) draw_sline(y0 + 1 + r, x0 + 2, w - 4, &dp->lines[i], 0, sel ? A_REVERSE : 0, A_NORMAL);
     }
 }

@@ -36,12 +36,16 @@ static const tui_binding bindings[] = {
     {KC_CHAPTER, 'a', 0, CMD_ANALYSIS},         {KC_CHAPTER, 'z', 0, CMD_ZOOM},
     {KC_CHAPTER, 'X', 0, CMD_RESET},            {KC_CHAPTER, 'q', 0, CMD_BACK},
     {KC_CHAPTER, TK_ESC, 0, CMD_BACK},
+    {KC_CHAPTER, 'C', 0, CMD_CHECK_ALL},        {KC_CHAPTER, 'S', 0, CMD_SIZES},
+    {KC_CHAPTER, 'T', 0, CMD_TIME_LIMIT},       {KC_CHAPTER, 'B', 0, CMD_FILES},
     /* dialogs */
     {KC_DIALOG, TK_ESC, 0, CMD_CLOSE},          {KC_DIALOG, 'q', 0, CMD_CLOSE},
     {KC_DIALOG, TK_ENTER, 0, CMD_CLOSE},
     {KC_HINTS, TK_ENTER, 0, CMD_NEXT_HINT},     {KC_HINTS, 'n', 0, CMD_NEXT_HINT},
     {KC_HINTS, 'h', 0, CMD_CLOSE},
     {KC_DEVICES, TK_ENTER, 0, CMD_USE_DEVICE},  {KC_DEVICES, 'r', 0, CMD_RELOAD_DEVICES},
+    {KC_SIZES, TK_ENTER, 0, CMD_USE_SIZE},      {KC_SIZES, 'S', 0, CMD_SIZES},
+    {KC_FILES, TK_ENTER, 0, CMD_OPEN_FILE},     {KC_FILES, 'B', 0, CMD_FILES},
     {KC_EVERYWHERE, 0, 0, CMD_NONE},
 };
 
@@ -76,12 +80,20 @@ static const tui_key_help rows[] = {
     {2, KC_CHAPTER, {CMD_ANALYSIS}, 0, N_("the GPU memory-model report, when available")},
     {2, KC_CHAPTER, {CMD_ZOOM}, 0, N_("zoom: the focused pane fills the screen")},
     {2, KC_CHAPTER, {CMD_RESET}, 1, N_("put the starting file back (yours is kept as .bak)")},
+    {2, KC_CHAPTER, {CMD_CHECK_ALL}, 0, N_("check: every visible test, the race check and the technique (cltutor check)")},
+    {2, KC_CHAPTER, {CMD_SIZES}, 0, N_("size and input to run at (--size)")},
+    {2, KC_CHAPTER, {CMD_TIME_LIMIT}, 0, N_("time limit of a run: 10, 30, 60 or 120 s (--timeout)")},
+    {2, KC_CHAPTER, {CMD_FILES}, 0, N_("the chapter's files: its kernel and the find-the-bug listings")},
     {2, KC_CHAPTER, {CMD_BACK}, 0, N_("back to the chapter list")},
     {3, KC_DIALOG, {CMD_CLOSE}, 0, N_("close")},
     {3, KC_HINTS, {CMD_NEXT_HINT}, 0, N_("hints: show the next hint")},
     {3, KC_HINTS, {CMD_CLOSE}, 0, N_("hints: close (h again)")},
     {3, KC_DEVICES, {CMD_USE_DEVICE}, 0, N_("devices: use the selected device")},
     {3, KC_DEVICES, {CMD_RELOAD_DEVICES}, 0, N_("devices: look for devices again")},
+    {3, KC_SIZES, {CMD_USE_SIZE}, 0, N_("sizes: run at the selected size")},
+    {3, KC_SIZES, {CMD_SIZES}, 0, N_("sizes: close (S again)")},
+    {3, KC_FILES, {CMD_OPEN_FILE}, 0, N_("files: open the selected file")},
+    {3, KC_FILES, {CMD_FILES}, 0, N_("files: close (B again)")},
     {0, KC_EVERYWHERE, {CMD_NONE}, 0, NULL},
 };
 

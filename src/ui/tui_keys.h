@@ -26,6 +26,8 @@ typedef enum {
     KC_DIALOG,      /* any dialog (help, reference, hints, devices, a message) */
     KC_HINTS,       /* the hints dialog */
     KC_DEVICES,     /* the devices dialog */
+    KC_SIZES,       /* the sizes dialog */
+    KC_FILES,       /* the chapter's files dialog */
     KC_COUNT
 } tui_key_context;
 
@@ -38,7 +40,8 @@ typedef enum {
     X(CMD_LEFT) X(CMD_RIGHT) X(CMD_PREV_TAB) X(CMD_NEXT_TAB) X(CMD_PREV_SECTION) \
     X(CMD_NEXT_SECTION) X(CMD_TAB_NUMBER) X(CMD_ENTER) X(CMD_HINTS) X(CMD_NEXT_HINT) \
     X(CMD_SOLUTION) X(CMD_ANALYSIS) X(CMD_ZOOM) X(CMD_RESET) X(CMD_BACK)        \
-    X(CMD_CLOSE) X(CMD_USE_DEVICE) X(CMD_RELOAD_DEVICES)
+    X(CMD_CLOSE) X(CMD_USE_DEVICE) X(CMD_RELOAD_DEVICES) X(CMD_SIZES) X(CMD_USE_SIZE) X(CMD_TIME_LIMIT)   \
+    X(CMD_CHECK_ALL) X(CMD_FILES) X(CMD_OPEN_FILE)
 
 typedef enum {
     CMD_NONE = 0,

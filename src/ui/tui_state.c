@@ -126,7 +126,7 @@ static int scroll(tui_list *v, tui_command cmd) {
 static void open_overlay(tui_state *s, tui_overlay o) {
     s->overlay = o;
     s->overlay_list.top = s->overlay_list.cur = 0;
-    s->overlay_list.has_cursor = o == OV_DEVICES;
+    s->overlay_list.has_cursor = o == OV_DEVICES || o == OV_SIZES || o == OV_FILES;
 }
 
 /* A dialog's key toggles it: the key that opened it closes it. */
@@ -169,6 +169,15 @@ static tui_action dialog_command(tui_state *s, tui_command cmd) {
         s->overlay = OV_NONE;
         return act(ACT_SET_DEVICE, s->overlay_list.cur);
     case CMD_RELOAD_DEVICES: return act(ACT_RELOAD_DEVICES, 0);
+    case CMD_USE_SIZE:
+    case CMD_OPEN_FILE: {
+        int n = cmd == CMD_USE_SIZE ? s->n_sizes : s->n_files;
+        if (n <= 0) return act(ACT_NONE, 0);
+        s->overlay = OV_NONE;
+        return act(cmd == CMD_USE_SIZE ? ACT_SET_SIZE : ACT_OPEN_FILE, s->overlay_list.cur);
+    }
+    case CMD_SIZES: s->overlay = OV_NONE; return act(ACT_NONE, 0);  /* S again closes it */
+    case CMD_FILES: s->overlay = OV_NONE; return act(ACT_NONE, 0);  /* B again closes it */
     default: return everywhere(s, cmd);
     }
 }
@@ -236,6 +245,10 @@ static tui_action chapter_command(tui_state *s, tui_command cmd, int arg, int ke
     case CMD_CANCEL: return s->running ? act(ACT_CANCEL, 0) : act(ACT_NONE, 0);
     case CMD_WATCH: s->watch = !s->watch; return act(ACT_TOGGLE_WATCH, s->watch);
     case CMD_HINTS: open_overlay(s, OV_HINTS); return act(ACT_NONE, 0);
+    case CMD_SIZES: open_overlay(s, OV_SIZES); return act(ACT_SIZES, 0);
+    case CMD_FILES: open_overlay(s, OV_FILES); return act(ACT_FILES, 0);
+    case CMD_TIME_LIMIT: return act(ACT_TIME_LIMIT, 0);
+    case CMD_CHECK_ALL: return act(ACT_CHECK_ALL, 0);
     case CMD_NEXT_HINT: open_overlay(s, OV_HINTS); return act(ACT_NEXT_HINT, 0);
     case CMD_RESET:
         if (s->confirm_reset) { s->confirm_reset = 0; return act(ACT_RESET_EXERCISE, 0); }
@@ -263,7 +276,8 @@ tui_action tui_key(tui_state *s, int key) {
         return key == 'y' || key == 'Y' || key == 'q' || key == TK_CTRL_C ? act(ACT_QUIT, 0) : act(ACT_NONE, 0);
     }
     if (s->overlay != OV_NONE) {
-        tui_key_context own = s->overlay == OV_HINTS ? KC_HINTS : s->overlay == OV_DEVICES ? KC_DEVICES : KC_DIALOG;
+        tui_key_context own = s->overlay == OV_HINTS ? KC_HINTS : s->overlay == OV_DEVICES ? KC_DEVICES
+                            : s->overlay == OV_SIZES ? KC_SIZES : s->overlay == OV_FILES ? KC_FILES : KC_DIALOG;
         cmd = tui_keys_lookup(own, key, &arg);
         if (cmd == CMD_NONE) cmd = tui_keys_lookup(KC_DIALOG, key, &arg);
         if (cmd == CMD_NONE) cmd = tui_keys_lookup(KC_EVERYWHERE, key, &arg);

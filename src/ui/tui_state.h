@@ -9,7 +9,10 @@
 typedef enum { SCR_HOME = 0, SCR_CHAPTER } tui_screen;
 
 typedef enum {
-    OV_NONE = 0, OV_HELP, OV_QUICKREF, OV_HINTS, OV_DEVICES, OV_MESSAGE, OV_CONFIRM_QUIT, OV_COUNT
+    OV_NONE = 0, OV_HELP, OV_QUICKREF, OV_HINTS, OV_DEVICES, OV_MESSAGE, OV_CONFIRM_QUIT,
+    OV_SIZES,      /* the sizes and inputs to run at */
+    OV_FILES,      /* the chapter's files: its kernel and its find-the-bug listings */
+    OV_COUNT
 } tui_overlay;
 
 typedef enum { PANE_LESSON = 0, PANE_KERNEL, PANE_RESULTS, PANE_COUNT } tui_pane;
@@ -62,6 +65,12 @@ typedef enum {
     ACT_RESET_EXERCISE,   /* confirmed: put the starting file back */
     ACT_RELOAD_DEVICES,
     ACT_SECTION,          /* the lesson's next (arg 1) or previous (-1) heading */
+    ACT_SIZES,            /* the sizes dialog opened: put its cursor on the size in use */
+    ACT_SET_SIZE,         /* arg: index into the sizes */
+    ACT_TIME_LIMIT,       /* the next time limit for a run */
+    ACT_CHECK_ALL,        /* every visible test, the race check and the technique, now */
+    ACT_FILES,            /* the files dialog opened: put its cursor on the file shown */
+    ACT_OPEN_FILE,        /* arg: 0 the chapter's kernel, k the k-th find-the-bug listing */
 } tui_action_kind;
 
 typedef struct {
@@ -84,6 +93,7 @@ typedef struct {
     int tab_enabled[TAB_COUNT];
     tui_list overlay_list;   /* help, reference, hints, devices (cursor there) */
     int n_devices;
+    int n_sizes, n_files;    /* the choices of the sizes and files dialogs */
     int running;             /* a run is in progress (set by the controller) */
     int watch;               /* rerun on save */
     int confirm_reset;       /* 'X' pressed once: the next 'X' resets */

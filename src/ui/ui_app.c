@@ -356,6 +356,60 @@ static ui_effect do_action(ui_app *a, tui_action act) {
         a->st.focus = PANE_LESSON;
         break;
     }
+    case ACT_SIZES:
+    case ACT_FILES: {
+        if (!a->in_chapter) break;
+        char sizes[24][64];
+        int n = ui_chapter_sizes(a, sizes, 24), cur = 0;
+        const char *now = ui_chapter_size(a);
+        for (int i = 0; now && i < n; i++)
+            if (!strcmp(sizes[i], now)) cur = i;
+        a->st.n_sizes = n;
+        a->st.n_files = 1 + a->ch.l->n_bugs;
+        a->st.overlay_list.len = act.kind == ACT_SIZES ? n : a->st.n_files;
+        a->st.overlay_list.cur = act.kind == ACT_SIZES ? cur : a->ch.file;
+        break;
+    }
+    case ACT_SET_SIZE: {
+        if (!a->in_chapter) break;
+        char sizes[24][64];
+        int n = ui_chapter_sizes(a, sizes, 24);
+        if (act.arg < 0 || act.arg >= n) break;
+        /* the chapter's own size (or a listing's own) is no choice to keep */
+        const char *own = a->ch.file > 0 && a->ch.l->bugs[a->ch.file - 1].exposes[0] ? a->ch.l->bugs[a->ch.file - 1].exposes
+                                                                                      : a->ch.l->default_size;
+        util_copy_text(a->ch.size_spec, sizeof a->ch.size_spec, strcmp(sizes[act.arg], own) ? sizes[act.arg] : "");
+        ui_app_note(a, 0, _("Runs use the size %s now (--size %s on the command line); S changes it."), sizes[act.arg],
+                    sizes[act.arg]);
+        ui_chapter_start_run(a);
+        break;
+    }
+    case ACT_TIME_LIMIT: {
+        static const double limits[] = {10, 30, 60, 120};
+        int i = 0;
+        while (i < 4 && limits[i] <= a->timeout_s) i++;
+        a->timeout_s = limits[i % 4];
+        ui_app_note(a, 0, _("A run may take %.0f s now (--timeout %.0f on the command line); T changes it."), a->timeout_s,
+                    a->timeout_s);
+        break;
+    }
+    case ACT_CHECK_ALL:
+        if (!a->in_chapter) break;
+        if (a->ch.file != 0) ui_chapter_show_file(a, 0); /* the chapter is passed by its kernel, not a listing */
+        ui_chapter_start_verdict(a);
+        a->st.tab = TAB_RESULT;
+        a->st.focus = PANE_RESULTS;
+        a->ch.tab_dirty[TAB_RESULT] = 1;
+        ui_app_note(a, 0, "%s", _("Checking: every visible test, the race check and the technique (cltutor check)."));
+        break;
+    case ACT_OPEN_FILE:
+        if (!a->in_chapter || act.arg < 0 || act.arg > a->ch.l->n_bugs) break;
+        a->ch.size_spec[0] = '\0';
+        ui_chapter_show_file(a, act.arg);
+        if (act.arg == 0) ui_app_note(a, 0, "%s", _("Back to the chapter's kernel."));
+        else ui_app_note(a, 0, _("Find the bug: %s. r runs it at %s, where the bug shows; B goes back."),
+                         a->ch.l->bugs[act.arg - 1].file, a->ch.l->bugs[act.arg - 1].exposes);
+        break;
     case ACT_NONE: break;
     }
     return (ui_effect){UI_DO_NOTHING, 0};

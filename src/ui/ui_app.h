@@ -63,6 +63,8 @@ typedef struct {
     unsigned long long vd_hash;       /* the kernel text it is about */
     double vd_median_ms;      /* the correct run's time it started from, kept as a best time on a pass */
     char vd_device[256];
+    int file;                 /* the file shown: 0 the chapter's kernel, k its k-th find-the-bug listing */
+    char size_spec[64];       /* the size runs use, "" the chapter's (or the listing's) */
 } ui_chapter;
 
 #define UI_MIN_COLS 60
@@ -189,6 +191,11 @@ void ui_frame_free(ui_frame *f);
 const char *ui_chapter_summary(const lesson *l, char *buf, size_t len);
 /* The home screen's first sentence. */
 const char *ui_home_welcome(const ui_app *a, char *buf, size_t len);
+
+/* The sizes a chapter offers (its own, its inputs, its visible tests, its
+ * listings'), and the one the next run uses (NULL: the chapter's). */
+int ui_chapter_sizes(const ui_app *a, char sizes[][64], int max);
+const char *ui_chapter_size(const ui_app *a);
 
 /* The learner's kernel file as the UI names it (relative to the workspace). */
 const char *ui_kernel_label(const ui_app *a);

@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "text/clhl.h"
 #include "text/i18n.h"
+#include "problem/problem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,23 +101,83 @@ void ui_chapter_close(ui_app *a) {
     a->st.running = 0;
 }
 
+/* The learner's copy of file k of the chapter (0 its kernel, k its k-th
+ * find-the-bug listing): the file the kernel pane shows, runs and edits. */
+static void find_file(ui_app *a, int k, char *err, size_t errlen) {
+    ui_chapter *c = &a->ch;
+    const char *name = k ? c->l->bugs[k - 1].file : c->l->exercise;
+    int rc = k ? paths_exercise_file(&a->paths, c->l, name, c->kernel_path, sizeof c->kernel_path, err, errlen)
+               : paths_exercise(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path, err, errlen);
+    c->kernel_ro = rc != 0;
+    if (c->kernel_ro) { /* the course's own copy, to read */
+        util_copy_text(c->kernel_err, sizeof c->kernel_err, err);
+        if (k) util_pathf(c->kernel_path, sizeof c->kernel_path, "%s/exercises/%s/%s", a->paths.data, c->l->id, name);
+        else paths_starting(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path);
+    }
+    util_textf(c->display, sizeof c->display, "exercises/%s/%s", c->l->id, name);
+}
+
+void ui_chapter_show_file(ui_app *a, int k) {
+    ui_chapter *c = &a->ch;
+    if (k < 0 || k > c->l->n_bugs) return;
+    if (c->run_id) tui_jobs_cancel(&a->jobs, JOB_RUN);
+    if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
+    c->run_id = c->vd_id = 0;
+    a->st.running = 0;
+    tui_watch_close(&c->watch);
+    if (c->have_rep) engine_report_free(&c->rep);
+    c->have_rep = 0;
+    if (c->vd) c->vd->n = 0;
+    c->file = k;
+    char err[1400];
+    find_file(a, k, err, sizeof err);
+    if (c->kernel_ro) ui_app_note(a, 1, "%s %s", _("The workspace is read-only: your changes cannot be saved."), err);
+    ui_chapter_load_kernel(a);
+    c->run_hash = c->kernel_hash; /* showing a file is not a run of it */
+    tui_watch_open(&c->watch, c->kernel_path, a->force_poll);
+    a->st.pane[PANE_KERNEL].top = a->st.pane[PANE_KERNEL].cur = 0;
+    ui_chapter_mark_dirty(a);
+}
+
+/* The size the next run uses: the one chosen (S), else a listing's own, else the chapter's. */
+const char *ui_chapter_size(const ui_app *a) {
+    const ui_chapter *c = &a->ch;
+    if (c->size_spec[0]) return c->size_spec;
+    if (c->file > 0 && c->l->bugs[c->file - 1].exposes[0]) return c->l->bugs[c->file - 1].exposes;
+    return NULL;
+}
+
+int ui_chapter_sizes(const ui_app *a, char sizes[][64], int max) {
+    const lesson *l = a->ch.l;
+    int n = 0;
+    #define ADD_SIZE(s)                                                                    \
+        do {                                                                               \
+            int seen = 0;                                                                  \
+            for (int k = 0; k < n; k++) seen |= !strcmp(sizes[k], (s));                     \
+            if (!seen && n < max) util_copy_text(sizes[n++], 64, (s));                      \
+        } while (0)
+    ADD_SIZE(l->default_size);
+    const problem_ops *ops = problem_find(l->problem);
+    for (int i = 1; ops && ops->input_kinds[i]; i++) {
+        char s[64];
+        util_textf(s, sizeof s, "%s:%s", l->default_size, ops->input_kinds[i]);
+        ADD_SIZE(s);
+    }
+    for (int i = 0; i < l->n_check_sizes; i++) ADD_SIZE(l->check_sizes[i]);
+    for (int i = 0; i < l->n_bugs; i++)
+        if (l->bugs[i].exposes[0]) ADD_SIZE(l->bugs[i].exposes);
+    #undef ADD_SIZE
+    return n;
+}
+
 void ui_chapter_open(ui_app *a, int index) {
     ui_chapter_close(a);
     ui_chapter *c = &a->ch;
+    c->watch = (tui_watch){.fd = -1, .wd = -1}; /* watching nothing yet (a zeroed one would close stdin) */
     c->l = &a->cat.items[index];
     c->index = index;
-    char err[1400];
-    if (paths_exercise(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path, err, sizeof err) != 0) {
-        c->kernel_ro = 1;
-        util_copy_text(c->kernel_err, sizeof c->kernel_err, err);
-        paths_starting(&a->paths, c->l, c->kernel_path, sizeof c->kernel_path);
-        ui_app_note(a, 1, "%s %s", _("The workspace is read-only: your changes cannot be saved."), err);
-    }
-    snprintf(c->display, sizeof c->display, "exercises/%s/%s", c->l->id, c->l->exercise);
-    ui_chapter_load_kernel(a);
+    ui_chapter_show_file(a, 0);
     ui_chapter_load_lesson(a);
-    tui_watch_open(&c->watch, c->kernel_path, a->force_poll);
-    ui_chapter_mark_dirty(a);
     ui_chapter_count_failures(a);
     a->in_chapter = 1;
     tui_open_chapter(&a->st);
@@ -142,7 +203,8 @@ void ui_chapter_start_run(ui_app *a) {
     ui_chapter_load_kernel(a);
     tui_watch_mark_seen(&c->watch);
     char dev[sizeof a->cfg.device];
-    tui_job *job = tui_job_new_run(JOB_RUN, c->l, c->kernel_path, c->display, ui_device_spec(a, dev, sizeof dev), NULL);
+    tui_job *job = tui_job_new_run(JOB_RUN, c->l, c->kernel_path, c->display, ui_device_spec(a, dev, sizeof dev),
+                                   ui_chapter_size(a));
     if (!job) return;
     /* quick feedback: at least 2 timed runs, more while 0.15 s lasts (`cltutor run` times longer) */
     job->rq.timeout_s = a->timeout_s;
@@ -173,7 +235,7 @@ void ui_chapter_start_analysis(ui_app *a) {
 
 /* After a correct run: every visible test, the race check and the
  * technique, in the background; the Result tab fills the checklist. */
-static void start_verdict(ui_app *a) {
+void ui_chapter_start_verdict(ui_app *a) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter) return;
     if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
@@ -280,8 +342,9 @@ void ui_chapter_finish_run(ui_app *a, tui_job *job) {
     memset(r, 0, sizeof *r); /* ownership moved */
     c->have_rep = 1;
     c->prev_run_ms = c->rep.device.name[0] ? last_passing_ms(a, c->rep.device.name) : 0;
+    /* the chapter's own kernel at its own size is the learner's progress; a listing or another size is practice */
     if (c->rep.status != ENG_USAGE && c->rep.status != ENG_NO_DEVICE && c->rep.status != ENG_CANCELLED &&
-        !c->kernel_ro) {
+        !c->kernel_ro && c->file == 0 && !c->size_spec[0]) {
         progress_run pr = {.when = (double)time(NULL), .origin = FROM_UI, .passed = c->rep.status == ENG_PASS,
                            .median_ms = c->rep.status == ENG_PASS ? c->rep.timing.median : 0,
                            .file_hash = c->run_hash};
@@ -298,7 +361,7 @@ void ui_chapter_finish_run(ui_app *a, tui_job *job) {
     /* the references' times, once per session and device, when the learner
      * pauses: they would only slow down the next save's run */
     if (c->rep.status == ENG_PASS && c->rep.n_samples > 0) c->refs_due = util_now() + 1.5;
-    if (c->rep.status == ENG_PASS && c->run_hash == c->kernel_hash) start_verdict(a);
+    if (c->rep.status == ENG_PASS && c->run_hash == c->kernel_hash && c->file == 0) ui_chapter_start_verdict(a);
     else if (c->vd && c->rep.status != ENG_CANCELLED) c->vd->n = 0; /* wrong here: no checklist to show */
     if (c->rep.status == ENG_BUILD && c->rep.error_line > 0) {
         a->st.pane[PANE_KERNEL].len = c->kernel_doc.n;

@@ -16,6 +16,10 @@ void ui_chapter_mark_dirty(ui_app *a);
 /* Starts a run of the kernel now (stopping one under way), or an analysis. */
 void ui_chapter_start_run(ui_app *a);
 void ui_chapter_start_analysis(ui_app *a);
+/* Every visible test, the race check and the technique, in the background. */
+void ui_chapter_start_verdict(ui_app *a);
+/* Shows file k of the chapter in the kernel pane: 0 its kernel, k its k-th find-the-bug listing. */
+void ui_chapter_show_file(ui_app *a, int k);
 /* A finished job of the chapter's. */
 void ui_chapter_finish_run(ui_app *a, tui_job *job);
 void ui_chapter_finish_analysis(ui_app *a, tui_job *job);

@@ -127,6 +127,50 @@ static void changes_doc(ui_app *a, int width, st_doc *d) {
     diff_files(path, name, c->kernel_text, mine, d);
 }
 
+/* The sizes dialog: one row a size (the cursor's rows), then what they are. */
+static void sizes_doc(ui_app *a, int width, st_doc *out, char *title, size_t tlen) {
+    snprintf(title, tlen, "%s", _("Run at which size?"));
+    if (!a->in_chapter) return;
+    const lesson *l = a->ch.l;
+    char sizes[24][64];
+    int n = ui_chapter_sizes(a, sizes, 24);
+    const char *now = ui_chapter_size(a);
+    for (int i = 0; i < n; i++) {
+        int used = now ? !strcmp(sizes[i], now) : i == 0;
+        const char *what = !strcmp(sizes[i], l->default_size) ? _("the chapter's size") : NULL;
+        for (int k = 0; k < l->n_check_sizes && !what; k++)
+            if (!strcmp(sizes[i], l->check_sizes[k])) what = _("a visible test");
+        for (int k = 0; k < l->n_bugs && !what; k++)
+            if (!strcmp(sizes[i], l->bugs[k].exposes)) what = _("where a find-the-bug listing shows its bug");
+        if (!what) what = _("another input at the chapter's size");
+        st_line *ln = st_doc_add(out);
+        st_line_addf(ln, used ? ST_OK | ST_A_BOLD : ST_NORMAL, "%s %-22s", used ? (a->utf8 ? "●" : "*") : " ", sizes[i]);
+        st_line_addf(ln, ST_DIM, " %s", what);
+    }
+    st_doc_add(out);
+    wrap_into(out, width, ST_DIM, _("Enter runs at the selected size; the chapter's size is the one progress counts. On the command line: cltutor run N --size SIZE[:INPUT]."));
+}
+
+/* The files dialog: the chapter's kernel, then each find-the-bug listing. */
+static void files_doc(ui_app *a, int width, st_doc *out, char *title, size_t tlen) {
+    snprintf(title, tlen, "%s", _("The chapter's files"));
+    if (!a->in_chapter) return;
+    const lesson *l = a->ch.l;
+    int zh = !strcmp(i18n_lang(), "zh");
+    for (int i = 0; i <= l->n_bugs; i++) {
+        int shown = a->ch.file == i;
+        st_line *ln = st_doc_add(out);
+        st_line_addf(ln, shown ? ST_OK | ST_A_BOLD : ST_NORMAL, "%s %-24s", shown ? (a->utf8 ? "●" : "*") : " ",
+                     i ? l->bugs[i - 1].file : l->exercise);
+        if (i == 0) st_line_addf(ln, ST_DIM, " %s", _("the chapter's kernel"));
+        else st_line_addf(ln, ST_DIM, " %s", zh && l->bugs[i - 1].title_zh[0] ? l->bugs[i - 1].title_zh : l->bugs[i - 1].title);
+    }
+    st_doc_add(out);
+    wrap_into(out, width, ST_DIM, l->n_bugs
+        ? _("A find-the-bug listing is a kernel with one bug: open it, run it (r) at the size where the bug shows, and mend it with a small edit (e). On the command line: cltutor check N checks the fixes too.")
+        : _("This chapter has no find-the-bug listing."));
+}
+
 void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter) return;
@@ -237,6 +281,8 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
             st_doc_addf(out, ST_DIM, _("That was the last hint (%d of %d)."), l->n_hints, l->n_hints);
         break;
     }
+    case OV_SIZES: sizes_doc(a, width, out, title, tlen); break;
+    case OV_FILES: files_doc(a, width, out, title, tlen); break;
     case OV_DEVICES: {
         snprintf(title, tlen, "%s", _("OpenCL devices"));
         if (a->devs_state == 1 && a->n_devs == 0) {

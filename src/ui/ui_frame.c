@@ -172,7 +172,9 @@ static void prepare_dialog(ui_app *a, ui_frame *f) {
     f->dialog = (ui_rect){(f->rows - h) / 2, (f->cols - w) / 2, h, w};
     tui_list *v = &a->st.overlay_list;
     int want_end = v->top >= (1 << 20); /* the newest hint */
-    scroll_limits(v, h - 2, a->st.overlay == OV_DEVICES ? (a->n_devs > 0 ? a->n_devs : 1) : f->dialog_doc.n);
+    tui_overlay ov = a->st.overlay;
+    int items = ov == OV_DEVICES ? a->n_devs : ov == OV_SIZES ? a->st.n_sizes : ov == OV_FILES ? a->st.n_files : -1;
+    scroll_limits(v, h - 2, items < 0 ? f->dialog_doc.n : items > 0 ? items : 1);
     if (want_end) v->top = f->dialog_doc.n - v->rows > 0 ? f->dialog_doc.n - v->rows : 0;
 }
 

@@ -7,6 +7,7 @@
 #include "ui/ui_app.h"
 
 #include <locale.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,65 @@ START_TEST(frames_are_laid_out_before_drawing) {
 }
 END_TEST
 
+/* Every action without leaving the course: sizes and inputs, the time limit,
+ * the find-the-bug listings, and the whole check. */
+START_TEST(every_action_has_a_key) {
+    struct stat in_before;
+    ck_assert_int_eq(fstat(STDIN_FILENO, &in_before), 0);
+    open_app();
+    ui_app_key(&app, '2');
+    /* S: the sizes, the chapter's first; choosing another runs at it, and the chapter's own is no choice to keep */
+    ui_app_key(&app, 'S');
+    ck_assert_int_eq(app.st.overlay, OV_SIZES);
+    ck_assert_int_ge(app.st.n_sizes, 3);
+    frame(30, 100);
+    ck_assert_int_ge(doc_has(&app.frame.dialog_doc, app.ch.l->default_size), 0);
+    ck_assert_int_ge(doc_has(&app.frame.dialog_doc, "onebin"), 0);
+    ui_app_key(&app, TK_DOWN);
+    ui_app_key(&app, TK_ENTER);
+    ck_assert_int_eq(app.st.overlay, OV_NONE);
+    ck_assert_str_ne(app.ch.size_spec, "");
+    ck_assert_ptr_nonnull(strstr(app.note, "--size"));
+    ck_assert_int_ne(app.ch.run_id, 0);
+    ui_app_key(&app, 'S');
+    ui_app_key(&app, TK_HOME);
+    ui_app_key(&app, TK_ENTER);
+    ck_assert_str_eq(app.ch.size_spec, "");
+    /* T: the time limit, round the four */
+    double before = app.timeout_s;
+    ui_app_key(&app, 'T');
+    ck_assert(app.timeout_s != before);
+    ck_assert_ptr_nonnull(strstr(app.note, "--timeout"));
+    for (int i = 0; i < 3; i++) ui_app_key(&app, 'T');
+    ck_assert(app.timeout_s == before);
+    /* B: the chapter's files; a listing shows in the kernel pane and runs at the size that shows its bug */
+    ui_app_key(&app, 'q');
+    int with_bugs = -1;
+    for (int i = 0; i < app.cat.count && with_bugs < 0; i++)
+        if (app.cat.items[i].n_bugs > 0) with_bugs = i;
+    ck_assert_int_ge(with_bugs, 0);
+    ui_app_key(&app, '0' + app.cat.items[with_bugs].number);
+    ui_app_key(&app, 'B');
+    ck_assert_int_eq(app.st.overlay, OV_FILES);
+    ck_assert_int_eq(app.st.n_files, 1 + app.ch.l->n_bugs);
+    ui_app_key(&app, TK_DOWN);
+    ui_app_key(&app, TK_ENTER);
+    ck_assert_int_eq(app.ch.file, 1);
+    ck_assert_ptr_nonnull(strstr(app.ch.display, app.ch.l->bugs[0].file));
+    ck_assert_str_eq(ui_chapter_size(&app), app.ch.l->bugs[0].exposes);
+    struct stat in_after;
+    ck_assert_msg(fstat(STDIN_FILENO, &in_after) == 0 && in_after.st_ino == in_before.st_ino &&
+                      in_after.st_dev == in_before.st_dev,
+                  "opening a chapter and switching its files closed standard input (the keys)");
+    /* C: the whole check, on the chapter's own kernel */
+    ui_app_key(&app, 'C');
+    ck_assert_int_eq(app.ch.file, 0);
+    ck_assert_int_ne(app.ch.vd_id, 0);
+    ck_assert_int_eq(app.st.tab, TAB_RESULT);
+    close_app();
+}
+END_TEST
+
 /* The editor's command line: the line goes where each editor wants it. */
 START_TEST(editor_command_names_the_line) {
     open_app();
@@ -142,6 +202,7 @@ Suite *uiapp_suite(void) {
     tcase_set_timeout(t, 120);
     tcase_add_test(t, frames_are_laid_out_before_drawing);
     tcase_add_test(t, editor_command_names_the_line);
+    tcase_add_test(t, every_action_has_a_key);
     suite_add_tcase(s, t);
     return s;
 }
