@@ -468,9 +468,16 @@ static void draw_home(const ui_app *a) {
 /* ---- chapter ---------------------------------------------------------- */
 
 
+/* The focused pane's title bar starts with a mark, so that focus shows
+ * without colour too (NO_COLOR, a screen reader, a captured screen). */
+static void focus_mark(int y, int x, int focused, attr_t at) {
+    if (focused) put_text(y, x, 1, utf8_lines ? "▶" : ">", at | A_BOLD);
+}
+
 static void pane_title(ui_rect b, const char *left, const char *right, int focused) {
     attr_t at = focused ? chrome_attr[P_FOCUS] : chrome_attr[P_TITLE];
     fill(b.y, b.x, b.w, at);
+    focus_mark(b.y, b.x, focused, at);
     int rw = st_widths(right);
     put_text(b.y, b.x + 1, b.w - rw - 4, left, at);
     if (rw && rw + 2 < b.w) put_text(b.y, b.x + b.w - rw - 1, rw, right, at);
@@ -587,6 +594,7 @@ static void draw_results(const ui_app *a, ui_rect b, int focused) {
     /* tab bar */
     attr_t at = focused ? chrome_attr[P_FOCUS] : chrome_attr[P_TITLE];
     fill(b.y, b.x, b.w, at);
+    focus_mark(b.y, b.x, focused, at);
     int full = 1, need = 1;
     for (int t = 0; t < TAB_COUNT; t++)
         if (a->st.tab_enabled[t] || t == TAB_ANALYSIS) need += st_widths(tab_name((tui_tab)t)) + 5;
