@@ -433,8 +433,12 @@ static void draw_home_detail(const ui_app *a) {
             strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
             st_fmt_ms(med, sizeof med, pc->best_ms);
             int good;
-            snprintf(buf, sizeof buf, _("Last run %s: %s. %d runs, %d hints seen, best %s."), when,
-                     tui_results_run_outcome(lr, &good), pc->n_runs, pc->hints_seen, med);
+            char runs[64], hints[64];
+            snprintf(runs, sizeof runs, P_("%d run", "%d runs", (unsigned long long)pc->n_runs), pc->n_runs);
+            snprintf(hints, sizeof hints, P_("%d hint seen", "%d hints seen", (unsigned long long)pc->hints_seen),
+                     pc->hints_seen);
+            snprintf(buf, sizeof buf, _("Last run %s: %s. %s, %s, best %s."), when, tui_results_run_outcome(lr, &good),
+                     runs, hints, med);
             st_doc_addf(&d, ST_DIM, "%s", buf);
         } else {
             st_doc_addf(&d, ST_DIM, "%s", _("Not started. Press Enter to open it."));
@@ -585,9 +589,10 @@ static void draw_kernel(const ui_app *a, ui_rect b, int focused) {
     }
 }
 
-static const char *tab_name(tui_tab t) {
+/* A tab's name, and a shorter one for a narrow terminal. */
+static const char *tab_name(tui_tab t, int brief) {
     static const char *const names[] = {N_("Result"), N_("Check"), N_("Build"), N_("Timing"), N_("History"), N_("Changes"), N_("Solution"), N_("GPU model")};
-    return _(names[t]);
+    return brief && t == TAB_ANALYSIS ? _("GPU") : _(names[t]);
 }
 
 static void draw_results(const ui_app *a, ui_rect b, int focused) {
@@ -595,16 +600,21 @@ static void draw_results(const ui_app *a, ui_rect b, int focused) {
     attr_t at = focused ? chrome_attr[P_FOCUS] : chrome_attr[P_TITLE];
     fill(b.y, b.x, b.w, at);
     focus_mark(b.y, b.x, focused, at);
-    int full = 1, need = 1;
+    /* " 1 Result " where every tab fits so; else "1:Result" with short names; else the digits */
+    int need_full = 1, need_brief = 1;
     for (int t = 0; t < TAB_COUNT; t++)
-        if (a->st.tab_enabled[t] || t == TAB_ANALYSIS) need += st_widths(tab_name((tui_tab)t)) + 5;
-    if (need > b.w) full = 0;
+        if (a->st.tab_enabled[t] || t == TAB_ANALYSIS) {
+            need_full += st_widths(tab_name((tui_tab)t, 0)) + 5;
+            need_brief += st_widths(tab_name((tui_tab)t, 1)) + 3;
+        }
+    int form = need_full <= b.w ? 2 : need_brief <= b.w ? 1 : 0;
     int x = b.x + 1;
     for (int t = 0; t < TAB_COUNT; t++) {
         if (t == TAB_ANALYSIS && !a->st.tab_enabled[t]) continue;
         char label[64];
         int active = (int)a->st.tab == t;
-        if (full || active) snprintf(label, sizeof label, " %d %s ", t + 1, tab_name((tui_tab)t));
+        if (form == 2 || (form == 0 && active)) snprintf(label, sizeof label, " %d %s ", t + 1, tab_name((tui_tab)t, 0));
+        else if (form == 1) snprintf(label, sizeof label, "%d:%s", t + 1, tab_name((tui_tab)t, 1));
         else snprintf(label, sizeof label, " %d ", t + 1);
         int lw = st_widths(label);
         if (x + lw >= b.x + b.w) break;
@@ -621,16 +631,20 @@ static void draw_chapter(const ui_app *a) {
     const lesson *l = c->l;
     const progress_chapter *pc = progress_find(&a->prog, l->id);
     progress_state s = pc ? pc->state : PROG_NOT_STARTED;
-    char left[400], right[400], dev[300];
+    char left[400], right[400], dev[300], state[64];
     snprintf(left, sizeof left, " cltutor › %d · %s", l->number, lesson_title(l));
-    snprintf(right, sizeof right, "%s %s · %s · %s ", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
-             _(progress_state_name(s)), ui_device_label(a, dev, sizeof dev), !strcmp(i18n_lang(), "zh") ? "中文" : "EN");
-    if (st_widths(left) + st_widths(right) + 2 > COLS) {
-        int i = a->dev_sel >= 0 ? a->dev_sel : ui_default_device(a);
-        const char *type = i >= 0 && i < a->n_devs ? a->devs[i].type : a->last_dev_type;
-        snprintf(right, sizeof right, "%s %s · %s · %s ", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
-                 _(progress_state_name(s)), type, !strcmp(i18n_lang(), "zh") ? "中文" : "EN");
+    snprintf(state, sizeof state, "%s %s", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
+             _(progress_state_name(s)));
+    const char *lang = !strcmp(i18n_lang(), "zh") ? "中文" : "EN";
+    ui_device_label(a, dev, sizeof dev);
+    /* where the bar is short, the device's name is cut (never to its type alone) before the title is */
+    int fixed = st_widths(state) + st_widths(lang) + 7, room = COLS - 2 - fixed - st_widths(left);
+    if (room < 20) room = 20;
+    if (st_widths(dev) > room) {
+        size_t n = st_fit(dev, strlen(dev), room - 1, NULL);
+        snprintf(dev + n, sizeof dev - n, "%s", a->utf8 ? "…" : "~");
     }
+    snprintf(right, sizeof right, "%s · %s · %s ", state, dev, lang);
     draw_bar(0, left, right, chrome_attr[P_HEADER]);
 
     const ui_frame *f = &a->frame;
