@@ -188,6 +188,56 @@ static void table_reset(mdr *r) {
     r->n_rows = r->cap_rows = 0;
 }
 
+/* The widest run of a cell that must not be broken: a word or number of
+ * ASCII (text in Chinese may break between any two characters). */
+static int longest_word(const st_line *l) {
+    const char *t = st_line_text(l);
+    int best = 0;
+    for (const char *p = t; *p;) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ' && !((unsigned char)*e & 0x80)) e++;
+        if (e > p) {
+            int w = st_width(p, (size_t)(e - p));
+            if (w > best) best = w;
+        }
+        if (e == p && *p) e = p + 1; /* a non-ASCII byte: no word to keep whole */
+        p = e;
+    }
+    return best;
+}
+
+/* A table too narrow for its words, one record a block: "Heading: value". */
+static void flush_table_stacked(mdr *r, int ncol) {
+    char first[256], rest[256];
+    make_prefix(r, first, rest, sizeof first, 1);
+    const trow *head = r->n_rows > 0 && r->rows[0].header ? &r->rows[0] : NULL;
+    for (int i = head ? 1 : 0; i < r->n_rows; i++) {
+        const trow *row = &r->rows[i];
+        if (i > (head ? 1 : 0)) {
+            st_line *sep = st_doc_add(r->out);
+            st_line_adds(sep, ST_QUOTE, rest);
+            for (int x = st_widths(rest); x < r->width && x < st_widths(rest) + 12; x++) st_line_adds(sep, ST_DIM, "─");
+        }
+        for (int k = 0; k < ncol && k < row->n; k++) {
+            st_para p;
+            st_para_init(&p);
+            if (head && k < head->n) {
+                st_para_add(&p, ST_NORMAL | ST_A_BOLD, st_line_text(&head->cells[k].run),
+                            strlen(st_line_text(&head->cells[k].run)));
+                st_para_add(&p, ST_NORMAL | ST_A_BOLD, ": ", 2);
+            }
+            const st_line *c = &row->cells[k].run;
+            for (int s = 0; s < c->n_spans; s++)
+                st_para_add(&p, c->spans[s].style, c->text + c->spans[s].off, (size_t)c->spans[s].len);
+            char indent[300];
+            snprintf(indent, sizeof indent, "%s  ", rest);
+            st_para_wrap(&p, r->width, rest, indent, ST_QUOTE, r->out);
+            st_para_free(&p);
+        }
+    }
+}
+
 static void flush_table(mdr *r) {
     blank_line(r);
     int ncol = 0;
@@ -203,7 +253,14 @@ static void flush_table(mdr *r) {
             int cw = st_line_width(&r->rows[i].cells[k].run);
             if (cw > w[k]) w[k] = cw;
         }
-    /* shrink the widest column until the table fits */
+    /* shrink the widest column until the table fits; where that would
+     * break a word or a number, the table is stacked instead */
+    int need[MAX_COLS] = {0};
+    for (int i = 0; i < r->n_rows; i++)
+        for (int k = 0; k < r->rows[i].n; k++) {
+            int lw = longest_word(&r->rows[i].cells[k].run);
+            if (lw > need[k]) need[k] = lw;
+        }
     for (;;) {
         int total = 0, widest = 0;
         for (int k = 0; k < ncol; k++) {
@@ -213,6 +270,11 @@ static void flush_table(mdr *r) {
         if (total <= avail || w[widest] <= 4) break;
         w[widest]--;
     }
+    for (int k = 0; k < ncol; k++)
+        if (w[k] < need[k]) {
+            flush_table_stacked(r, ncol);
+            return;
+        }
     for (int i = 0; i < r->n_rows; i++) {
         trow *row = &r->rows[i];
         st_doc cell[MAX_COLS];

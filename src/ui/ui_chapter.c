@@ -327,6 +327,7 @@ void ui_chapter_finish_run(ui_app *a, tui_job *job) {
     a->st.running = 0;
     engine_report *r = &job->rep;
     if (r->status == ENG_CANCELLED && !c->run_by_user_cancel) return; /* a newer save took its place */
+    if (r->status == ENG_CANCELLED) ui_app_note(a, 0, "%s", _("Run stopped.")); /* not "Stopping…" for seconds more */
     if (r->status == ENG_TIMEOUT && c->suspended_during_run) {
         /* the clock ran while we were stopped: that says nothing about the kernel */
         ui_app_note(a, 0, "%s", _("Resumed: running again."));

@@ -287,6 +287,25 @@ START_TEST(md_fits_every_width) {
 }
 END_TEST
 
+/* A table too narrow for its numbers is stacked, one record a block, rather than breaking 262,144 into "262,14" / "4". */
+START_TEST(md_narrow_table_stacks) {
+    utf8_locale();
+    const char *md = "| stage | device | median | speed-up |\n|---|---|---:|---:|\n"
+                     "| GPU1 atomic | NVIDIA H100 | 17.613 ms | 262,144.5x |\n| GPU2 coalesced | NVIDIA H100 | 5.402 ms | 3.26x |\n";
+    st_doc d;
+    st_doc_init(&d);
+    mdr_render(md, strlen(md), 100, &d);
+    ck_assert_int_ge(doc_has(&d, "─┼─"), 0); /* wide enough: a table */
+    st_doc_clear(&d);
+    mdr_render(md, strlen(md), 40, &d);
+    ck_assert_int_lt(doc_has(&d, "─┼─"), 0); /* too narrow: stacked */
+    ck_assert_int_ge(doc_has(&d, "speed-up: 262,144.5x"), 0);
+    ck_assert_int_ge(doc_has(&d, "stage: GPU2 coalesced"), 0);
+    for (int i = 0; i < d.n; i++) ck_assert_int_le(st_line_width(&d.lines[i]), 40);
+    st_doc_free(&d);
+}
+END_TEST
+
 START_TEST(md_joins_chinese_lines) {
     utf8_locale();
     /* a line break between two Chinese characters is no space; next to
@@ -898,6 +917,7 @@ Suite *tui_suite(void) {
     tcase_add_test(t, clhl_styles);
     tcase_add_test(t, md_renders_blocks);
     tcase_add_test(t, md_fits_every_width);
+    tcase_add_test(t, md_narrow_table_stacks);
     tcase_add_test(t, md_joins_chinese_lines);
     tcase_add_test(t, stext_row_hangs_its_details);
     tcase_add_test(t, diff_lines);
