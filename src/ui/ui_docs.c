@@ -171,6 +171,24 @@ static void files_doc(ui_app *a, int width, st_doc *out, char *title, size_t tle
         : _("This chapter has no find-the-bug listing."));
 }
 
+/* The messages say what to try with the command line's options (--size,
+ * --timeout, --device): here, the keys that do the same in the course. */
+static void keys_to_try(ui_app *a, int width, st_doc *d) {
+    const ui_chapter *c = &a->ch;
+    if (!c->have_rep || c->run_id) return;
+    const char *keys = NULL;
+    switch (c->rep.status) {
+    case ENG_TIMEOUT: keys = _("In the course: T gives a run more time, S runs a smaller size, e opens the kernel."); break;
+    case ENG_CRASH: keys = _("In the course: S runs a smaller size, d picks another device, e opens the kernel at the line."); break;
+    case ENG_RUNTIME: keys = _("In the course: d picks another device, S runs a smaller size."); break;
+    case ENG_USAGE:
+    case ENG_NO_DEVICE: keys = _("In the course: d picks another device, S another size."); break;
+    default: return;
+    }
+    st_doc_add(d);
+    wrap_into(d, width, ST_KEY, keys);
+}
+
 void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter) return;
@@ -182,7 +200,10 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     tui_results_in in;
     ui_results_input(a, &in);
     switch (t) {
-    case TAB_RESULT: tui_results_summary(&in, width, d); break;
+    case TAB_RESULT:
+        tui_results_summary(&in, width, d);
+        keys_to_try(a, width, d);
+        break;
     case TAB_CHECK: tui_results_check(&in, width, d); break;
     case TAB_BUILD: tui_results_build(&in, width, d); break;
     case TAB_TIMING: tui_results_timing(&in, width, d); break;
