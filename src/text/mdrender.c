@@ -42,6 +42,11 @@ typedef struct {
     char *code;
     size_t code_len, code_cap;
     char lang[32];
+    /* inline code, gathered for a note after it */
+    mdr_code_note note;
+    void *note_user;
+    char code_span[256];
+    size_t code_span_len;
     /* tables */
     int in_table;
     trow *rows;
@@ -494,6 +499,7 @@ static int enter_span(MD_SPANTYPE type, void *detail, void *user) {
     default: break;
     }
     if (r->n_spans < MAX_DEPTH) r->span_flags[r->n_spans++] = f;
+    if (type == MD_SPAN_CODE) r->code_span_len = 0;
     if (type == MD_SPAN_IMG) {
         st_para *p = r->in_cell ? &r->rows[r->n_rows - 1].cells[r->rows[r->n_rows - 1].n - 1] : &r->para;
         st_para_add(p, cur_style(r), "[image: ", 8);
@@ -507,6 +513,12 @@ static int leave_span(MD_SPANTYPE type, void *detail, void *user) {
     if (type == MD_SPAN_IMG) {
         st_para *p = r->in_cell ? &r->rows[r->n_rows - 1].cells[r->rows[r->n_rows - 1].n - 1] : &r->para;
         st_para_add(p, cur_style(r), "]", 1);
+    }
+    if (type == MD_SPAN_CODE && r->note) {
+        r->code_span[r->code_span_len] = '\0';
+        const char *note = r->note(r->code_span, r->note_user);
+        st_para *p = r->in_cell ? &r->rows[r->n_rows - 1].cells[r->rows[r->n_rows - 1].n - 1] : &r->para;
+        if (note && *note) st_para_add(p, ST_KEY | ST_A_BOLD, note, strlen(note));
     }
     if (r->n_spans > 0) r->n_spans--;
     return 0;
@@ -581,6 +593,8 @@ static int text_cb(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
         /* inline code: md4c gives line ends inside it as separate runs */
         if (size == 1 && text[0] == '\n') st_para_add(p, style, " ", 1);
         else st_para_add(p, style, text, size);
+        for (size_t i = 0; i < size && r->code_span_len + 1 < sizeof r->code_span; i++)
+            r->code_span[r->code_span_len++] = text[i] == '\n' ? ' ' : text[i];
         break;
     case MD_TEXT_LATEXMATH: st_para_add(p, (style & ~ST_ROLE_MASK) | ST_CODE, text, size); break;
     default: st_para_add(p, style, text, size); break;
@@ -589,8 +603,14 @@ static int text_cb(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
 }
 
 int mdr_render(const char *md, size_t len, int width, st_doc *out) {
+    return mdr_render_notes(md, len, width, NULL, NULL, out);
+}
+
+int mdr_render_notes(const char *md, size_t len, int width, mdr_code_note note, void *user, st_doc *out) {
     mdr r;
     memset(&r, 0, sizeof r);
+    r.note = note;
+    r.note_user = user;
     r.width = width < 8 ? 8 : width;
     r.out = out;
     st_para_init(&r.para);

@@ -189,6 +189,9 @@ void ui_frame_free(ui_frame *f);
 /* The chapter's one-line summary in the current language: lesson.ini's in
  * English; in Chinese the first paragraph of lesson.zh.md (its goal). */
 const char *ui_chapter_summary(const lesson *l, char *buf, size_t len);
+/* The key that does what a command line shown in a lesson does, as a
+ * note to put after it (" (key C)"), or NULL (an mdr_code_note). */
+const char *ui_key_for_command(const char *code, void *user);
 /* The home screen's first sentence. */
 const char *ui_home_welcome(const ui_app *a, char *buf, size_t len);
 

@@ -114,12 +114,33 @@ static void prepare_kernel(ui_app *a, ui_frame *f) {
     scroll_limits(v, b.h - 1 - f->note_bar, c->kernel_doc.n);
 }
 
+/* The key that does in the course what a command line in a lesson does:
+ * `cltutor check 2` is C, `--size` S, `cltutor analyze` a, ... */
+const char *ui_key_for_command(const char *code, void *user) {
+    (void)user;
+    static const struct {
+        const char *starts, *has, *note;
+    } keys[] = {
+        {"cltutor check", NULL, N_(" (key C)")},   {"cltutor analyze", NULL, N_(" (key a)")},
+        {"cltutor reset", NULL, N_(" (keys X X)")}, {"cltutor run", "bug-", N_(" (key B)")},
+        {"cltutor run", "--kernel", N_(" (key B)")}, {"cltutor run", "--size", N_(" (key S)")},
+        {"cltutor run", "--timeout", N_(" (key T)")}, {"cltutor run", "--device", N_(" (key d)")},
+        {"cltutor run", NULL, N_(" (key r)")},      {"--size", NULL, N_(" (key S)")},
+        {"--timeout", NULL, N_(" (key T)")},        {"--device", NULL, N_(" (key d)")},
+        {"cltutor devices", NULL, N_(" (key d)")},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strncmp(code, keys[i].starts, strlen(keys[i].starts)) && (!keys[i].has || strstr(code, keys[i].has)))
+            return _(keys[i].note);
+    return NULL;
+}
+
 static void prepare_lesson(ui_app *a, ui_frame *f) {
     ui_chapter *c = &a->ch;
     int w = f->lesson.w - 2;
     if (c->lesson_w != w) {
         st_doc_clear(&c->lesson_doc);
-        mdr_render(c->lesson_md, strlen(c->lesson_md), w, &c->lesson_doc);
+        mdr_render_notes(c->lesson_md, strlen(c->lesson_md), w, ui_key_for_command, a, &c->lesson_doc);
         c->lesson_w = w;
     }
     scroll_limits(&a->st.pane[PANE_LESSON], f->lesson.h - 1, c->lesson_doc.n);

@@ -5,6 +5,7 @@
 #include "suites.h"
 #include "text/i18n.h"
 #include "ui/ui_app.h"
+#include "text/mdrender.h"
 
 #include <locale.h>
 #include <sys/stat.h>
@@ -172,6 +173,25 @@ START_TEST(every_action_has_a_key) {
 }
 END_TEST
 
+/* A command line in a lesson comes with the key that does the same in the course. */
+START_TEST(lesson_commands_name_their_keys) {
+    setlocale(LC_ALL, "C.UTF-8");
+    i18n_set_lang("en");
+    const char *md = "Run `cltutor check 3` first, then `cltutor analyze 3 --size 1000x16`, `cltutor run 3 --size 10x4`,\n"
+                     "`cltutor run 3 --kernel exercises/03-coalesced/bug-no-guard.cl` and `cltutor bench 3`.\n";
+    st_doc d;
+    st_doc_init(&d);
+    mdr_render_notes(md, strlen(md), 200, ui_key_for_command, NULL, &d);
+    const char *t = st_line_text(&d.lines[0]);
+    ck_assert_ptr_nonnull(strstr(t, "cltutor check 3 (key C)"));
+    ck_assert_ptr_nonnull(strstr(t, "--size 1000x16 (key a)"));
+    ck_assert_ptr_nonnull(strstr(t, "cltutor run 3 --size 10x4 (key S)"));
+    ck_assert_ptr_nonnull(strstr(t, "bug-no-guard.cl (key B)"));
+    ck_assert_ptr_null(strstr(t, "bench 3 (key"));
+    st_doc_free(&d);
+}
+END_TEST
+
 /* The editor's command line: the line goes where each editor wants it. */
 START_TEST(editor_command_names_the_line) {
     open_app();
@@ -203,6 +223,7 @@ Suite *uiapp_suite(void) {
     tcase_add_test(t, frames_are_laid_out_before_drawing);
     tcase_add_test(t, editor_command_names_the_line);
     tcase_add_test(t, every_action_has_a_key);
+    tcase_add_test(t, lesson_commands_name_their_keys);
     suite_add_tcase(s, t);
     return s;
 }
