@@ -1,0 +1,78 @@
+#!/bin/sh
+# Whole screens against stored ones (tests/ui/screens/), at 120x40 and 80x24, in English and Chinese: the chapter list, the help, a chapter with a wrong, a passing, a racy and a crashing kernel, and the GPU model.
+# CLTUTOR_UPDATE_SCREENS=1 writes the stored screens from this run instead (then read the diff before committing).
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # start, screen, keys, wait_for, check, ex2
+stored="$here/screens"
+update=${CLTUTOR_UPDATE_SCREENS:-}
+device=$("$bin" devices --json 2>/dev/null | python3 -c 'import json,sys; d=[x for x in json.load(sys.stdin) if x.get("default")]; print(d[0]["name"] if d else "")')
+
+# the screen, normalised (screen_norm.py), once it has stopped changing
+settled() {
+  last="" n=0
+  while [ "$n" -lt 40 ]; do
+    now=$(screen | python3 "$here/screen_norm.py" "$device" "$tmp")
+    [ -n "$last" ] && [ "$now" = "$last" ] && { printf '%s\n' "$now"; return 0; }
+    last=$now
+    sleep 0.5
+    n=$((n + 1))
+  done
+  printf '%s\n' "$now"
+}
+
+# shot NAME LANG: the screen now at both sizes, against stored/NAME.LANG.COLSxROWS.txt
+shot() {
+  for size in 120x40 80x24; do
+    T resize-window -t ui -x "${size%x*}" -y "${size#*x}" >/dev/null 2>&1
+    sleep 0.6
+    file="$stored/$1.$2.$size.txt"
+    settled > "$tmp/got"
+    if [ -n "$update" ]; then
+      cp "$tmp/got" "$file"
+      ok "screen $1 ($2, $size): stored"
+    elif [ ! -f "$file" ]; then
+      bad "screen $1 ($2, $size): no stored screen $file (CLTUTOR_UPDATE_SCREENS=1 makes it)"
+    elif diff -u "$file" "$tmp/got" > "$tmp/diff"; then
+      ok "screen $1 ($2, $size)"
+    else
+      fail=$((fail + 1))
+      echo "not ok $((pass + fail)) - screen $1 ($2, $size) differs from $file (- stored, + now):"
+      sed 's/^/#   /' "$tmp/diff" | head -n 60
+    fi
+  done
+  T resize-window -t ui -x 120 -y 40 >/dev/null 2>&1
+  sleep 0.6
+}
+
+for lang in en zh; do
+  rm -rf "$ws" "$tmp/home"
+  mkdir -p "$tmp/home"
+  start LANGUAGE=$([ "$lang" = zh ] && echo zh_CN || echo en)
+  T resize-window -t ui -x 120 -y 40 >/dev/null 2>&1
+  sleep 0.5
+  shot home "$lang"
+  keys '?'
+  shot help "$lang"
+  keys Escape
+  keys 2
+  wait_for "histogram.cl" 10
+  keys r
+  wait_for "run 1" 30 || wait_for "第 1 次运行" 5
+  shot wrong "$lang"
+  cp "$root/kernels/02-atomic/histogram.cl" "$ex2"
+  wait_for "run 2" 30 || wait_for "第 2 次运行" 5
+  shot passing "$lang"
+  sed 's/atomic_inc(&histogram\[nearest\]);/histogram[nearest] += 1;/' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
+  wait_for "run 3" 30 || wait_for "第 3 次运行" 5
+  shot racy "$lang"
+  cp "$here/../cli/kernels/out_of_bounds.cl" "$ex2"
+  wait_for "run 4" 30 || wait_for "第 4 次运行" 5
+  shot crash "$lang"
+  cp "$root/kernels/02-atomic/histogram.cl" "$ex2"
+  wait_for "run 5" 30 || wait_for "第 5 次运行" 5
+  keys 8
+  wait_for "GPU memory model of" 90 || wait_for "GPU 内存模型" 30
+  shot gpu-model "$lang"
+done
+finish
