@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "gpumodel/gm_text.h"
 #include "base/util.h"
+#include "text/i18n.h"
+#include "text/stext.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -10,7 +12,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_plural[GM_N_KINDS] = {"loads", "stores", "atomics"};
+#define GM_TEXT_MAX 1024 /* a sentence of the report, a note */
+
+/* The names people read; the JSON keeps gpumodel_space_name's and gpumodel_kind_name's. */
+static const char *space_shown(int sp) {
+    /* TRANSLATORS: memory spaces, a column of the GPU memory model's table */
+    static const char *const names[GM_N_SPACES] = {N_("global"), N_("constant"), N_("local")};
+    return (unsigned)sp < GM_N_SPACES ? _(names[sp]) : "?";
+}
+
+static const char *kind_shown(int kd) {
+    /* TRANSLATORS: kinds of memory access, a column of the GPU memory model's table */
+    static const char *const names[GM_N_KINDS] = {N_("load"), N_("store"), N_("atomic")};
+    return (unsigned)kd < GM_N_KINDS ? _(names[kd]) : "?";
+}
+
+/* The kinds in the plural, as the summary's second column. */
+static const char *kinds_shown(int kd) {
+    static const char *const names[GM_N_KINDS] = {N_("loads"), N_("stores"), N_("atomics")};
+    return (unsigned)kd < GM_N_KINDS ? _(names[kd]) : "?";
+}
+
+/* One kind of access in one space: "global load" (a note), "global loads" (a summary, a comparison). */
+static const char *access_shown(int sp, int kd, int plural) {
+    static const char *const one[GM_N_SPACES][GM_N_KINDS] = {
+        {N_("global load"), N_("global store"), N_("global atomic")},
+        {N_("constant load"), N_("constant store"), N_("constant atomic")},
+        {N_("local load"), N_("local store"), N_("local atomic")},
+    };
+    static const char *const many[GM_N_SPACES][GM_N_KINDS] = {
+        {N_("global loads"), N_("global stores"), N_("global atomics")},
+        {N_("constant loads"), N_("constant stores"), N_("constant atomics")},
+        {N_("local loads"), N_("local stores"), N_("local atomics")},
+    };
+    if ((unsigned)sp >= GM_N_SPACES || (unsigned)kd >= GM_N_KINDS) return "?";
+    return _(plural ? many[sp][kd] : one[sp][kd]);
+}
+
+/* text padded with spaces to cols display columns (a wide character counts
+ * two), after it, or before it when right is set; never cut. */
+static const char *pad(char *buf, size_t len, const char *text, int cols, int right) {
+    int fill = cols - st_widths(text);
+    if (fill < 0) fill = 0;
+    snprintf(buf, len, "%*s%s%*s", right ? fill : 0, "", text, right ? 0 : fill, "");
+    return buf;
+}
+
+static int max_width(int cols, const char *text) {
+    int w = st_widths(text);
+    return w > cols ? w : cols;
+}
+
+/* The count that picks the plural form of a figure as written: its value
+ * when whole ("1", "32"), else 2 (English writes "1.5 sectors"). */
+static unsigned long long count_of(const char *num) {
+    char *end;
+    double v = strtod(num, &end);
+    if (end == num || *end || v < 0 || v != floor(v) || v > 1e18) return 2;
+    return (unsigned long long)v;
+}
 
 static void add_line(char ***lines, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add_line_v(char ***lines, int *n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
@@ -94,7 +154,7 @@ static void fmt_bytes(char *buf, size_t len, double b) {
     if (b >= 1e9) snprintf(buf, len, "%.1f GB", b / 1e9);
     else if (b >= 1e6) snprintf(buf, len, "%.1f MB", b / 1e6);
     else if (b >= 1e3) snprintf(buf, len, "%.1f kB", b / 1e3);
-    else snprintf(buf, len, "%.0f bytes", b);
+    else snprintf(buf, len, _("%.0f bytes"), b);
 }
 
 static void fmt_width(char *buf, size_t len, const gm_access *a) {
@@ -102,52 +162,65 @@ static void fmt_width(char *buf, size_t len, const gm_access *a) {
     else snprintf(buf, len, "%u-%u", a->width_min, a->width_max);
 }
 
+/* Appends a clause to the text in buf, after "; " when there is one. */
+static void add_clause(char *buf, size_t len, const char *clause) {
+    char was[GM_TEXT_MAX];
+    snprintf(was, sizeof was, "%s", buf);
+    /* TRANSLATORS: two clauses of one sentence, the second after the first */
+    if (was[0]) util_textf(buf, len, _("%s; %s"), was, clause);
+    else util_textf(buf, len, "%s", clause);
+}
+
 /* The detail of one instruction, as the table's last column and the line's note. */
 static void access_detail(const gm_access *a, char *buf, size_t len) {
-    char x[32], y[32];
+    char x[32], y[32], c[GM_TEXT_MAX];
     buf[0] = '\0';
     if (a->space == GM_LOCAL) {
         fmt_num(x, sizeof x, a->bank_avg);
         if (a->bank_max <= 1)
-            snprintf(buf, len, "no bank conflicts");
+            util_textf(buf, len, "%s", _("no bank conflicts"));
         else
-            snprintf(buf, len, "bank conflicts: %s-way on average, %llu-way at worst", x, a->bank_max);
+            util_textf(buf, len, _("bank conflicts: %s-way on average, %llu-way at worst"), x, a->bank_max);
     } else if (a->space == GM_CONSTANT) {
         fmt_num(x, sizeof x, a->distinct_avg);
         if (a->distinct_max <= 1)
-            snprintf(buf, len, "1 address per warp (broadcast)");
+            util_textf(buf, len, "%s", _("1 address per warp (broadcast)"));
         else
-            snprintf(buf, len, "%s addresses per warp on average, %llu at worst: read one after another", x,
-                     a->distinct_max);
+            util_textf(buf, len, _("%s addresses per warp on average, %llu at worst: read one after another"), x,
+                       a->distinct_max);
     } else if (a->kind != GM_ATOMIC && a->lanes_avg > 1 && a->distinct_max <= 1) {
-        snprintf(buf, len, "every work-item of a warp %s the same address%s", a->kind == GM_LOAD ? "reads" : "writes",
-                 a->kind == GM_LOAD ? " (broadcast)" : "");
+        util_textf(buf, len, "%s", a->kind == GM_LOAD ? _("every work-item of a warp reads the same address (broadcast)")
+                                                      : _("every work-item of a warp writes the same address"));
     }
     if (a->kind == GM_ATOMIC) {
         fmt_num(x, sizeof x, a->contention_avg);
         fmt_num(y, sizeof y, a->lanes_avg);
-        size_t u = strlen(buf);
-        snprintf(buf + u, len - u, "%s%s of %s work-items of a warp on one address on average, %llu at worst",
-                 u ? "; " : "", x, y, a->contention_max);
+        util_textf(c, sizeof c, _("%s of %s work-items of a warp on one address on average, %llu at worst"), x, y,
+                   a->contention_max);
+        add_clause(buf, len, c);
     }
     if (a->skipped) {
+        const char *why = _("(figures from the first 65536 executions per work-item between barriers)");
         size_t u = strlen(buf);
-        snprintf(buf + u, len - u, "%s(figures from the first 65536 executions per work-item between barriers)",
-                 u ? " " : "");
+        util_textf(buf + u, len - u, "%s%s", u ? " " : "", why);
     }
 }
 
 static void access_note(const gm_access *a, char *buf, size_t len) {
-    char e[16], s[32], d[160];
+    char e[16], s[32], d[GM_TEXT_MAX];
     access_detail(a, d, sizeof d);
+    const char *what = access_shown(a->space, a->kind, 0);
     if (a->space == GM_LOCAL || a->kind == GM_ATOMIC) {
-        snprintf(buf, len, "%s %s: %s", gpumodel_space_name((gm_space)(a->space)), gpumodel_kind_name((gm_kind)(a->kind)), d);
+        /* TRANSLATORS: a kind of memory access and what the model saw of it */
+        util_textf(buf, len, _("%s: %s"), what, d);
         return;
     }
     fmt_pct(e, sizeof e, a->efficiency);
     fmt_num(s, sizeof s, a->sectors_per_request);
-    util_textf(buf, len, "%s %s: %s sector%s per request, %s efficient%s%s", gpumodel_space_name((gm_space)(a->space)), gpumodel_kind_name((gm_kind)(a->kind)),
-             s, strcmp(s, "1") ? "s" : "", e, d[0] ? "; " : "", d);
+    util_textf(buf, len,
+               P_("%s: %s sector per request, %s efficient", "%s: %s sectors per request, %s efficient", count_of(s)),
+               what, s, e);
+    if (d[0]) add_clause(buf, len, d);
 }
 
 static char **read_source(const char *path, int *n) {
@@ -169,9 +242,7 @@ static void add_note(gpumodel_report *rep, int line, const char *text) {
     if (line <= 0) return;
     for (int i = 0; i < rep->n_notes; i++)
         if (rep->notes[i].line == line) {
-            size_t u = strlen(rep->notes[i].text);
-            if (!strstr(rep->notes[i].text, text))
-                snprintf(rep->notes[i].text + u, sizeof rep->notes[i].text - u, "; %s", text);
+            if (!strstr(rep->notes[i].text, text)) add_clause(rep->notes[i].text, sizeof rep->notes[i].text, text);
             return;
         }
     gm_note *nn = realloc(rep->notes, sizeof *nn * (size_t)(rep->n_notes + 1));
@@ -179,7 +250,7 @@ static void add_note(gpumodel_report *rep, int line, const char *text) {
     rep->notes = nn;
     gm_note *n = &rep->notes[rep->n_notes++];
     n->line = line;
-    snprintf(n->text, sizeof n->text, "%s", text);
+    util_copy_text(n->text, sizeof n->text, text);
 }
 
 static int cmp_note(const void *x, const void *y) {
@@ -201,17 +272,34 @@ int gpumodel_has_errors(const gpumodel_report *rep) {
 
 static const char *issue_kind_name(gm_issue_kind k) {
     switch (k) {
-    case GM_ISSUE_MEMORY: return "memory error";
-    case GM_ISSUE_RACE: return "data race";
-    case GM_ISSUE_UNINIT: return "uninitialised read";
-    case GM_ISSUE_DIVERGENCE: return "divergent barrier";
-    default: return "warning";
+    case GM_ISSUE_MEMORY: return _("memory error");
+    case GM_ISSUE_RACE: return _("data race");
+    case GM_ISSUE_UNINIT: return _("uninitialised read");
+    case GM_ISSUE_DIVERGENCE: return _("divergent barrier");
+    default: return _("warning");
     }
 }
 
 static void issue_short(const gm_issue *is, char *buf, size_t len) {
-    util_textf(buf, len, "%s (work-item %s%s)", is->what, is->work_item[0] ? is->work_item : "unknown",
-             is->count > 1 ? ", and more" : "");
+    /* TRANSLATORS: the work-item is unknown */
+    const char *who = is->work_item[0] ? is->work_item : _("unknown");
+    if (is->count > 1) util_textf(buf, len, _("%s (work-item %s, and more)"), is->what, who);
+    else util_textf(buf, len, _("%s (work-item %s)"), is->what, who);
+}
+
+/* A line of a kernel's summary: the space and the kind in two columns, then what was seen. */
+static void summary_line(char ***lines, int *n, const char *space, const char *kinds, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void summary_line(char ***lines, int *n, const char *space, const char *kinds, const char *fmt, ...) {
+    int w1 = 9, w2 = 8;
+    for (int i = 0; i < GM_N_SPACES; i++) w1 = max_width(w1, space_shown(i));
+    for (int i = 0; i < GM_N_KINDS; i++) w2 = max_width(w2, kinds_shown(i));
+    char a[64], b[64], text[GM_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    add_line(lines, n, "  %s %s %s", pad(a, sizeof a, space, w1, 0), pad(b, sizeof b, kinds, w2, 0), text);
 }
 
 static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
@@ -220,39 +308,54 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
             const gm_summary *s = &k->sum[sp][kd];
             if (!s->present) continue;
             const gm_access *b = &k->acc[s->busiest];
+            const char *space = space_shown(sp), *kinds = kinds_shown(kd);
             char x[32], y[32], z[32];
             if (kd == GM_ATOMIC) {
                 fmt_num(x, sizeof x, s->contention_avg);
-                add_line(lines, n, "  %-9s %-8s %llu operations; %s work-item%s of a warp on one address on average, "
-                         "%llu at worst (line %d)", gpumodel_space_name((gm_space)(sp)), kind_plural[kd], s->execs, x,
-                         strcmp(x, "1") ? "s" : "", s->contention_max, b->line);
+                summary_line(lines, n, space, kinds,
+                             P_("%llu operations; %s work-item of a warp on one address on average, %llu at worst "
+                                "(line %d)",
+                                "%llu operations; %s work-items of a warp on one address on average, %llu at worst "
+                                "(line %d)", count_of(x)),
+                             s->execs, x, s->contention_max, b->line);
                 if (sp == GM_LOCAL) {
                     fmt_num(y, sizeof y, s->bank_avg);
                     if (s->bank_max <= 1)
-                        add_line(lines, n, "  %-9s %-8s no bank conflicts", "", "");
+                        summary_line(lines, n, "", "", "%s", _("no bank conflicts"));
                     else
-                        add_line(lines, n, "  %-9s %-8s bank conflicts %s-way on average, %llu-way at worst", "", "",
-                                 y, s->bank_max);
+                        summary_line(lines, n, "", "", _("bank conflicts %s-way on average, %llu-way at worst"), y,
+                                     s->bank_max);
                 }
             } else if (sp == GM_LOCAL) {
                 fmt_num(x, sizeof x, s->bank_avg);
                 if (s->bank_max <= 1)
-                    add_line(lines, n, "  %-9s %-8s no bank conflicts", gpumodel_space_name((gm_space)(sp)), kind_plural[kd]);
+                    summary_line(lines, n, space, kinds, "%s", _("no bank conflicts"));
                 else
-                    add_line(lines, n, "  %-9s %-8s bank conflicts %s-way on average, %llu-way at worst (line %d)",
-                             gpumodel_space_name((gm_space)(sp)), kind_plural[kd], x, s->bank_max, b->line);
+                    summary_line(lines, n, space, kinds, _("bank conflicts %s-way on average, %llu-way at worst (line %d)"),
+                                 x, s->bank_max, b->line);
             } else {
                 fmt_pct(x, sizeof x, s->efficiency);
                 fmt_num(y, sizeof y, s->sectors_per_request);
                 fmt_num(z, sizeof z, b->sectors_per_request);
                 char moved[32];
                 fmt_bytes(moved, sizeof moved, (double)s->sectors * GM_SECTOR);
-                add_line(lines, n, "  %-9s %-8s %s efficient, %s sector%s per request (line %d: %s), %s moved",
-                         gpumodel_space_name((gm_space)(sp)), kind_plural[kd], x, y, strcmp(y, "1") ? "s" : "", b->line, z, moved);
+                summary_line(lines, n, space, kinds,
+                             P_("%s efficient, %s sector per request (line %d: %s), %s moved",
+                                "%s efficient, %s sectors per request (line %d: %s), %s moved", count_of(y)),
+                             x, y, b->line, z, moved);
                 if (sp == GM_CONSTANT) {
                     fmt_num(x, sizeof x, s->distinct_avg);
-                    add_line(lines, n, "  %-9s %-8s %s distinct address%s per warp on average, %llu at worst%s", "",
-                             "", x, strcmp(x, "1") ? "es" : "", s->distinct_max, s->distinct_max <= 1 ? " (broadcast)" : "");
+                    if (s->distinct_max <= 1)
+                        summary_line(lines, n, "", "",
+                                     P_("%s distinct address per warp on average, %llu at worst (broadcast)",
+                                        "%s distinct addresses per warp on average, %llu at worst (broadcast)",
+                                        count_of(x)),
+                                     x, s->distinct_max);
+                    else
+                        summary_line(lines, n, "", "",
+                                     P_("%s distinct address per warp on average, %llu at worst",
+                                        "%s distinct addresses per warp on average, %llu at worst", count_of(x)),
+                                     x, s->distinct_max);
                 }
             }
         }
@@ -269,9 +372,50 @@ typedef struct {
 #define ADD(f, ...) add_line(&(f)->rep->lines, &(f)->rep->n_lines, __VA_ARGS__)
 #define MARK(f, role, line) mark_last(&(f)->marks, &(f)->n_marks, (f)->rep->n_lines, role, line)
 
+/* The table's columns: their headings, widths (at least the heading's and
+ * the widest name's, in display columns) and alignment. */
+enum { COL_LOC, COL_SPACE, COL_KIND, COL_WIDTH, COL_RPW, COL_SPR, COL_EFF, N_COLS };
+
+static void column_widths(int *w) {
+    static const int least[N_COLS] = {9, 8, 6, 6, 9, 11, 10};
+    for (int i = 0; i < N_COLS; i++) w[i] = least[i];
+    for (int i = 0; i < GM_N_SPACES; i++) w[COL_SPACE] = max_width(w[COL_SPACE], space_shown(i));
+    for (int i = 0; i < GM_N_KINDS; i++) w[COL_KIND] = max_width(w[COL_KIND], kind_shown(i));
+}
+
+/* A row of the table: the seven columns, then the detail after two spaces. */
+static void add_row(formatting *f, const int *w, const char *const *cell, const char *detail) {
+    char out[N_COLS][96];
+    for (int i = 0; i < N_COLS; i++) pad(out[i], sizeof out[i], cell[i], w[i], i >= COL_WIDTH);
+    ADD(f, "  %s %s %s %s %s %s %s  %s", out[0], out[1], out[2], out[3], out[4], out[5], out[6], detail);
+}
+
+static void add_heading_row(formatting *f, int *w) {
+    const char *head[N_COLS] = {
+        /* TRANSLATORS: the GPU memory model's table: a source line and column */
+        _("line:col"),
+        /* TRANSLATORS: the table's column of memory spaces (global, constant, local) */
+        _("memory"),
+        /* TRANSLATORS: the table's column of access kinds (load, store, atomic) */
+        _("access"),
+        /* TRANSLATORS: the table's column of bytes per work-item */
+        _("B/item"),
+        /* TRANSLATORS: the table's column of requests per warp */
+        _("req/warp"),
+        /* TRANSLATORS: the table's column of 32-byte sectors per request */
+        _("sectors/req"),
+        /* TRANSLATORS: the table's column of the share of the bytes moved that are used */
+        _("efficiency"),
+    };
+    column_widths(w);
+    for (int i = 0; i < N_COLS; i++) w[i] = max_width(w[i], head[i]);
+    /* TRANSLATORS: the table's last column: what the model saw of an access */
+    add_row(f, w, head, _("detail"));
+}
+
 /* One memory instruction: its row, its source line with a caret, its note. */
-static void format_access(formatting *f, gm_access *a) {
-    char loc[24], w[16], rpw[24], spr[24], eff[16], det[200];
+static void format_access(formatting *f, gm_access *a, const int *cols) {
+    char loc[24], w[16], rpw[24], spr[24], eff[16], det[GM_TEXT_MAX];
     snprintf(loc, sizeof loc, "%d:%d", a->line, a->col);
     fmt_width(w, sizeof w, a);
     fmt_num(rpw, sizeof rpw, a->requests_per_warp);
@@ -281,17 +425,17 @@ static void format_access(formatting *f, gm_access *a) {
     if (sectors && a->kind != GM_ATOMIC) fmt_pct(eff, sizeof eff, a->efficiency);
     else snprintf(eff, sizeof eff, "-");
     access_detail(a, det, sizeof det);
-    ADD(f, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", loc, gpumodel_space_name(a->space), gpumodel_kind_name(a->kind),
-        w, rpw, spr, eff, det);
+    const char *cell[N_COLS] = {loc, space_shown(a->space), kind_shown(a->kind), w, rpw, spr, eff};
+    add_row(f, cols, cell, det);
     MARK(f, GM_LINE_ROW, a->line);
     if (a->line > 0 && a->line <= f->n_src) {
         const char *s = f->src[a->line - 1];
         int lead = 0;
         while (s[lead] == ' ' || s[lead] == '\t') lead++;
-        ADD(f, "  %-9s %s", "", s + lead);
+        ADD(f, "  %*s %s", cols[COL_LOC], "", s + lead);
         MARK(f, GM_LINE_SOURCE, a->line);
         if (a->col > lead) {
-            ADD(f, "  %-9s %*s^", "", a->col - 1 - lead, "");
+            ADD(f, "  %*s %*s^", cols[COL_LOC], "", a->col - 1 - lead, "");
             MARK(f, GM_LINE_SOURCE, a->line);
         }
     }
@@ -305,19 +449,26 @@ static void format_access(formatting *f, gm_access *a) {
 static void format_kernel(formatting *f, gm_kernel *k) {
     unsigned long long items = k->global[0] * (k->global[1] ? k->global[1] : 1) * (k->global[2] ? k->global[2] : 1);
     unsigned long long group = k->local[0] * (k->local[1] ? k->local[1] : 1) * (k->local[2] ? k->local[2] : 1);
+    unsigned long long warps = (group + GM_WARP - 1) / GM_WARP;
+    char its[64], per[64], runs[64];
+    util_textf(its, sizeof its, P_("%llu work-item", "%llu work-items", items), items);
+    util_textf(per, sizeof per, P_("%llu warp per group", "%llu warps per group", warps), warps);
+    util_textf(runs, sizeof runs, P_("%d launch", "%d launches", (unsigned long long)k->launches), k->launches);
     ADD(f, "%s", "");
-    ADD(f, "Kernel %s: %llu work-item%s in groups of %llu (%llu warp%s per group)%s%d launch%s, simulated in %.1f s",
-        k->name, items, items == 1 ? "" : "s", group, (group + GM_WARP - 1) / GM_WARP,
-        (group + GM_WARP - 1) / GM_WARP == 1 ? "" : "s", k->launches > 1 ? "; " : ", ", k->launches,
-        k->launches == 1 ? "" : "es", k->sim_s);
+    if (k->launches > 1)
+        ADD(f, _("Kernel %s: %s in groups of %llu (%s); %s, simulated in %.1f s"), k->name, its, group, per, runs,
+            k->sim_s);
+    else
+        ADD(f, _("Kernel %s: %s in groups of %llu (%s), %s, simulated in %.1f s"), k->name, its, group, per, runs,
+            k->sim_s);
     if (!k->n_acc) {
-        ADD(f, "  no global, constant or local memory accesses");
+        ADD(f, "  %s", _("no global, constant or local memory accesses"));
         return;
     }
-    ADD(f, "  %-9s %-8s %-6s %6s %9s %11s %10s  %s", "line:col", "memory", "access", "B/item", "req/warp",
-        "sectors/req", "efficiency", "detail");
-    for (int i = 0; i < k->n_acc; i++) format_access(f, &k->acc[i]);
-    ADD(f, "  Summary:");
+    int cols[N_COLS];
+    add_heading_row(f, cols);
+    for (int i = 0; i < k->n_acc; i++) format_access(f, &k->acc[i], cols);
+    ADD(f, "  %s", _("Summary:"));
     kernel_summary(k, &f->rep->lines, &f->rep->n_lines);
 }
 
@@ -326,29 +477,42 @@ static void format_issues(formatting *f) {
     gpumodel_report *rep = f->rep;
     ADD(f, "%s", "");
     if (!rep->n_issues) {
-        ADD(f, "Oclgrind found no memory errors, data races or reads of uninitialised local memory.");
+        ADD(f, "%s", _("Oclgrind found no memory errors, data races or reads of uninitialised local memory."));
         MARK(f, GM_LINE_CLEAN, 0);
         return;
     }
-    ADD(f, "Oclgrind found %d problem%s:", rep->n_issues, rep->n_issues == 1 ? "" : "s");
+    ADD(f, P_("Oclgrind found %d problem:", "Oclgrind found %d problems:", (unsigned long long)rep->n_issues),
+        rep->n_issues);
     for (int i = 0; i < rep->n_issues; i++) {
         const gm_issue *is = &rep->issues[i];
-        char where[64] = "unknown line";
-        if (is->line) snprintf(where, sizeof where, "line %d:%d", is->line, is->col);
-        ADD(f, "  %s at %s: %s", issue_kind_name(is->kind), where, is->what);
+        char t[GM_TEXT_MAX];
+        if (is->line) util_textf(t, sizeof t, _("%s at line %d:%d: %s"), issue_kind_name(is->kind), is->line, is->col,
+                                 is->what);
+        else util_textf(t, sizeof t, _("%s at unknown line: %s"), issue_kind_name(is->kind), is->what);
+        ADD(f, "  %s", t);
         MARK(f, GM_LINE_PROBLEM, is->line);
-        if (is->work_item[0]) ADD(f, "    first by work-item %s", is->work_item);
-        if (is->kind == GM_ISSUE_RACE && is->line2)
-            ADD(f, "    conflicting with line %d:%d%s%s", is->line2, is->col2, is->work_item2[0] ? " by work-item " : "",
-                is->work_item2);
-        if (is->count > 1) ADD(f, "    (%llu times in all)", is->count);
+        if (is->work_item[0]) {
+            util_textf(t, sizeof t, _("first by work-item %s"), is->work_item);
+            ADD(f, "    %s", t);
+        }
+        if (is->kind == GM_ISSUE_RACE && is->line2) {
+            if (is->work_item2[0])
+                util_textf(t, sizeof t, _("conflicting with line %d:%d by work-item %s"), is->line2, is->col2,
+                           is->work_item2);
+            else util_textf(t, sizeof t, _("conflicting with line %d:%d"), is->line2, is->col2);
+            ADD(f, "    %s", t);
+        }
+        if (is->count > 1) {
+            util_textf(t, sizeof t, P_("(%llu time in all)", "(%llu times in all)", is->count), is->count);
+            ADD(f, "    %s", t);
+        }
         if (is->line > 0 && is->line <= f->n_src) {
             const char *s = f->src[is->line - 1];
             while (*s == ' ' || *s == '\t') s++;
             ADD(f, "    %d | %s", is->line, s);
             MARK(f, GM_LINE_SOURCE, is->line);
         }
-        char note[300];
+        char note[GM_TEXT_MAX];
         issue_short(is, note, sizeof note);
         add_note(rep, is->line, note);
         if (is->kind == GM_ISSUE_RACE && is->line2 && is->line2 != is->line) add_note(rep, is->line2, note);
@@ -362,20 +526,23 @@ void gpumodel_format(gpumodel_report *rep) {
     rep->n_notes = 0;
     formatting fm = {.rep = rep}, *f = &fm;
     fm.src = read_source(rep->kernel_path, &fm.n_src);
-    const char *result = rep->run.status == ENG_PASS ? "the result was correct"
-                       : rep->run.status == ENG_WRONG ? "the result was WRONG (see `cltutor run`)"
-                       : rep->run.headline[0] ? rep->run.headline : "no result";
-    ADD(f, "GPU memory model of %s", rep->kernel_path);
-    ADD(f, "Simulated by Oclgrind at size %s (%s); %s.", rep->size_text,
-        !strcmp(rep->size_origin, "--size") ? "from --size"
-        : !strcmp(rep->size_origin, "analysis_size") ? "the chapter's analysis size"
-        : "a small size; the chapter sets none", result);
-    ADD(f, "Figures are what a GPU with warps of %d work-items, %d-byte sectors and %d banks of 4 bytes would see.",
+    /* the run's headline is English, translated here */
+    const char *result = rep->run.status == ENG_PASS ? _("the result was correct")
+                       : rep->run.status == ENG_WRONG ? _("the result was WRONG (see `cltutor run`)")
+                       : rep->run.headline[0] ? _(rep->run.headline) : _("no result");
+    ADD(f, _("GPU memory model of %s"), rep->kernel_path);
+    if (!strcmp(rep->size_origin, "--size"))
+        ADD(f, _("Simulated by Oclgrind at size %s (from --size); %s."), rep->size_text, result);
+    else if (!strcmp(rep->size_origin, "analysis_size"))
+        ADD(f, _("Simulated by Oclgrind at size %s (the chapter's analysis size); %s."), rep->size_text, result);
+    else
+        ADD(f, _("Simulated by Oclgrind at size %s (a small size; the chapter sets none); %s."), rep->size_text, result);
+    ADD(f, _("Figures are what a GPU with warps of %d work-items, %d-byte sectors and %d banks of 4 bytes would see."),
         GM_WARP, GM_SECTOR, GM_BANKS);
     for (int ki = 0; ki < rep->n_kernels; ki++) format_kernel(f, &rep->kernels[ki]);
     if (rep->n_compare) {
         ADD(f, "%s", "");
-        ADD(f, "Compared with %s:", rep->prev_label);
+        ADD(f, _("Compared with %s:"), rep->prev_label);
         for (int i = 0; i < rep->n_compare; i++) ADD(f, "  %s", rep->compare[i]);
     }
     format_issues(f);
@@ -409,28 +576,37 @@ static void compare_atomics(gpumodel_report *rep, const char *what, const gm_sum
     char x[32], y[32];
     fmt_num(x, sizeof x, c->contention_avg);
     if (!had) {
-        add_sentence(rep, "%s: new, %llu operation%s, %s work-item%s of a warp on one address on average.",
-                     what, c->execs, c->execs == 1 ? "" : "s", x, strcmp(x, "1") ? "s" : "");
+        char ops[64];
+        util_textf(ops, sizeof ops, P_("%llu operation", "%llu operations", c->execs), c->execs);
+        add_sentence(rep,
+                     P_("%s: new, %s, %s work-item of a warp on one address on average.",
+                        "%s: new, %s, %s work-items of a warp on one address on average.", count_of(x)),
+                     what, ops, x);
         return;
     }
     fmt_num(y, sizeof y, o->contention_avg);
     if (o->execs == c->execs && !differs(o->contention_avg, c->contention_avg, 0.05))
-        add_sentence(rep, "%s: %llu operations as before, %s work-item%s of a warp on one address on "
-                     "average.", what, c->execs, x, strcmp(x, "1") ? "s" : "");
+        add_sentence(rep,
+                     P_("%s: %llu operations as before, %s work-item of a warp on one address on average.",
+                        "%s: %llu operations as before, %s work-items of a warp on one address on average.",
+                        count_of(x)),
+                     what, c->execs, x);
     else if (o->execs == c->execs)
-        add_sentence(rep, "%s: %llu operations as before; work-items of a warp on one address (they "
-                     "take turns): %s → %s on average.", what, c->execs, y, x);
+        add_sentence(rep, _("%s: %llu operations as before; work-items of a warp on one address (they take turns): "
+                            "%s → %s on average."), what, c->execs, y, x);
+    else if (c->execs < o->execs)
+        add_sentence(rep, _("%s: %llu → %llu operations (%.1fx fewer); work-items of a warp on one address (they take "
+                            "turns): %s → %s on average."), what, o->execs, c->execs,
+                     (double)o->execs / (double)(c->execs ? c->execs : 1), y, x);
     else
-        add_sentence(rep, "%s: %llu → %llu operations (%.1fx %s); work-items of a warp on one address "
-                     "(they take turns): %s → %s on average.", what, o->execs, c->execs,
-                     c->execs < o->execs ? (double)o->execs / (double)(c->execs ? c->execs : 1)
-                                         : (double)c->execs / (double)(o->execs ? o->execs : 1),
-                     c->execs < o->execs ? "fewer" : "more", y, x);
+        add_sentence(rep, _("%s: %llu → %llu operations (%.1fx more); work-items of a warp on one address (they take "
+                            "turns): %s → %s on average."), what, o->execs, c->execs,
+                     (double)c->execs / (double)(o->execs ? o->execs : 1), y, x);
     if (sp == GM_LOCAL && differs(o->bank_avg, c->bank_avg, 0.02)) {
         fmt_num(x, sizeof x, c->bank_avg);
         fmt_num(y, sizeof y, o->bank_avg);
-        add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s.", what, y, x,
-                     c->bank_max <= 1 ? " (none)" : "");
+        if (c->bank_max <= 1) add_sentence(rep, _("%s: bank conflicts %s-way → %s-way on average (none)."), what, y, x);
+        else add_sentence(rep, _("%s: bank conflicts %s-way → %s-way on average."), what, y, x);
     }
 }
 
@@ -441,78 +617,129 @@ static void compare_local(gpumodel_report *rep, const char *what, const gm_summa
     fmt_num(x, sizeof x, c->bank_avg);
     if (!had) {
         if (c->bank_max <= 1)
-            add_sentence(rep, "%s: new, %llu of them, with no bank conflicts.", what, c->execs);
+            add_sentence(rep, _("%s: new, %llu of them, with no bank conflicts."), what, c->execs);
         else
-            add_sentence(rep, "%s: new, %llu of them, with %s-way bank conflicts on average (%llu-way at "
-                         "worst, line %d).", what, c->execs, x, c->bank_max, cb->line);
+            add_sentence(rep, _("%s: new, %llu of them, with %s-way bank conflicts on average (%llu-way at worst, line "
+                                "%d)."), what, c->execs, x, c->bank_max, cb->line);
         return;
     }
     fmt_num(y, sizeof y, o->bank_avg);
     if (!differs(o->bank_avg, c->bank_avg, 0.02) && c->bank_max <= 1)
-        add_sentence(rep, "%s: no bank conflicts, as before.", what);
+        add_sentence(rep, _("%s: no bank conflicts, as before."), what);
     else if (!differs(o->bank_avg, c->bank_avg, 0.02))
-        add_sentence(rep, "%s: %s-way bank conflicts on average, as before.", what, x);
+        add_sentence(rep, _("%s: %s-way bank conflicts on average, as before."), what, x);
+    else if (c->bank_max <= 1)
+        add_sentence(rep,
+                     P_("%s: bank conflicts %s-way → %s-way on average (none): each request now takes %s instead of %s "
+                        "pass through the banks.",
+                        "%s: bank conflicts %s-way → %s-way on average (none): each request now takes %s instead of %s "
+                        "passes through the banks.", count_of(y)),
+                     what, y, x, x, y);
     else
-        add_sentence(rep, "%s: bank conflicts %s-way → %s-way on average%s: each request now takes %s "
-                     "instead of %s pass%s through the banks.", what, y, x,
-                     c->bank_max <= 1 ? " (none)" : "", x, y, strcmp(y, "1") ? "es" : "");
+        add_sentence(rep,
+                     P_("%s: bank conflicts %s-way → %s-way on average: each request now takes %s instead of %s pass "
+                        "through the banks.",
+                        "%s: bank conflicts %s-way → %s-way on average: each request now takes %s instead of %s passes "
+                        "through the banks.", count_of(y)),
+                     what, y, x, x, y);
 }
 
 /* Global and constant loads and stores: efficiency, sectors, widths, requests. */
 static void compare_memory(gpumodel_report *rep, const char *what, const gm_kernel *old, const gm_summary *o,
                            const gm_summary *c, const gm_access *cb, int had, int sp, int kd) {
     char a[32], b[32], x[32], y[32];
-    const char *verb = kd == GM_LOAD ? "reads" : "writes";
+    int load = kd == GM_LOAD;
     fmt_pct(b, sizeof b, c->efficiency);
     fmt_num(x, sizeof x, cb->sectors_per_request);
     if (!had) {
-        add_sentence(rep, "%s: new, %s efficient; each warp %s %s sector%s per request (line %d).", what, b,
-                     verb, x, strcmp(x, "1") ? "s" : "", cb->line);
+        if (load)
+            add_sentence(rep,
+                         P_("%s: new, %s efficient; each warp reads %s sector per request (line %d).",
+                            "%s: new, %s efficient; each warp reads %s sectors per request (line %d).", count_of(x)),
+                         what, b, x, cb->line);
+        else
+            add_sentence(rep,
+                         P_("%s: new, %s efficient; each warp writes %s sector per request (line %d).",
+                            "%s: new, %s efficient; each warp writes %s sectors per request (line %d).", count_of(x)),
+                         what, b, x, cb->line);
         return;
     }
     const gm_access *ob = &old->acc[o->busiest];
     fmt_pct(a, sizeof a, o->efficiency);
     fmt_num(y, sizeof y, ob->sectors_per_request);
-    char tail[200] = "";
-    if (strcmp(x, y))
-        snprintf(tail, sizeof tail, ": each warp now %s %s sector%s per request instead of %s", verb, x,
-                 strcmp(x, "1") ? "s" : "", y);
+    /* the efficiency and the sectors per request, then what else changed, one clause each */
+    char text[GM_TEXT_MAX], clause[GM_TEXT_MAX];
+    int same_eff = !strcmp(a, b), same_sectors = !strcmp(x, y);
+    unsigned long long nx = count_of(x);
+    if (!same_eff && !same_sectors && load)
+        util_textf(text, sizeof text,
+                   P_("%s: %s → %s efficient: each warp now reads %s sector per request instead of %s",
+                      "%s: %s → %s efficient: each warp now reads %s sectors per request instead of %s", nx),
+                   what, a, b, x, y);
+    else if (!same_eff && !same_sectors)
+        util_textf(text, sizeof text,
+                   P_("%s: %s → %s efficient: each warp now writes %s sector per request instead of %s",
+                      "%s: %s → %s efficient: each warp now writes %s sectors per request instead of %s", nx),
+                   what, a, b, x, y);
+    else if (!same_eff)
+        util_textf(text, sizeof text,
+                   P_("%s: %s → %s efficient, %s sector per request", "%s: %s → %s efficient, %s sectors per request",
+                      nx),
+                   what, a, b, x);
+    else if (!same_sectors && load)
+        util_textf(text, sizeof text,
+                   P_("%s: %s efficient as before: each warp now reads %s sector per request instead of %s",
+                      "%s: %s efficient as before: each warp now reads %s sectors per request instead of %s", nx),
+                   what, b, x, y);
+    else if (!same_sectors)
+        util_textf(text, sizeof text,
+                   P_("%s: %s efficient as before: each warp now writes %s sector per request instead of %s",
+                      "%s: %s efficient as before: each warp now writes %s sectors per request instead of %s", nx),
+                   what, b, x, y);
     else
-        snprintf(tail, sizeof tail, ", %s sector%s per request", x, strcmp(x, "1") ? "s" : "");
+        util_textf(text, sizeof text,
+                   P_("%s: %s efficient as before, %s sector per request",
+                      "%s: %s efficient as before, %s sectors per request", nx),
+                   what, b, x);
     if (o->width_max != c->width_max) {
-        size_t u = strlen(tail);
-        snprintf(tail + u, sizeof tail - u, "%s the widest %s %u bytes per work-item instead of %u",
-                 u ? ";" : ":", kd == GM_LOAD ? "reads" : "writes", c->width_max, o->width_max);
+        util_textf(clause, sizeof clause,
+                   load ? _("the widest reads %u bytes per work-item instead of %u")
+                        : _("the widest writes %u bytes per work-item instead of %u"),
+                   c->width_max, o->width_max);
+        add_clause(text, sizeof text, clause);
     }
     if (differs((double)o->requests, (double)c->requests, 0.1)) {
-        size_t u = strlen(tail);
         double r = (double)o->requests / (double)(c->requests ? c->requests : 1);
-        if (r >= 1)
-            snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx fewer requests", u ? ";" : ":", r);
-        else
-            snprintf(tail + u, sizeof tail - u, "%s each warp makes %.1fx more requests", u ? ";" : ":", 1 / r);
+        if (r >= 1) util_textf(clause, sizeof clause, _("each warp makes %.1fx fewer requests"), r);
+        else util_textf(clause, sizeof clause, _("each warp makes %.1fx more requests"), 1 / r);
+        add_clause(text, sizeof text, clause);
     }
-    if (strcmp(a, b))
-        add_sentence(rep, "%s: %s → %s efficient%s.", what, a, b, tail);
-    else
-        add_sentence(rep, "%s: %s efficient as before%s.", what, b, tail);
+    /* TRANSLATORS: the end of a sentence of the comparison */
+    add_sentence(rep, _("%s."), text);
     if (sp == GM_CONSTANT && differs(o->distinct_avg, c->distinct_avg, 0.05)) {
         fmt_num(x, sizeof x, c->distinct_avg);
         fmt_num(y, sizeof y, o->distinct_avg);
-        add_sentence(rep, "%s: %s → %s distinct addresses per warp.", what, y, x);
+        add_sentence(rep, _("%s: %s → %s distinct addresses per warp."), what, y, x);
     }
 }
 
-static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_kernel *cur, const char *prefix) {
+/* What a comparison is about: in a report of several kernels, with the kernel's name. */
+static void about(char *buf, size_t len, const char *kernel, const char *what) {
+    /* TRANSLATORS: a kernel's name and what of it is compared: "transpose, global loads" */
+    if (kernel) util_textf(buf, len, _("%s, %s"), kernel, what);
+    else util_textf(buf, len, "%s", what);
+}
+
+static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_kernel *cur, const char *kernel) {
     for (int sp = 0; sp < GM_N_SPACES; sp++)
         for (int kd = 0; kd < GM_N_KINDS; kd++) {
             const gm_summary *o = old ? &old->sum[sp][kd] : NULL, *c = &cur->sum[sp][kd];
             int had = o && o->present, has = c->present;
             if (!had && !has) continue;
-            char what[96];
-            snprintf(what, sizeof what, "%s%s %s", prefix, gpumodel_space_name((gm_space)(sp)), kind_plural[kd]);
+            char what[160];
+            about(what, sizeof what, kernel, access_shown(sp, kd, 1));
             if (!has) {
-                add_sentence(rep, "%s: none any more (there were %llu).", what, o->execs);
+                add_sentence(rep, _("%s: none any more (there were %llu)."), what, o->execs);
                 continue;
             }
             const gm_access *cb = &cur->acc[c->busiest];
@@ -521,34 +748,35 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
             else compare_memory(rep, what, old, o, c, cb, had, sp, kd);
         }
     if (old && old->moved && cur->moved && differs((double)old->moved, (double)cur->moved, 0.05)) {
-        char a[32], b[32];
+        char a[32], b[32], what[160];
         fmt_bytes(a, sizeof a, (double)old->moved);
         fmt_bytes(b, sizeof b, (double)cur->moved);
+        about(what, sizeof what, kernel, _("global memory traffic"));
         double r = (double)old->moved / (double)(cur->moved ? cur->moved : 1);
         if (r >= 1)
-            add_sentence(rep, "%sglobal memory traffic: %s → %s (%.1fx less).", prefix, a, b, r);
+            add_sentence(rep, _("%s: %s → %s (%.1fx less)."), what, a, b, r);
         else
-            add_sentence(rep, "%sglobal memory traffic: %s → %s (%.1fx more).", prefix, a, b, 1 / r);
+            add_sentence(rep, _("%s: %s → %s (%.1fx more)."), what, a, b, 1 / r);
     }
 }
 
 void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const char *label) {
     gm_free_lines(&rep->compare, &rep->n_compare);
-    snprintf(rep->prev_label, sizeof rep->prev_label, "%s", label ? label : "the previous chapter");
+    util_copy_text(rep->prev_label, sizeof rep->prev_label, label ? label : _("the previous chapter"));
     if (!prev || prev->status != GM_OK) {
-        add_sentence(rep, "(no comparison: %s could not be analysed%s%s)", rep->prev_label,
-                     prev && prev->message[0] ? ": " : "", prev ? prev->message : "");
+        if (prev && prev->message[0])
+            add_sentence(rep, _("(no comparison: %s could not be analysed: %s)"), rep->prev_label, prev->message);
+        else
+            add_sentence(rep, _("(no comparison: %s could not be analysed)"), rep->prev_label);
     } else {
         for (int i = 0; i < rep->n_kernels; i++) {
             const gm_kernel *cur = &rep->kernels[i], *old = NULL;
             for (int j = 0; j < prev->n_kernels; j++)
                 if (!strcmp(prev->kernels[j].name, cur->name)) old = &prev->kernels[j];
             if (!old && rep->n_kernels == 1 && prev->n_kernels == 1) old = &prev->kernels[0];
-            char prefix[80] = "";
-            if (rep->n_kernels > 1) snprintf(prefix, sizeof prefix, "%s, ", cur->name);
-            compare_kernel(rep, old, cur, prefix);
+            compare_kernel(rep, old, cur, rep->n_kernels > 1 ? cur->name : NULL);
         }
-        if (!rep->n_compare) add_sentence(rep, "no memory accesses to compare.");
+        if (!rep->n_compare) add_sentence(rep, "%s", _("no memory accesses to compare."));
     }
     gpumodel_format(rep);
 }

@@ -3,6 +3,7 @@
 #include "gpumodel/gpumodel.h"
 #include "gpumodel/gm_text.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -63,12 +64,17 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
             if (util_is_file(icd_paths[i])) snprintf(icd, icd_len, "%s", icd_paths[i]);
     }
     if (!icd[0]) {
-        util_errf(why, why_len,
-                  "The GPU memory model runs your kernel on Oclgrind, an OpenCL GPU simulator, and Oclgrind is "
-                  "not installed%s%s%s. Install it with:\n  " GM_INSTALL "\nthen rebuild cltutor (make) so that "
-                  "its Oclgrind plugin is built too. Everything else in cltutor works without it.",
-                  env && *env ? " (CLTUTOR_OCLGRIND_ICD names " : "", env && *env ? env : "",
-                  env && *env ? ", which does not exist)" : "");
+        if (env && *env)
+            util_errf(why, why_len,
+                       _("The GPU memory model runs your kernel on Oclgrind, an OpenCL GPU simulator, and Oclgrind is "
+                         "not installed (CLTUTOR_OCLGRIND_ICD names %s, which does not exist). Install it with:\n  "
+                         "%s\nthen rebuild cltutor (make) so that its Oclgrind plugin is built too. Everything else in "
+                         "cltutor works without it."), env, GM_INSTALL);
+        else
+            util_errf(why, why_len,
+                       _("The GPU memory model runs your kernel on Oclgrind, an OpenCL GPU simulator, and Oclgrind is "
+                         "not installed. Install it with:\n  %s\nthen rebuild cltutor (make) so that its Oclgrind "
+                         "plugin is built too. Everything else in cltutor works without it."), GM_INSTALL);
         return -1;
     }
     env = getenv("CLTUTOR_GM_PLUGIN");
@@ -90,10 +96,16 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
 #endif
     }
     if (!plugin[0]) {
-        util_errf(why, why_len,
-                  "Oclgrind is installed, but cltutor's Oclgrind plugin (" GM_PLUGIN_NAME ") was not found next "
-                  "to the cltutor program%s. Build it with `make` (it needs Oclgrind's headers: " GM_INSTALL ").",
-                  env && *env ? " or at $CLTUTOR_GM_PLUGIN" : "");
+        if (env && *env)
+            util_errf(why, why_len,
+                       _("Oclgrind is installed, but cltutor's Oclgrind plugin (%s) was not found next to the cltutor "
+                         "program or at $CLTUTOR_GM_PLUGIN. Build it with `make` (it needs Oclgrind's headers: %s)."),
+                       GM_PLUGIN_NAME, GM_INSTALL);
+        else
+            util_errf(why, why_len,
+                       _("Oclgrind is installed, but cltutor's Oclgrind plugin (%s) was not found next to the cltutor "
+                         "program. Build it with `make` (it needs Oclgrind's headers: %s)."),
+                       GM_PLUGIN_NAME, GM_INSTALL);
         return -1;
     }
     return 0;
@@ -167,19 +179,25 @@ static gm_issue *add_issue(gpumodel_report *rep) {
     return is;
 }
 
+/* A work-item by its ids, for people: "global (63,0,0), local (63,0,0), group (0,0,0)". */
+static void work_item_text(char *out, size_t len, const unsigned long long *g, const unsigned long long *l,
+                           const unsigned long long *w) {
+    util_textf(out, len, _("global (%llu,%llu,%llu), local (%llu,%llu,%llu), group (%llu,%llu,%llu)"), g[0], g[1], g[2],
+               l[0], l[1], l[2], w[0], w[1], w[2]);
+}
+
 /* "Global(63,0,0) Local(63,0,0) Group(0,0,0)" -> "global (63,0,0), local (63,0,0), group (0,0,0)" */
 static void entity_text(const char *s, char *out, size_t len) {
     unsigned long long g[3], l[3], w[3];
     const char *p = strstr(s, "Global(");
     if (p && sscanf(p, "Global(%llu,%llu,%llu) Local(%llu,%llu,%llu) Group(%llu,%llu,%llu)", &g[0], &g[1], &g[2],
                     &l[0], &l[1], &l[2], &w[0], &w[1], &w[2]) == 9) {
-        snprintf(out, len, "global (%llu,%llu,%llu), local (%llu,%llu,%llu), group (%llu,%llu,%llu)", g[0], g[1],
-                 g[2], l[0], l[1], l[2], w[0], w[1], w[2]);
+        work_item_text(out, len, g, l, w);
         return;
     }
     p = strstr(s, "Group(");
     if (p && sscanf(p, "Group(%llu,%llu,%llu)", &w[0], &w[1], &w[2]) == 3) {
-        snprintf(out, len, "group (%llu,%llu,%llu)", w[0], w[1], w[2]);
+        util_textf(out, len, _("group (%llu,%llu,%llu)"), w[0], w[1], w[2]);
         return;
     }
     snprintf(out, len, "%s", "");
@@ -392,12 +410,11 @@ static int parse_uninit_line(const char *line, gpumodel_report *rep, const gm_ke
     is->kind = GM_ISSUE_UNINIT;
     is->space = GM_LOCAL;
     snprintf(is->kernel, sizeof is->kernel, "%s", k->name);
-    snprintf(is->what, sizeof is->what, "%s", "Read of local memory that no work-item of the group wrote (uninitialised)");
+    util_copy_text(is->what, sizeof is->what, _("Read of local memory that no work-item of the group wrote (uninitialised)"));
     is->line = ln;
     is->col = cn;
     is->count = count;
-    snprintf(is->work_item, sizeof is->work_item, "global (%llu,%llu,%llu), local (%llu,%llu,%llu), group (%llu,%llu,%llu)",
-             gg[0], gg[1], gg[2], ll[0], ll[1], ll[2], ww[0], ww[1], ww[2]);
+    work_item_text(is->work_item, sizeof is->work_item, gg, ll, ww);
     return 0;
 }
 
@@ -446,14 +463,14 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
         else if (!strcmp(line, "end")) k = NULL;
         else bad = line[0] != '\0';
         if (bad) {
-            util_errf(err, errlen, "the simulator's report, line %d, is not understood: %.80s", lineno, line);
+            util_errf(err, errlen, _("the simulator's report, line %d, is not understood: %.80s"), lineno, line);
             free(line);
             return -1;
         }
         free(line);
     }
     if (!blocks) {
-        util_errf(err, errlen, "the simulator reported no kernel");
+        util_errf(err, errlen, "%s", _("the simulator reported no kernel"));
         return -1;
     }
     for (int i = 0; i < rep->n_kernels; i++) {
@@ -504,7 +521,7 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
     snprintf(dir, sizeof dir, "%s/cltutor-gm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
         rep->status = GM_FAILED;
-        util_errf(rep->message, sizeof rep->message, "cannot make a temporary folder in %s", tmp && *tmp ? tmp : "/tmp");
+        util_errf(rep->message, sizeof rep->message, _("cannot make a temporary folder in %s"), tmp && *tmp ? tmp : "/tmp");
         return -1;
     }
     char icd_file[600], out_file[600];
@@ -514,7 +531,7 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
     snprintf(icd_line, sizeof icd_line, "%s\n", icd);
     if (util_write_file_atomic(icd_file, icd_line, strlen(icd_line)) != 0) {
         rep->status = GM_FAILED;
-        util_errf(rep->message, sizeof rep->message, "cannot write %s", icd_file);
+        util_errf(rep->message, sizeof rep->message, _("cannot write %s"), icd_file);
         rmdir(dir);
         return -1;
     }
@@ -552,19 +569,23 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
         rep->status = GM_FAILED;
         if (st == ENG_NO_DEVICE)
             util_errf(rep->message, sizeof rep->message,
-                      "Oclgrind did not start as an OpenCL device (%s). Reinstall it with:\n  " GM_INSTALL,
-                      rep->run.message);
+                       _("Oclgrind did not start as an OpenCL device (%s). Reinstall it with:\n  %s"), rep->run.message,
+                       GM_INSTALL);
         else if (st == ENG_TIMEOUT && !strcmp(rep->run.headline, "Timed out"))
             util_errf(rep->message, sizeof rep->message,
-                      "The simulation did not finish within %.0f s. Oclgrind runs a kernel about 1000 times slower "
-                      "than a CPU does: analyse a smaller size (this was %s), or allow longer with --timeout.",
-                      rq.timeout_s, rep->size_text);
+                       _("The simulation did not finish within %.0f s. Oclgrind runs a kernel about 1000 times slower "
+                         "than a CPU does: analyse a smaller size (this was %s), or allow longer with --timeout."),
+                       rq.timeout_s, rep->size_text);
+        else if ((st == ENG_PASS || st == ENG_WRONG) && rep->run.worker_output)
+            util_errf(rep->message, sizeof rep->message,
+                       _("Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: %s"),
+                       plugin, rep->run.worker_output);
         else if (st == ENG_PASS || st == ENG_WRONG)
             util_errf(rep->message, sizeof rep->message,
-                      "Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: %s",
-                      plugin, rep->run.worker_output ? rep->run.worker_output : "nothing");
-        else
-            util_errf(rep->message, sizeof rep->message, "%s: %s", rep->run.headline, rep->run.message);
+                       _("Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: "
+                         "nothing"), plugin);
+        else /* the run's headline is English, translated here; its message is already the learner's */
+            util_errf(rep->message, sizeof rep->message, _("%s: %s"), _(rep->run.headline), rep->run.message);
         free(text);
         return -1;
     }
@@ -624,12 +645,12 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     char other[1200] = "", label[1400] = "";
     if (prev && !strcmp(prev->problem, l->problem)) {
         paths_solution(pth, prev, other, sizeof other);
-        snprintf(label, sizeof label, "chapter %d's reference (%s)", prev->number, other);
+        util_textf(label, sizeof label, _("chapter %d's reference (%s)"), prev->number, other);
     } else {
         prev = l;
         paths_starting(pth, l, other, sizeof other);
         if (same_text(other, rq->kernel_path)) other[0] = '\0';
-        else snprintf(label, sizeof label, "this chapter's starting file (%s)", other);
+        else util_textf(label, sizeof label, _("this chapter's starting file (%s)"), other);
     }
     if (!other[0] || !util_is_file(other)) return 0;
     engine_request prq = *rq;

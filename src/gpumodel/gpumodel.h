@@ -36,7 +36,7 @@ typedef struct {
     /* derived */
     double bytes_per_item, requests_per_warp, sectors_per_request, efficiency;
     double bank_avg, distinct_avg, contention_avg, lanes_avg;
-    char note[200];                      /* a short note for the source line */
+    char note[512];                      /* a short note for the source line */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */
@@ -77,7 +77,7 @@ typedef struct {
 
 typedef struct {
     int line;
-    char text[512];
+    char text[1024];
 } gm_note;
 
 typedef enum { GM_OK = 0, GM_UNAVAILABLE, GM_FAILED } gm_status;
@@ -114,7 +114,7 @@ typedef struct {
     int n_lines;
     gm_line_role *line_roles;            /* what each line is (n_lines of them) */
     int *line_src;                       /* rows: the source line they are about, else 0 */
-    char prev_label[200];                /* what the comparison is with, or "" */
+    char prev_label[512];                /* what the comparison is with, or "" */
     int prev_kept;                       /* the comparison reused the kept analysis of that file */
     char **compare;                      /* the comparison as sentences */
     int n_compare;

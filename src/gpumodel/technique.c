@@ -43,7 +43,7 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
     int n = 0;
     for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
         if (n == max) {
-            util_errf(err, errlen, "technique: at most %d checks", max);
+            util_errf(err, errlen, _("technique: at most %d checks"), max);
             return -1;
         }
         technique_check *c = &out[n];
@@ -53,7 +53,7 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
         if (tok[name_len] == '@') {
             size_t klen = strcspn(tok + name_len + 1, "<>=");
             if (klen == 0 || klen >= sizeof c->kernel) {
-                util_errf(err, errlen, "technique '%s': name a kernel after @", tok);
+                util_errf(err, errlen, _("technique '%s': name a kernel after @"), tok);
                 return -1;
             }
             snprintf(c->kernel, sizeof c->kernel, "%.*s", (int)klen, tok + name_len + 1);
@@ -72,7 +72,7 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
                 size_t u = strlen(known);
                 snprintf(known + u, sizeof known - u, "%s%s", m ? ", " : "", technique_metric_name((technique_metric)m));
             }
-            util_errf(err, errlen, "technique '%.*s' is not a known check (known: %s)", (int)name_len, tok, known);
+            util_errf(err, errlen, _("technique '%.*s' is not a known check (known: %s)"), (int)name_len, tok, known);
             return -1;
         }
         metric_info mi = info_of(c->metric);
@@ -82,7 +82,7 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
         if (*rest) {
             size_t ow = rest[1] == '=' ? 2 : 1;
             if (rest[0] == '=' || (rest[0] != '<' && rest[0] != '>')) {
-                util_errf(err, errlen, "technique '%s': write the threshold as >=, <=, > or <", tok);
+                util_errf(err, errlen, _("technique '%s': write the threshold as >=, <=, > or <"), tok);
                 return -1;
             }
             char opbuf[3];
@@ -91,7 +91,7 @@ int technique_parse(const char *spec, technique_check *out, int max, char *err, 
             char *end;
             c->threshold = strtod(rest + ow, &end);
             if (end == rest + ow || *end) {
-                util_errf(err, errlen, "technique '%s': '%s' is not a number", tok, rest + ow);
+                util_errf(err, errlen, _("technique '%s': '%s' is not a number"), tok, rest + ow);
                 return -1;
             }
         }
@@ -225,18 +225,30 @@ static void set_where(technique_result *r, const gm_kernel *k, const gm_access *
     if (a) r->line = a->line;
 }
 
-/* "what was measured. The chapter asks for ... . advice" */
+/* "what was measured. The chapter asks for ... . advice"; the advice is
+ * English (N_), translated here with the rest. */
 static void finish(technique_result *r, const technique_check *c, const char *measured, const char *advice) {
     r->met = r->measured && compare(r->value, c->op, c->threshold);
-    snprintf(r->detail, sizeof r->detail, "%s The chapter asks for %s%s%s %s %g.%s%s", measured,
-             technique_metric_name(c->metric), c->kernel[0] ? " in kernel " : "", c->kernel,
-             technique_op_text(c->op), c->threshold, r->met ? "" : " ", r->met ? "" : advice);
+    const char *name = technique_metric_name(c->metric), *op = technique_op_text(c->op);
+    if (r->met && c->kernel[0])
+        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s in kernel %s %s %g."), measured, name,
+                   c->kernel, op, c->threshold);
+    else if (r->met)
+        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s %s %g."), measured, name, op,
+                   c->threshold);
+    else if (c->kernel[0])
+        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s in kernel %s %s %g. %s"), measured, name,
+                   c->kernel, op, c->threshold, _(advice));
+    else
+        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s %s %g. %s"), measured, name, op,
+                   c->threshold, _(advice));
 }
 
+/* why is English (N_), translated here. */
 static void not_measured(technique_result *r, const char *why) {
     r->measured = 0;
     r->met = 0;
-    snprintf(r->detail, sizeof r->detail, "%s", why);
+    util_copy_text(r->detail, sizeof r->detail, _(why));
 }
 
 static double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
@@ -287,12 +299,12 @@ int technique_baseline_load(const char *path, technique_baseline *out, char *err
     baseline_reading r = {.b = out};
     int rc = ini_parse(path, baseline_key, &r);
     if (rc < 0) {
-        util_errf(err, errlen, "%s: cannot read it", path);
+        util_errf(err, errlen, _("%s: cannot read it"), path);
         return -1;
     }
     if (rc > 0 || r.bad || !out->size[0]) {
-        util_errf(err, errlen, "%s:%d: not the figures of a reference ([reference] size, global_load_bytes, "
-                  "load_requests)", path, rc > 0 ? rc : 1);
+        util_errf(err, errlen, _("%s:%d: not the figures of a reference ([reference] size, global_load_bytes, "
+                                 "load_requests)"), path, rc > 0 ? rc : 1);
         return -1;
     }
     out->known = 1;
@@ -318,13 +330,13 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
         int found = 0;
         for (int k = 0; k < rep->n_kernels; k++) found |= !strcmp(rep->kernels[k].name, c->kernel);
         if (!found) {
-            snprintf(r->detail, sizeof r->detail, "The GPU memory model saw no kernel named '%s' run; the chapter "
-                     "checks that kernel.", c->kernel);
+            util_textf(r->detail, sizeof r->detail, _("The GPU memory model saw no kernel named '%s' run; the chapter "
+                                                      "checks that kernel."), c->kernel);
             r->measured = 0;
             return;
         }
     }
-    char m[512];
+    char m[1024];
     const engine_report *run = &rep->run;
     traffic t;
     memset(&t, 0, sizeof t);
@@ -340,9 +352,12 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
             for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++) local_arg |= ki->arg_space[a] == 'l';
         }
         r->value = local_arg && most < 1 ? 1 : (double)most;
-        snprintf(m, sizeof m, "The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)%s.", most,
-                 local_arg ? " and takes a __local argument" : "");
-        finish(r, c, m, "Stage the data the work-group shares in __local memory, as the chapter shows.");
+        if (local_arg)
+            util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and takes "
+                                      "a __local argument."), most);
+        else
+            util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)."), most);
+        finish(r, c, m, N_("Stage the data the work-group shares in __local memory, as the chapter shows."));
         return;
     }
     case TQ_CONSTANT_ARGS: {
@@ -352,14 +367,20 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
             for (int a = 0; a < run->kinfo[k].n_args && a < ENGINE_MAX_KARGS; a++) {
                 if (run->kinfo[k].arg_space[a] != 'c') continue;
                 size_t u = strlen(names);
-                snprintf(names + u, sizeof names - u, "%s%s", count ? ", " : ": ",
+                snprintf(names + u, sizeof names - u, "%s%s", count ? ", " : "",
                          run->kinfo[k].arg_name[a][0] ? run->kinfo[k].arg_name[a] : "?");
                 count++;
             }
         r->value = count;
-        snprintf(m, sizeof m, "The kernel takes %d __constant argument%s%s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).", count,
-                 count == 1 ? "" : "s", names);
-        finish(r, c, m, "Pass the data every work-item reads alike as a __constant argument.");
+        if (count)
+            util_textf(m, sizeof m,
+                       P_("The kernel takes %d __constant argument: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+                          "The kernel takes %d __constant arguments: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+                          (unsigned long long)count),
+                       count, names);
+        else
+            util_textf(m, sizeof m, "%s", _("The kernel takes 0 __constant arguments (CL_KERNEL_ARG_ADDRESS_QUALIFIER)."));
+        finish(r, c, m, N_("Pass the data every work-item reads alike as a __constant argument."));
         return;
     }
     case TQ_COALESCING:
@@ -368,99 +389,116 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
         worst_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
         find_worst(rep, c->kernel, &s);
         if (!s.worst_acc) {
-            not_measured(r, "The GPU memory model saw no global loads or stores of that kind, so there is nothing "
-                            "coalesced to credit.");
+            not_measured(r, N_("The GPU memory model saw no global loads or stores of that kind, so there is nothing "
+                               "coalesced to credit."));
             return;
         }
         r->value = s.worst;
         set_where(r, s.worst_kernel, s.worst_acc);
-        snprintf(m, sizeof m, "The least efficient global %s that carries a real share of the traffic is line %d "
-                 "of kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp request).",
-                 gpumodel_kind_name(s.worst_acc->kind), s.worst_acc->line, s.worst_kernel->name, s.worst * 100,
-                 s.worst_acc->sectors_per_request);
-        finish(r, c, m, "Let neighbouring work-items read and write neighbouring addresses at that line, as the "
-                        "chapter shows; every access that moves a real share of the bytes must be coalesced.");
+        util_textf(m, sizeof m,
+                   s.worst_acc->kind == GM_LOAD
+                       ? _("The least efficient global load that carries a real share of the traffic is line %d of "
+                           "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
+                           "request).")
+                       : _("The least efficient global store that carries a real share of the traffic is line %d of "
+                           "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
+                           "request)."),
+                   s.worst_acc->line, s.worst_kernel->name, s.worst * 100, s.worst_acc->sectors_per_request);
+        finish(r, c, m, N_("Let neighbouring work-items read and write neighbouring addresses at that line, as the "
+                           "chapter shows; every access that moves a real share of the bytes must be coalesced."));
         return;
     }
     case TQ_WIDE_LOADS:
-        if (all_loads <= 0) { not_measured(r, "The GPU memory model saw no loads."); return; }
+        if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
         r->value = share(t.wide_load_bytes, all_loads);
-        snprintf(m, sizeof m, "%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time.", r->value * 100);
-        finish(r, c, m, "Read four floats with one load (a float4, or vload4), as the chapter shows.");
+        util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time."),
+                   r->value * 100);
+        finish(r, c, m, N_("Read four floats with one load (a float4, or vload4), as the chapter shows."));
         return;
     case TQ_LOCAL_LOADS:
-        if (all_loads <= 0) { not_measured(r, "The GPU memory model saw no loads."); return; }
+        if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
         r->value = share(t.load_bytes[GM_LOCAL], all_loads);
-        snprintf(m, sizeof m, "%.0f%% of the bytes the kernel loads come from __local memory.", r->value * 100);
-        finish(r, c, m, "Copy the data each work-item reads again and again into __local memory once, then read it "
-                        "from there in the inner loop.");
+        util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads come from __local memory."), r->value * 100);
+        finish(r, c, m, N_("Copy the data each work-item reads again and again into __local memory once, then read it "
+                           "from there in the inner loop."));
         return;
     case TQ_CONSTANT_BROADCASTS:
-        if (all_loads <= 0) { not_measured(r, "The GPU memory model saw no loads."); return; }
+        if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
         r->value = share(t.broadcast_constant_bytes, all_loads);
-        snprintf(m, sizeof m, "%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
-                 "warp makes at the same address (broadcasts); %.0f%% come from __constant memory in all.",
-                 r->value * 100, share(t.load_bytes[GM_CONSTANT], all_loads) * 100);
-        finish(r, c, m, "Pass the data every work-item reads alike (the centroids) as a __constant argument and read "
-                        "it through __constant pointers; data each work-item reads differently does not belong there.");
+        util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
+                                  "warp makes at the same address (broadcasts); %.0f%% come from __constant memory in "
+                                  "all."),
+                   r->value * 100, share(t.load_bytes[GM_CONSTANT], all_loads) * 100);
+        finish(r, c, m, N_("Pass the data every work-item reads alike (the centroids) as a __constant argument and read "
+                           "it through __constant pointers; data each work-item reads differently does not belong "
+                           "there."));
         return;
     case TQ_LOCAL_ATOMICS: {
         double all = 0;
         for (int s = 0; s < GM_N_SPACES; s++) all += t.execs[s][GM_ATOMIC];
-        if (all <= 0) { not_measured(r, "The kernel makes no atomic updates, so nothing is counted in __local memory."); return; }
+        if (all <= 0) {
+            not_measured(r, N_("The kernel makes no atomic updates, so nothing is counted in __local memory."));
+            return;
+        }
         r->value = share(t.execs[GM_LOCAL][GM_ATOMIC], all);
-        snprintf(m, sizeof m, "%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global.",
-                 r->value * 100, all, t.execs[GM_GLOBAL][GM_ATOMIC]);
-        finish(r, c, m, "Count into a work-group's own histogram in __local memory, and add it to the global one "
-                        "once per bin at the end.");
+        util_textf(m, sizeof m, _("%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global."),
+                   r->value * 100, all, t.execs[GM_GLOBAL][GM_ATOMIC]);
+        finish(r, c, m, N_("Count into a work-group's own histogram in __local memory, and add it to the global one "
+                           "once per bin at the end."));
         return;
     }
     case TQ_BANK_CONFLICTS: {
         worst_scan s = {.bank = 1};
         find_worst(rep, c->kernel, &s);
         if (!s.worst_acc) {
-            not_measured(r, "The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
-                            "not used.");
+            not_measured(r, N_("The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
+                               "not used."));
             return;
         }
         r->value = s.worst;
         set_where(r, s.worst_kernel, s.worst_acc);
-        snprintf(m, sizeof m, "The most conflicted __local %s that carries a real share of the requests is line %d "
-                 "of kernel '%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.",
-                 gpumodel_kind_name(s.worst_acc->kind), s.worst_acc->line, s.worst_kernel->name, s.worst,
-                 rep->size_text);
-        finish(r, c, m, "Lay out the __local data so that the work-items of a warp fall in different banks "
-                        "(padding), as the chapter shows.");
+        const char *most_conflicted =
+            s.worst_acc->kind == GM_LOAD
+                ? _("The most conflicted __local load that carries a real share of the requests is line %d of kernel "
+                    "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
+            : s.worst_acc->kind == GM_STORE
+                ? _("The most conflicted __local store that carries a real share of the requests is line %d of kernel "
+                    "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
+                : _("The most conflicted __local atomic that carries a real share of the requests is line %d of kernel "
+                    "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.");
+        util_textf(m, sizeof m, most_conflicted, s.worst_acc->line, s.worst_kernel->name, s.worst, rep->size_text);
+        finish(r, c, m, N_("Lay out the __local data so that the work-items of a warp fall in different banks "
+                           "(padding), as the chapter shows."));
         return;
     }
     case TQ_ACTIVE_LANES:
-        if (t.requests <= 0) { not_measured(r, "The GPU memory model saw no memory requests."); return; }
+        if (t.requests <= 0) { not_measured(r, N_("The GPU memory model saw no memory requests.")); return; }
         r->value = t.lanes / t.requests;
-        snprintf(m, sizeof m, "On average %.1f of the 32 work-items of a warp take part in each memory request.",
-                 r->value);
-        finish(r, c, m, "Share the work among the work-items of the group; a loop in one work-item leaves the rest "
-                        "of the warp idle.");
+        util_textf(m, sizeof m, _("On average %.1f of the 32 work-items of a warp take part in each memory request."),
+                   r->value);
+        finish(r, c, m, N_("Share the work among the work-items of the group; a loop in one work-item leaves the rest "
+                           "of the warp idle."));
         return;
     case TQ_LOCAL_OPS: {
         double elements = t.load_bytes[GM_GLOBAL] / 4;
         double local_ops = t.execs[GM_LOCAL][GM_LOAD] + t.execs[GM_LOCAL][GM_STORE] + t.execs[GM_LOCAL][GM_ATOMIC];
         if (elements <= 0 || local_ops <= 0) {
-            not_measured(r, "The kernel makes no __local memory accesses, so the chapter's tree in local memory is "
-                            "not used.");
+            not_measured(r, N_("The kernel makes no __local memory accesses, so the chapter's tree in local memory is "
+                               "not used."));
             return;
         }
         r->value = local_ops / elements;
-        snprintf(m, sizeof m, "The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
-                 "tree needs about 2 additions per element; one that adds at every distance needs log2 of the "
-                 "block size).", r->value);
-        finish(r, c, m, "Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add.");
+        util_textf(m, sizeof m, _("The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
+                                  "tree needs about 2 additions per element; one that adds at every distance needs "
+                                  "log2 of the block size)."), r->value);
+        finish(r, c, m, N_("Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add."));
         return;
     }
     case TQ_GLOBAL_LOADS_VS_PREV:
     case TQ_LOAD_REQUESTS_VS_PREV: {
         if (!prev || !prev->known || strcmp(prev->size, rep->size_text) != 0) {
-            not_measured(r, "The previous chapter's reference could not be analysed at the same size, so there is "
-                            "nothing to compare with.");
+            not_measured(r, N_("The previous chapter's reference could not be analysed at the same size, so there is "
+                               "nothing to compare with."));
             return;
         }
         double mine_b, mine_r, theirs_b = prev->global_load_bytes, theirs_r = prev->load_requests;
@@ -468,24 +506,26 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
         int bytes = c->metric == TQ_GLOBAL_LOADS_VS_PREV;
         double mine = bytes ? mine_b : mine_r, theirs = bytes ? theirs_b : theirs_r;
         if (theirs <= 0) {
-            not_measured(r, "The previous chapter's reference makes no such loads to compare with.");
+            not_measured(r, N_("The previous chapter's reference makes no such loads to compare with."));
             return;
         }
         r->value = mine / theirs;
         if (bytes)
-            snprintf(m, sizeof m, "The kernel loads %.0f bytes from global memory where the previous chapter's "
-                     "reference loads %.0f at the same size (%.2f of it).", mine, theirs, r->value);
+            util_textf(m, sizeof m, _("The kernel loads %.0f bytes from global memory where the previous chapter's "
+                                      "reference loads %.0f at the same size (%.2f of it)."), mine, theirs, r->value);
         else
-            snprintf(m, sizeof m, "The kernel's warps make %.0f global and __constant load requests where the "
-                     "previous chapter's reference makes %.0f at the same size (%.2f of it).", mine, theirs, r->value);
-        finish(r, c, m, bytes ? "Read each value from global memory once and reuse it from faster memory (__local "
-                                "or __constant), as the chapter shows; loads you add do not replace the ones you keep."
-                              : "Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
-                                "you add do not replace the ones you keep.");
+            util_textf(m, sizeof m, _("The kernel's warps make %.0f global and __constant load requests where the "
+                                      "previous chapter's reference makes %.0f at the same size (%.2f of it)."),
+                       mine, theirs, r->value);
+        finish(r, c, m, bytes ? N_("Read each value from global memory once and reuse it from faster memory (__local "
+                                   "or __constant), as the chapter shows; loads you add do not replace the ones you "
+                                   "keep.")
+                              : N_("Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
+                                   "you add do not replace the ones you keep."));
         return;
     }
     default:
-        not_measured(r, "unknown check");
+        not_measured(r, N_("unknown check"));
         return;
     }
 }

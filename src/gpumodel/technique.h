@@ -73,7 +73,7 @@ typedef struct {
     double value;
     int line;             /* the source line that decides it, 0 when none */
     char kernel[64];      /* the kernel that decides it */
-    char detail[768];     /* what was measured, what the chapter asks, what to change */
+    char detail[1280];    /* what was measured, what the chapter asks, what to change */
 } technique_result;
 
 /* Whether the check compares with the previous chapter's reference (which

@@ -5,6 +5,9 @@
 #define _DEFAULT_SOURCE
 #include "gpumodel/gpumodel.h"
 #include "gpumodel/technique.h"
+#include "base/util.h"
+#include "text/i18n.h"
+#include "text/stext.h"
 #include "suites.h"
 
 #include <cJSON.h>
@@ -111,6 +114,56 @@ START_TEST(report_lines_have_roles) {
 }
 END_TEST
 
+/* Display columns of a table line up to its last gap of two spaces (where its detail starts). */
+static int columns_before_detail(const char *line) {
+    const char *gap = NULL;
+    for (const char *p = strstr(line, "  "); p; p = strstr(p + 1, "  ")) gap = p;
+    ck_assert_ptr_nonnull(gap);
+    while (gap > line && gap[-1] == ' ') gap--; /* an empty cell before it */
+    return st_width(line, (size_t)(gap - line));
+}
+
+/* In Chinese the report is Chinese, and its table keeps its columns where
+ * wide characters take two: the headings and the rows end at one column. */
+START_TEST(report_in_chinese_keeps_its_columns) {
+    char dir[4096];
+    unsetenv("LANGUAGE");
+    ck_assert_int_eq(util_exe_dir(dir, sizeof dir), 0);
+    i18n_init(dir, "/nonexistent");
+    ck_assert_msg(i18n_dir()[0], "no catalogue beside the test program: make builds it from po/");
+    i18n_set_lang("zh");
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    char err[256];
+    ck_assert_int_eq(gpumodel_parse(LAUNCH("histogram"), &rep, err, sizeof err), 0);
+    rep.status = GM_OK;
+    snprintf(rep.kernel_path, sizeof rep.kernel_path, "%s/kernels/02-atomic/histogram.cl", CLT_TEST_ROOT);
+    gpumodel_format(&rep);
+    int heading = -1, rows = 0;
+    for (int i = 0; i < rep.n_lines; i++) {
+        if (rep.line_roles[i] != GM_LINE_ROW) continue;
+        if (heading < 0) heading = i - 1;
+        rows++;
+        ck_assert_int_eq(columns_before_detail(rep.lines[i]), columns_before_detail(rep.lines[heading]));
+    }
+    ck_assert_int_eq(rows, 2);
+    /* the words themselves once po/zh_CN.po has them (scripts/check-po.sh wants every one) */
+    if (!strcmp(_("efficiency"), "efficiency")) {
+        gpumodel_report_free(&rep);
+        i18n_set_lang("en");
+        return;
+    }
+    ck_assert_msg(strstr(rep.lines[heading], "效率") && !strstr(rep.lines[heading], "efficiency"), "%s",
+                  rep.lines[heading]);
+    for (int i = 0; i < rep.n_lines; i++)
+        ck_assert_msg(!strstr(rep.lines[i], "sector") && !strstr(rep.lines[i], "work-item") &&
+                      !strstr(rep.lines[i], "Oclgrind found"), "%s", rep.lines[i]);
+    ck_assert_msg(strstr(gpumodel_note(&rep, 12), "扇区"), "%s", gpumodel_note(&rep, 12));
+    gpumodel_report_free(&rep);
+    i18n_set_lang("en");
+}
+END_TEST
+
 /* Every kind of issue has its name in the JSON report. */
 START_TEST(json_names_every_issue_kind) {
     gpumodel_report rep;
@@ -160,6 +213,7 @@ Suite *gpumodel_suite(void) {
     tcase_add_test(t, report_merges_issues_of_launches);
     tcase_add_test(t, damaged_report_is_named_by_line);
     tcase_add_test(t, report_lines_have_roles);
+    tcase_add_test(t, report_in_chinese_keeps_its_columns);
     tcase_add_test(t, json_names_every_issue_kind);
     tcase_add_test(t, oclgrind_headings_are_read_as_kinds);
     suite_add_tcase(s, t);
