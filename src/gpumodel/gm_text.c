@@ -367,6 +367,7 @@ typedef struct {
     char **src;
     int n_src;
     int *marks, n_marks;
+    int legend_shown;        /* the table's columns explained once, under the first table */
 } formatting;
 
 #define ADD(f, ...) add_line(&(f)->rep->lines, &(f)->rep->n_lines, __VA_ARGS__)
@@ -445,6 +446,28 @@ static void format_access(formatting *f, gm_access *a, const int *cols) {
     add_note(f->rep, a->line, note);
 }
 
+/* What each figure column means, in a phrase, with its ideal value. */
+static void add_legend(formatting *f) {
+    const struct {
+        const char *column, *meaning;
+    } legend[] = {
+        {N_("B/item"), N_("bytes each work-item moves at once (4; 16 with float4)")},
+        {N_("req/warp"), N_("requests a warp makes for the instruction over the whole kernel (fewer is better)")},
+        {N_("sectors/req"), N_("32-byte sectors a request touches (ideal: the warp's bytes / 32, so 4 for 4-byte reads)")},
+        {N_("efficiency"),
+         /* xgettext:no-c-format */
+         N_("bytes used of the bytes moved (100% is ideal)")},
+    };
+    int w = 0;
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++)
+        if (st_widths(_(legend[i].column)) > w) w = st_widths(_(legend[i].column));
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
+        char col[96];
+        pad(col, sizeof col, _(legend[i].column), w, 0);
+        ADD(f, "  %s  %s", col, _(legend[i].meaning));
+    }
+}
+
 /* One kernel: its launch, a row per memory instruction, its summary. */
 static void format_kernel(formatting *f, gm_kernel *k) {
     unsigned long long items = k->global[0] * (k->global[1] ? k->global[1] : 1) * (k->global[2] ? k->global[2] : 1);
@@ -468,6 +491,7 @@ static void format_kernel(formatting *f, gm_kernel *k) {
     int cols[N_COLS];
     add_heading_row(f, cols);
     for (int i = 0; i < k->n_acc; i++) format_access(f, &k->acc[i], cols);
+    if (!f->legend_shown++) add_legend(f);
     ADD(f, "  %s", _("Summary:"));
     kernel_summary(k, &f->rep->lines, &f->rep->n_lines);
 }
