@@ -552,7 +552,9 @@ void gpumodel_format(gpumodel_report *rep) {
     fm.src = read_source(rep->kernel_path, &fm.n_src);
     /* the run's headline is English, translated here */
     const char *result = rep->run.status == ENG_PASS ? _("the result was correct")
-                       : rep->run.status == ENG_WRONG ? _("the result was WRONG (see `cltutor run`)")
+                       : rep->run.status == ENG_WRONG && rep->n_issues
+                           ? _("the result was wrong: the problems Oclgrind found are listed below")
+                       : rep->run.status == ENG_WRONG ? _("the result was wrong (r in the course, or cltutor run, shows how)")
                        : rep->run.headline[0] ? _(rep->run.headline) : _("no result");
     ADD(f, _("GPU memory model of %s"), rep->kernel_path);
     if (!strcmp(rep->size_origin, "--size"))
@@ -560,7 +562,7 @@ void gpumodel_format(gpumodel_report *rep) {
     else if (!strcmp(rep->size_origin, "analysis_size"))
         ADD(f, _("Simulated by Oclgrind at size %s (the chapter's analysis size); %s."), rep->size_text, result);
     else
-        ADD(f, _("Simulated by Oclgrind at size %s (a small size; the chapter sets none); %s."), rep->size_text, result);
+        ADD(f, _("Simulated by Oclgrind at size %s (small enough to simulate in seconds); %s."), rep->size_text, result);
     ADD(f, _("Figures are what a GPU with warps of %d work-items, %d-byte sectors and %d banks of 4 bytes would see."),
         GM_WARP, GM_SECTOR, GM_BANKS);
     for (int ki = 0; ki < rep->n_kernels; ki++) format_kernel(f, &rep->kernels[ki]);

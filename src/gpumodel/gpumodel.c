@@ -573,8 +573,11 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
                        GM_INSTALL);
         else if (st == ENG_TIMEOUT && !strcmp(rep->run.headline, "Timed out"))
             util_errf(rep->message, sizeof rep->message,
-                       _("The simulation did not finish within %.0f s. Oclgrind runs a kernel about 1000 times slower "
-                         "than a CPU does: analyse a smaller size (this was %s), or allow longer with --timeout."),
+                       _("The simulation did not finish within %.0f s. Either the kernel never ends (a loop whose "
+                         "condition stays true, or a barrier some work-items never reach: run it with r, or cltutor "
+                         "run, to see whether it ends on the device), or it is only slow here: Oclgrind runs a kernel "
+                         "about 1000 times slower than a CPU does, so analyse a smaller size (this was %s; S in the "
+                         "course, --size on the command line) or allow longer (T, --timeout)."),
                        rq.timeout_s, rep->size_text);
         else if ((st == ENG_PASS || st == ENG_WRONG) && rep->run.worker_output)
             util_errf(rep->message, sizeof rep->message,
