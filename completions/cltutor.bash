@@ -9,7 +9,8 @@
 #   chapters                      `cltutor list --json` (numbers and folder
 #                                 names), else the numbers of `cltutor list`
 # and `all` where the command's usage line says [LESSON...|all]. Each answer
-# is kept for the rest of the shell session (per program path).
+# is kept for the rest of the shell session (per program path). The program
+# is asked in English (LC_ALL=C, LANGUAGE empty): its help is parsed.
 # An option whose argument is FILE completes file names; DIR (or WORKSPACE),
 # folder names.
 
@@ -20,7 +21,7 @@ declare -gA _cltutor_cache 2>/dev/null || declare -A _cltutor_cache
 _cltutor_run() {
     local key="run|$*"
     if [[ -z ${_cltutor_cache[$key]+set} ]]; then
-        _cltutor_cache[$key]=$(LC_ALL=C NO_COLOR=1 "$@" 2>/dev/null </dev/null)
+        _cltutor_cache[$key]=$(LC_ALL=C LANGUAGE= NO_COLOR=1 "$@" 2>/dev/null </dev/null)
     fi
     REPLY=${_cltutor_cache[$key]}
 }

@@ -9,6 +9,8 @@
 #include "term/ui.h"
 #include "base/util.h"
 #include "course/workspace.h"
+#include "text/i18n.h"
+#include "text/stext.h"
 
 #include <cJSON.h>
 #include <getopt.h>
@@ -19,7 +21,7 @@
 #include <unistd.h>
 #include <stdarg.h>
 
-static const char *const main_usage =
+static const char *const main_usage = N_(
     "Usage: cltutor [--workspace DIR] COMMAND [ARGS]\n"
     "\n"
     "An interactive course in OpenCL GPU optimisation.\n"
@@ -47,16 +49,30 @@ static const char *const main_usage =
     "  -V, --version         the version\n"
     "\n"
     "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
-    "64 usage error, 69 no usable OpenCL device.\n";
+    "64 usage error, 69 no usable OpenCL device.\n");
 
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
+    char name[128];
+    snprintf(name, sizeof name, "cltutor%s%s", cmd ? " " : "", cmd ? cmd : "");
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "cltutor%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    fprintf(stderr, "%s: ", name);
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nTry `cltutor%s%s --help`.\n", cmd ? " " : "", cmd ? cmd : "");
+    fputc('\n', stderr);
+    fprintf(stderr, _("Try `%s --help`.\n"), name);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* "cltutor: warning: ..." on stderr; fmt is translated by the caller. */
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cltutor: %s", _("warning: "));
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }
 
 int cli_load_course(cli_ctx *cx) {
@@ -71,32 +87,48 @@ int cli_load_course(cli_ctx *cx) {
         fprintf(stderr, "cltutor: %s\n", err);
         return EXIT_USAGE;
     }
-    if (cx->cat.n_skipped)
-        fprintf(stderr, "cltutor: warning: skipped %d chapter%s that did not load:\n%s", cx->cat.n_skipped,
-                cx->cat.n_skipped == 1 ? "" : "s", cx->cat.skipped);
+    if (cx->cat.n_skipped) {
+        fprintf(stderr, "cltutor: %s", _("warning: "));
+        fprintf(stderr, P_("skipped %d chapter that did not load:\n", "skipped %d chapters that did not load:\n",
+                           cx->cat.n_skipped), cx->cat.n_skipped);
+        fputs(cx->cat.skipped, stderr);
+    }
     workspace_news news;
-    if (workspace_prepare(&cx->paths, &news) != 0) fprintf(stderr, "cltutor: warning: %s\n", news.error);
-    else if (news.moved || news.moved_progress)
-        fprintf(stderr, "cltutor: " WORKSPACE_MOVED_FMT "\n", cx->paths.workspace, news.moved,
-                news.moved_progress ? WORKSPACE_MOVED_PROGRESS : "");
+    if (workspace_prepare(&cx->paths, &news) != 0) warn("%s", news.error);
+    else if (news.moved || news.moved_progress) {
+        char told[2400];
+        workspace_moved_text(told, sizeof told, cx->paths.workspace, &news);
+        fprintf(stderr, "cltutor: %s\n", told);
+    }
     char state[1200], file[1300];
     if (paths_state_dir(&cx->paths, state, sizeof state) != 0) {
-        snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: the folder %s cannot be "
-                 "created; make the workspace writable or choose another (--workspace DIR)", state);
+        snprintf(cx->progress_error, sizeof cx->progress_error, _("cannot save progress: the folder %s cannot be "
+                 "created; make the workspace writable or choose another (--workspace DIR)"), state);
         return 0;
     }
     snprintf(file, sizeof file, "%s/progress.json", state);
     int rc = progress_load(&cx->prog, file, &cx->cat, err, sizeof err);
     if (rc >= 0) cx->have_progress = 1;
-    if (rc == 1) fprintf(stderr, "cltutor: warning: %s\n", err);
-    if (rc < 0) snprintf(cx->progress_error, sizeof cx->progress_error, "cannot save progress: %s", err);
+    if (rc == 1) warn("%s", err);
+    if (rc < 0) snprintf(cx->progress_error, sizeof cx->progress_error, _("cannot save progress: %s"), err);
     return 0;
 }
 
 void cli_save_progress(cli_ctx *cx) {
     char err[1600];
-    if (!cx->have_progress) fprintf(stderr, "cltutor: warning: %s\n", cx->progress_error);
-    else if (progress_save(&cx->prog, err, sizeof err) != 0) fprintf(stderr, "cltutor: warning: %s\n", err);
+    if (!cx->have_progress) warn("%s", cx->progress_error);
+    else if (progress_save(&cx->prog, err, sizeof err) != 0) warn("%s", err);
+}
+
+const char *cli_title(const lesson *l) {
+    return !strcmp(i18n_lang(), "zh") && l->title_zh[0] ? l->title_zh : l->title;
+}
+
+void cli_cell(FILE *f, const char *s, int width) {
+    int pad = (width < 0 ? -width : width) - st_widths(s);
+    for (int i = 0; width > 0 && i < pad; i++) fputc(' ', f);
+    fputs(s, f);
+    for (int i = 0; width < 0 && i < pad; i++) fputc(' ', f);
 }
 
 const char *cli_device(const cli_ctx *cx, const char *option) {
@@ -105,22 +137,25 @@ const char *cli_device(const cli_ctx *cx, const char *option) {
 
 int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len) {
     if (!cx->cfg.solutions_shown) {
-        fprintf(stderr, "cltutor %s: the reference solutions are hidden here ([course] solutions = hidden in %s).\n",
-                cmd, cx->cfg.solutions_hidden_by);
+        fprintf(stderr, "cltutor %s: ", cmd);
+        fprintf(stderr, _("the reference solutions are hidden here ([course] solutions = hidden in %s).\n"),
+                cx->cfg.solutions_hidden_by);
         return -1;
     }
     if (paths_solution(&cx->paths, l, buf, len) == 0) return 0;
-    fprintf(stderr, "cltutor %s: the instructor withheld the reference solutions from this install (it has no "
-            "%s/kernels/), so there is no reference for chapter %d to run here.\n", cmd, cx->paths.data, l->number);
+    fprintf(stderr, "cltutor %s: ", cmd);
+    fprintf(stderr, _("the instructor withheld the reference solutions from this install (it has no "
+            "%s/kernels/), so there is no reference for chapter %d to run here.\n"), cx->paths.data, l->number);
     return -1;
 }
 
 const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec) {
     const lesson *l = catalog_find(&cx->cat, spec);
     if (!l) {
-        fprintf(stderr, "cltutor %s: no chapter '%s'. Chapters:", cmd, spec);
+        fprintf(stderr, "cltutor %s: ", cmd);
+        fprintf(stderr, _("no chapter '%s'. Chapters:"), spec);
         for (int i = 0; i < cx->cat.count; i++) fprintf(stderr, " %s", cx->cat.items[i].id);
-        fprintf(stderr, "\nGive the number (2) or the folder name (02-atomic).\n");
+        fprintf(stderr, "\n%s\n", _("Give the number (2) or the folder name (02-atomic)."));
     }
     return l;
 }
@@ -131,10 +166,10 @@ int cli_json_only_options(const char *cmd, int argc, char **argv, const char *us
     *json = 0;
     while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
         if (ch == 'j') *json = 1;
-        else if (ch == 'h') return fputs(usage, stdout), 0;
-        else return cli_usage_error(cmd, "unknown option %s", argv[optind - 1]);
+        else if (ch == 'h') return fputs(_(usage), stdout), 0;
+        else return cli_usage_error(cmd, _("unknown option %s"), argv[optind - 1]);
     }
-    if (optind < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    if (optind < argc) return cli_usage_error(cmd, _("unexpected argument '%s'"), argv[optind]);
     return -1;
 }
 
@@ -156,19 +191,25 @@ void cli_on_progress(void *user, const run_progress *p) {
     cli_live_status *ls = user;
     if (p->phase == PHASE_QUEUE) {
         /* said even without a live status line: a wait needs its reason */
-        fprintf(stderr, ls->enabled ? "\r\033[Kwaiting for the device (%d ahead)... (%.1f s)" : "cltutor: waiting for "
-                "the device (%d ahead): another timing run is using it\n", p->done, p->elapsed_s);
+        if (ls->enabled) {
+            fputs("\r\033[K", stderr);
+            fprintf(stderr, _("waiting for the device (%d ahead)... (%.1f s)"), p->done, p->elapsed_s);
+        } else {
+            fputs("cltutor: ", stderr);
+            fprintf(stderr, _("waiting for the device (%d ahead): another timing run is using it\n"), p->done);
+        }
         ls->shown = ls->enabled;
         return;
     }
-    cli_show_status(ls, run_phase_label(p->phase), p->done, p->elapsed_s);
+    cli_show_status(ls, _(run_phase_label(p->phase)), p->done, p->elapsed_s);
 }
 
 void cli_show_status(cli_live_status *ls, const char *label, int done, double elapsed_s) {
     if (!ls->enabled) return;
-    if (done > 0)
-        fprintf(stderr, "\r\033[K%s: run %d (%.1f s)", label, done, elapsed_s);
-    else
+    if (done > 0) {
+        fputs("\r\033[K", stderr);
+        fprintf(stderr, _("%s: run %d (%.1f s)"), label, done, elapsed_s);
+    } else
         fprintf(stderr, "\r\033[K%s... (%.1f s)", label, elapsed_s);
     fflush(stderr);
     ls->shown = 1;
@@ -183,7 +224,7 @@ int cli_parse_double(const char *cmd, const char *name, const char *v, double lo
     char *end;
     double d = strtod(v, &end);
     if (*v == '\0' || *end != '\0' || !(d >= lo && d <= hi)) {
-        cli_usage_error(cmd, "%s '%s': give a number from %g to %g", name, v, lo, hi);
+        cli_usage_error(cmd, _("%s '%s': give a number from %g to %g"), name, v, lo, hi);
         return -1;
     }
     *out = d;
@@ -197,12 +238,12 @@ void cli_print_json(cJSON *o) {
 }
 
 static int cmd_welcome(cli_ctx *cx) {
-    printf("cltutor %s: an interactive course in OpenCL GPU optimisation.\n\n", CLT_VERSION);
+    printf(_("cltutor %s: an interactive course in OpenCL GPU optimisation.\n\n"), CLT_VERSION);
     char *args[] = {"list", NULL};
     optind = 1;
     int rc = cmd_list(cx, 1, args);
     if (rc) return rc;
-    printf("\nCommands: cltutor list | devices | run LESSON | check [LESSON...] | --help\n");
+    printf("\n%s\n", _("Commands: cltutor list | devices | run LESSON | check [LESSON...] | --help"));
     return 0;
 }
 
@@ -229,19 +270,19 @@ int cli_main(int argc, char **argv) {
     cli_ctx cx;
     memset(&cx, 0, sizeof cx);
     char cfg_err[1400];
-    if (config_load(&cx.cfg, cfg_err, sizeof cfg_err) != 0) fprintf(stderr, "cltutor: warning: %s\n", cfg_err);
+    if (config_load(&cx.cfg, cfg_err, sizeof cfg_err) != 0) warn("%s", cfg_err);
     int i = 1;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--workspace") && i + 1 < argc) cx.workspace = argv[++i];
         else if (!strncmp(argv[i], "--workspace=", 12)) cx.workspace = argv[i] + 12;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "help")) {
-            fputs(main_usage, stdout);
+            fputs(_(main_usage), stdout);
             return 0;
         } else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
             printf("cltutor %s\n", CLT_VERSION);
             return 0;
         } else if (!strcmp(argv[i], "--workspace")) {
-            return cli_usage_error(NULL, "--workspace needs a folder");
+            return cli_usage_error(NULL, "%s", _("--workspace needs a folder"));
         } else break;
     }
     int rc;
@@ -260,7 +301,7 @@ int cli_main(int argc, char **argv) {
         for (size_t k = 0; k < CLT_ARRAY_LEN(commands); k++)
             if (!strcmp(commands[k].name, cmd)) c = &commands[k];
         if (c) rc = c->fn(&cx, sub_argc, sub_argv);
-        else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);
+        else rc = cli_usage_error(NULL, _("unknown command '%s'"), cmd);
     }
     catalog_free(&cx.cat);
     progress_free(&cx.prog);

@@ -2,6 +2,7 @@
 #ifndef CLT_CLI_H
 #define CLT_CLI_H
 #include <cJSON.h>
+#include <stdio.h>
 #include "base/exitcode.h"
 #include "base/version.h"
 #include "course/catalog.h"
@@ -30,22 +31,28 @@ typedef struct {
 
 int cli_main(int argc, char **argv);
 
-/* Prints "cltutor CMD: message" and a pointer to --help; returns EXIT_USAGE. */
+/* Prints "cltutor CMD: message" and a pointer to --help; returns EXIT_USAGE.
+ * fmt is translated by the caller (_("...")); the pointer here. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Finds the course and workspace, loads the catalogue and progress. */
 int cli_load_course(cli_ctx *cx);
 void cli_save_progress(cli_ctx *cx);
-/* Finds a chapter or prints the list of chapters (returns NULL). */
 /* Options of a command that takes only --json and --help, and no argument.
- * Returns -1 to go on, else the exit status to return (0 after the usage,
- * printed on --help). */
+ * usage is marked N_() and translated here. Returns -1 to go on, else the
+ * exit status to return (0 after the usage, printed on --help). */
 int cli_json_only_options(const char *cmd, int argc, char **argv, const char *usage, int *json);
 
 /* Marks the chapters named in args (numbers or folder names; none or "all":
  * every chapter) in selected[0 .. cat.count-1]. Returns how many are
  * selected, or -1 after printing the usage error for an unknown one. */
 int cli_select_lessons(cli_ctx *cx, const char *cmd, int nargs, char **args, int *selected);
+/* Finds a chapter or prints the list of chapters (returns NULL). */
 const lesson *cli_find_lesson(cli_ctx *cx, const char *cmd, const char *spec);
+/* The chapter's title in the learner's language. */
+const char *cli_title(const lesson *l);
+/* Prints s in a column of |width| display columns (wide characters take
+ * two), as printf's %*s does for width: negative is left-aligned. */
+void cli_cell(FILE *f, const char *s, int width);
 /* The device to use: the --device option, else the configured default, else NULL (the built-in one). */
 const char *cli_device(const cli_ctx *cx, const char *option);
 /* The chapter's reference solution in buf; -1 after saying that the

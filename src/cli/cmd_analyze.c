@@ -7,6 +7,7 @@
 #include "course/paths.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <getopt.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const analyze_usage =
+static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
     "                              [--timeout SEC] [--json]\n"
     "\n"
@@ -38,7 +39,7 @@ static const char *const analyze_usage =
     "\n"
     "Exit status: 0 analysed, 1 analysed and the simulator found memory errors,\n"
     "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
-    "64 usage error, 69 Oclgrind is not installed.\n";
+    "64 usage error, 69 Oclgrind is not installed.\n");
 
 /* Live status: the simulation and the comparison's. */
 static void on_progress(void *user, const run_progress *p) {
@@ -48,10 +49,12 @@ static void on_progress(void *user, const run_progress *p) {
         return;
     }
     if (p->phase == PHASE_RUN)
-        snprintf(label, sizeof label, "simulating %s on Oclgrind",
-                 p->comparison ? "the kernel to compare with" : "the kernel");
+        snprintf(label, sizeof label, "%s",
+                 p->comparison ? _("simulating the kernel to compare with on Oclgrind") : _("simulating the kernel on Oclgrind"));
+    else if (p->comparison)
+        snprintf(label, sizeof label, _("comparison: %s"), _(run_phase_label(p->phase)));
     else
-        snprintf(label, sizeof label, "%s%s", p->comparison ? "comparison: " : "", run_phase_label(p->phase));
+        snprintf(label, sizeof label, "%s", _(run_phase_label(p->phase)));
     cli_show_status(user, label, p->done, p->elapsed_s);
 }
 
@@ -85,14 +88,15 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         case 't':
             if (cli_parse_double("analyze", "--timeout", optarg, 1, 3600, &rq.timeout_s)) return EXIT_USAGE;
             break;
-        case 'h': fputs(analyze_usage, stdout); return 0;
-        default: return cli_usage_error("analyze", "unknown option %s", argv[optind - 1]);
+        case 'h': fputs(_(analyze_usage), stdout); return 0;
+        default: return cli_usage_error("analyze", _("unknown option %s"), argv[optind - 1]);
         }
     }
     if (optind >= argc)
-        return cli_usage_error("analyze", "which chapter? Give its number or name, e.g. `cltutor analyze 3`");
-    if (optind + 1 < argc) return cli_usage_error("analyze", "unexpected argument '%s'", argv[optind + 1]);
-    if (kernel && solution) return cli_usage_error("analyze", "--kernel and --solution cannot be used together");
+        return cli_usage_error("analyze", _("which chapter? Give its number or name, e.g. `cltutor %s %d`"), "analyze", 3);
+    if (optind + 1 < argc) return cli_usage_error("analyze", _("unexpected argument '%s'"), argv[optind + 1]);
+    if (kernel && solution)
+        return cli_usage_error("analyze", "%s", _("--kernel and --solution cannot be used together"));
     int rc = cli_load_course(cx);
     if (rc) return rc;
     const lesson *l = cli_find_lesson(cx, "analyze", argv[optind]);
@@ -133,15 +137,18 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         cli_print_json(o);
         cJSON_Delete(o);
     } else if (rep.status == GM_OK) {
-        printf("Chapter %d: %s\n", l->number, l->title);
+        printf(_("Chapter %d: %s"), l->number, cli_title(l));
+        putchar('\n');
         for (int i = 0; i < rep.n_lines; i++) printf("%s\n", rep.lines[i]);
     } else if (rep.run.status == ENG_BUILD || rep.run.status == ENG_USAGE) {
         report_style st = report_style_for(stdout);
         report_print(stdout, &st, l, &rep.run);
     } else {
-        printf("Chapter %d: %s\n", l->number, l->title);
-        printf("The GPU memory model could not analyse %s.\n%s\n", path, rep.message);
-        if (rep.run.worker_output) printf("\nThe simulator said:\n%s\n", rep.run.worker_output);
+        printf(_("Chapter %d: %s"), l->number, cli_title(l));
+        putchar('\n');
+        printf(_("The GPU memory model could not analyse %s.\n"), path);
+        printf("%s\n", rep.message);
+        if (rep.run.worker_output) printf("\n%s\n%s\n", _("The simulator said:"), rep.run.worker_output);
     }
     if (json && rep.status != GM_OK) fprintf(stderr, "cltutor analyze: %s\n", rep.message);
     gpumodel_report_free(&rep);

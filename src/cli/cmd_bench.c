@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const bench_usage =
+static const char *const bench_usage = N_(
     "Usage: cltutor bench [LESSON...|all] [--device SPEC] [--budget SEC] [--json]\n"
     "\n"
     "Measures the device's own limits (the bandwidth of a copy kernel over\n"
@@ -26,7 +27,7 @@ static const char *const bench_usage =
     "\n"
     "  --device SPEC   an index from `cltutor devices` or part of a device name\n"
     "  --budget SEC    time spent repeating each kernel (default 2)\n"
-    "  --json          print the results as JSON\n";
+    "  --json          print the results as JSON\n");
 
 static void fmt_ratio(char *buf, size_t len, double r) {
     if (r <= 0) snprintf(buf, len, "-");
@@ -103,12 +104,20 @@ static int print_bench_json(const bench_limits *lim, const bench_row *rows, int 
 static int print_bench_table(const bench_limits *lim, const bench_row *rows, int n, const bench_row *gpu1,
                              const char *date) {
     int failures = 0;
-    printf("Device:  %s (%s, %s, driver %s), %s\n", lim->device.name, lim->device.type, lim->device.platform,
+    printf(_("Device:  %s (%s, %s, driver %s), %s\n"), lim->device.name, lim->device.type, lim->device.platform,
            lim->device.driver, date);
-    printf("Limits:  copy %.1f GB/s (%.0f MiB buffers, read + write), FP32 peak %.1f GFLOP/s\n\n", lim->copy_gbps,
+    printf(_("Limits:  copy %.1f GB/s (%.0f MiB buffers, read + write), FP32 peak %.1f GFLOP/s\n\n"), lim->copy_gbps,
            lim->copy_bytes / 1048576, lim->fp32_gflops);
-    printf("%-3s %-24s %-16s %10s %6s %8s %6s %8s %6s %7s %7s %7s\n", "#", "kernel", "size", "median", "spread",
-           "GB/s", "%copy", "GFLOP/s", "%peak", "vs GPU1", "vs C", "vs OMP");
+    /* the column heads: words in the learner's language, units as they are */
+    printf("%-3s ", "#");
+    cli_cell(stdout, _("kernel"), -24);
+    putchar(' ');
+    cli_cell(stdout, _("size"), -16);
+    putchar(' ');
+    cli_cell(stdout, _("median"), 10);
+    putchar(' ');
+    cli_cell(stdout, _("spread"), 6);
+    printf(" %8s %6s %8s %6s %7s %7s %7s\n", "GB/s", "%copy", "GFLOP/s", "%peak", "vs GPU1", "vs C", "vs OMP");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         const engine_report *e = &r->report;
@@ -116,7 +125,7 @@ static int print_bench_table(const bench_limits *lim, const bench_row *rows, int
         row_title(title, sizeof title, r);
         snprintf(num, sizeof num, "%d%s", r->lesson->number, r->variant[0] ? "+" : "");
         if (e->status != ENG_PASS) {
-            printf("%-3s %-24s %-16s %s: %s\n", num, title, r->size, e->headline, e->message);
+            printf("%-3s %-24s %-16s %s: %s\n", num, title, r->size, _(e->headline), e->message);
             failures++;
             continue;
         }
@@ -137,10 +146,10 @@ static int print_bench_table(const bench_limits *lim, const bench_row *rows, int
                size, med, spread, r->gbps, lim->copy_gbps > 0 ? 100 * r->gbps / lim->copy_gbps : 0, gfl,
                pk, g1, vs_c, vs_omp);
     }
-    printf("\nmedian: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"
+    printf("\n%s", _("median: kernel time from profiling events after a warm-up; spread: (max - min) / median.\n"
            "GB/s: bytes an ideal kernel must move / median. vs GPU1, C, OMP: speedup over chapter 2's\n"
            "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n"
-           "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n");
+           "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n"));
     return failures;
 }
 
@@ -160,8 +169,8 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
             if (cli_parse_double("bench", "--budget", optarg, 0.1, 600, &budget)) return EXIT_USAGE;
             break;
         case 'j': json = 1; break;
-        case 'h': fputs(bench_usage, stdout); return 0;
-        default: return cli_usage_error("bench", "unknown option %s", argv[optind - 1]);
+        case 'h': fputs(_(bench_usage), stdout); return 0;
+        default: return cli_usage_error("bench", _("unknown option %s"), argv[optind - 1]);
         }
     }
     device = cli_device(cx, device);
@@ -188,7 +197,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
 
     /* each chapter's reference, and its "beyond" kernel where it has one */
     bench_row *rows = calloc((size_t)(2 * n + 1), sizeof *rows);
-    if (!rows) return fprintf(stderr, "cltutor bench: out of memory\n"), EXIT_CRASH;
+    if (!rows) return fprintf(stderr, "cltutor bench: %s\n", _("out of memory")), EXIT_CRASH;
     int n_chapters = n;
     n = 0;
     bench_baselines baselines = {0}; /* chapters of one problem and size share the CPU's times */
@@ -206,9 +215,10 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
                 char *slash = strrchr(path, '/');
                 snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);
             }
-            if (live.enabled)
-                fprintf(stderr, "\r\033[K[%d/%d] chapter %d: %s%s\n", i + 1, n_chapters, l->number, l->title,
-                        v ? " (beyond)" : "");
+            if (live.enabled) {
+                fprintf(stderr, "\r\033[K[%d/%d] ", i + 1, n_chapters);
+                fprintf(stderr, v ? _("chapter %d: %s (beyond)\n") : _("chapter %d: %s\n"), l->number, cli_title(l));
+            }
             bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, &baselines, cli_on_progress,
                           &live, &rows[n]);
             if (v) snprintf(rows[n].variant, sizeof rows[n].variant, "%s", beyond);

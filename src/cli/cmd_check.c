@@ -5,6 +5,7 @@
 #include "run/report.h"
 #include "base/util.h"
 #include "grade/verdict.h"
+#include "text/i18n.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const check_usage =
+static const char *const check_usage = N_(
     "Usage: cltutor check [LESSON...|all] [--kernel FILE | --solution] [--device SPEC]\n"
     "                     [--timeout SEC] [--json]\n"
     "\n"
@@ -36,7 +37,7 @@ static const char *const check_usage =
     "  --json           print the results as JSON\n"
     "\n"
     "Exit status: 0 when every test passes, 1 when any fails, 64 usage error,\n"
-    "69 no usable OpenCL device.\n";
+    "69 no usable OpenCL device.\n");
 
 typedef struct {
     cli_ctx *cx;
@@ -48,6 +49,16 @@ typedef struct {
     cJSON *results;
     int total, passed, fatal;
 } check_run;
+
+/* The start of a result's line: "    ok   NAME                   ", the mark
+ * coloured, both in columns whatever the language. */
+static void print_mark(const report_style *st, const char *mark, const char *colour, const char *name) {
+    printf("    %s", st->color ? colour : "");
+    cli_cell(stdout, mark, -4);
+    printf("%s ", st->color && *colour ? "\033[0m" : "");
+    cli_cell(stdout, name, -22);
+    putchar(' ');
+}
 
 /* Runs one kernel file over a list of size specs; returns 1 if all pass. */
 static int check_file(check_run *cr, const lesson *l, const char *path, const char *label,
@@ -80,9 +91,10 @@ static int check_file(check_run *cr, const lesson *l, const char *path, const ch
             cJSON_AddItemToArray(cr->results, o);
         } else {
             const report_style *st = &cr->style;
-            printf("    %s%-4s%s %-22s %s%s%s\n", st->color ? (ok ? "\033[32m" : "\033[31m") : "", ok ? "ok" : "FAIL",
-                   st->color ? "\033[0m" : "", rep.size_text[0] ? rep.size_text : sizes[t], rep.headline,
-                   ok ? "" : ": ", ok ? "" : rep.message);
+            print_mark(st, ok ? _("ok") : _("FAIL"), ok ? "\033[32m" : "\033[31m",
+                       rep.size_text[0] ? rep.size_text : sizes[t]);
+            if (ok) printf("%s\n", _(rep.headline));
+            else printf(_("%s: %s\n"), _(rep.headline), rep.message);
             if (rep.status == ENG_WRONG) report_print_diff(stdout, st, &rep.verify, 6);
             if (rep.status == ENG_BUILD && rep.build_log) printf("%s\n", rep.build_log);
         }
@@ -135,14 +147,13 @@ static void on_verdict_item(void *user, const verdict *v, int index, const engin
         return;
     }
     const report_style *st = &cr->style;
-    const char *mark = ok ? "ok" : skip ? "skip" : "FAIL";
-    const char *colour = !st->color ? "" : ok ? "\033[32m" : skip ? "\033[33m" : "\033[31m";
-    const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? "race check" : "technique";
-    printf("    %s%-4s%s %-22s %s", colour, mark, st->color ? "\033[0m" : "", what,
-           it->kind == VK_TEST ? it->headline : it->name);
-    if (it->kind != VK_TEST) printf(": %s", it->headline);
-    else if (!ok) printf(": %s", it->detail);
-    printf("\n");
+    const char *mark = ok ? _("ok") : skip ? _("skip") : _("FAIL");
+    const char *colour = ok ? "\033[32m" : skip ? "\033[33m" : "\033[31m";
+    const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? _("race check") : _("technique");
+    print_mark(st, mark, colour, what);
+    if (it->kind != VK_TEST) printf(_("%s: %s\n"), _(it->name), _(it->headline));
+    else if (!ok) printf(_("%s: %s\n"), _(it->headline), it->detail);
+    else printf("%s\n", _(it->headline));
     /* why a check could not run here is the same for each: said once a chapter */
     int first_skip = 1;
     for (int i = 0; i < index && skip; i++) first_skip &= v->items[i].outcome != VO_SKIP;
@@ -159,14 +170,19 @@ static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *
     int dist = listing && fixed ? verdict_fix_distance(listing, fixed) : -1;
     int allowed = verdict_fix_allowed(bug);
     cr->total++;
+    const report_style *st = &cr->style;
     if (dist >= 0 && dist <= allowed) {
         cr->passed++;
-        if (!cr->json) printf("    ok   %-22s %d code line%s changed (at most %d)\n", "a fix, not a rewrite", dist,
-                              dist == 1 ? "" : "s", allowed);
+        if (!cr->json) {
+            print_mark(st, _("ok"), "", _("a fix, not a rewrite"));
+            printf(P_("%d code line changed (at most %d)\n", "%d code lines changed (at most %d)\n",
+                      (unsigned long long)dist), dist, allowed);
+        }
     } else if (!cr->json) {
-        printf("    FAIL %-22s %d code lines differ from the shipped listing; a fix of this bug changes at most %d.\n"
-               "         Find the bug in the listing and mend it there, rather than replacing the listing.\n",
-               "a fix, not a rewrite", dist, allowed);
+        print_mark(st, _("FAIL"), "", _("a fix, not a rewrite"));
+        printf(_("%d code lines differ from the shipped listing; a fix of this bug changes at most %d.\n"), dist,
+               allowed);
+        printf("         %s\n", _("Find the bug in the listing and mend it there, rather than replacing the listing."));
     }
     free(listing);
     free(fixed);
@@ -209,11 +225,11 @@ static int check_verdict(check_run *cr, const lesson *l, const char *path, const
     verdict_run(&vq, &v, cli_on_progress, &cr->live, on_verdict_item, &vp, NULL);
     cli_clear_status(&cr->live);
     if (!cr->json) {
-        if (v.passed) printf("    Chapter passed: every test, the race check and the technique.\n");
-        else if (v.failed || v.cancelled) printf("    Chapter not passed yet: every line above must say ok.\n");
-        else printf("    Every test passed, but the race check and the technique could not be checked here\n"
-                    "    (they need Oclgrind: sh scripts/deps.sh build installs it), so the chapter is not\n"
-                    "    marked passed.\n");
+        if (v.passed) printf("    %s\n", _("Chapter passed: every test, the race check and the technique."));
+        else if (v.failed || v.cancelled) printf("    %s\n", _("Chapter not passed yet: every line above must say ok."));
+        else fputs(_("    Every test passed, but the race check and the technique could not be checked here\n"
+                     "    (they need Oclgrind: sh scripts/deps.sh build installs it), so the chapter is not\n"
+                     "    marked passed.\n"), stdout);
     }
     *passed = v.passed;
     verdict_to_progress(&v, run);
@@ -245,11 +261,11 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         case 't':
             if (cli_parse_double("check", "--timeout", optarg, 0.1, 3600, &cr.timeout)) return EXIT_USAGE;
             break;
-        case 'h': fputs(check_usage, stdout); return 0;
-        default: return cli_usage_error("check", "unknown option %s", argv[optind - 1]);
+        case 'h': fputs(_(check_usage), stdout); return 0;
+        default: return cli_usage_error("check", _("unknown option %s"), argv[optind - 1]);
         }
     }
-    if (kernel && solution) return cli_usage_error("check", "--kernel and --solution cannot be used together");
+    if (kernel && solution) return cli_usage_error("check", "%s", _("--kernel and --solution cannot be used together"));
     cr.device = cli_device(cx, cr.device);
     int rc = cli_load_course(cx);
     if (rc) return rc;
@@ -257,7 +273,8 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
     int n_selected = cli_select_lessons(cx, "check", argc - optind, argv + optind, selected);
     if (n_selected < 0) return EXIT_USAGE;
     if (kernel && (n_selected != 1 || optind >= argc))
-        return cli_usage_error("check", "--kernel needs exactly one chapter, as in `cltutor check 3 --kernel FILE`");
+        return cli_usage_error("check", "%s",
+                               _("--kernel needs exactly one chapter, as in `cltutor check 3 --kernel FILE`"));
     /* chapters named one by one are the learner's to judge; `check` or
      * `check all` judges only those the learner has worked on */
     int named = optind < argc && strcmp(argv[optind], "all") != 0;
@@ -276,10 +293,13 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             return EXIT_USAGE;
         }
         if (!cr.json)
-            printf("%sChapter %d: %s%s\n", cr.style.color ? "\033[1m" : "", l->number, l->title,
-                   cr.style.color ? "\033[0m" : "");
-        char label[256];
-        snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? "reference solution" : l->exercise);
+        {
+            fputs(cr.style.color ? "\033[1m" : "", stdout);
+            printf(_("Chapter %d: %s"), l->number, cli_title(l));
+            printf("%s\n", cr.style.color ? "\033[0m" : "");
+        }
+        char label[512];
+        snprintf(label, sizeof label, "%s", kernel ? kernel : solution ? _("reference solution") : l->exercise);
         int chapter_ok = 0;
         /* the text checked, read before the checks: the learner may save meanwhile */
         char *text = util_read_file(path, NULL);
@@ -299,8 +319,9 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             bsizes[0] = bug->exposes;
             for (int t = 0; t < l->n_check_sizes && t < LESSON_MAX_SIZES; t++) bsizes[t + 1] = l->check_sizes[t];
             int nb = l->n_check_sizes < LESSON_MAX_SIZES ? l->n_check_sizes + 1 : LESSON_MAX_SIZES + 1;
-            snprintf(label, sizeof label, "find the bug: %s (%s)", bug->title[0] ? bug->title : bug->name,
-                     solution ? "reference solution" : bug->file);
+            const char *btitle = !strcmp(i18n_lang(), "zh") && bug->title_zh[0] ? bug->title_zh : bug->title;
+            snprintf(label, sizeof label, _("find the bug: %s (%s)"), btitle[0] ? btitle : bug->name,
+                     solution ? _("reference solution") : bug->file);
             int fixed = check_file(&cr, l, bpath, label, bsizes, nb);
             if (fixed && !solution) check_fix_is_edit(&cr, l, bug, bpath);
         }
@@ -309,7 +330,7 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
     }
     if (!kernel && !solution) cli_save_progress(cx);
     if (cr.json) cli_print_json(cr.results);
-    else printf("\n%d passed, %d failed\n", cr.passed, cr.total - cr.passed);
+    else printf(_("\n%d passed, %d failed\n"), cr.passed, cr.total - cr.passed);
     cJSON_Delete(cr.results);
     if (cr.fatal) return cr.fatal;
     return cr.passed == cr.total ? 0 : EXIT_WRONG;

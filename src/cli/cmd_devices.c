@@ -7,6 +7,7 @@
 #include "course/progress.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <getopt.h>
@@ -19,9 +20,9 @@
 int cmd_devices(cli_ctx *cx, int argc, char **argv) {
     int json;
     int done = cli_json_only_options("devices", argc, argv,
-                                     "Usage: cltutor devices [--json]\n\nLists every OpenCL platform and device with "
+                                     N_("Usage: cltutor devices [--json]\n\nLists every OpenCL platform and device with "
                                      "the index that\n--device takes. The default device (first GPU, else PoCL's CPU "
-                                     "device) is marked '*'.\n", &json);
+                                     "device) is marked '*'.\n"), &json);
     if (done >= 0) return done;
     engine_device *devs = NULL;
     char err[1024] = "";
@@ -42,16 +43,18 @@ int cmd_devices(cli_ctx *cx, int argc, char **argv) {
         cli_print_json(arr);
         cJSON_Delete(arr);
     } else if (n == 0) {
-        printf("No OpenCL device found.\nInstall PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's driver.\n");
+        fputs(_("No OpenCL device found.\nInstall PoCL for the CPU (apt-get install pocl-opencl-icd) or your GPU's driver.\n"),
+              stdout);
     } else {
         const char *last = "";
         for (int i = 0; i < n; i++) {
-            if (strcmp(last, devs[i].platform)) printf("Platform: %s\n", devs[i].platform);
+            if (strcmp(last, devs[i].platform)) printf(_("Platform: %s\n"), devs[i].platform);
             last = devs[i].platform;
-            printf(" %c %d  %-5s %s  (%s, driver %s)\n", i == def ? '*' : ' ', devs[i].index, devs[i].type,
-                   devs[i].name, devs[i].version, devs[i].driver);
+            printf(" %c %d  %-5s %s  ", i == def ? '*' : ' ', devs[i].index, devs[i].type, devs[i].name);
+            printf(_("(%s, driver %s)"), devs[i].version, devs[i].driver);
+            putchar('\n');
         }
-        printf("\n* the default device. Choose another with --device INDEX or --device NAME.\n");
+        printf("\n%s\n", _("* the default device. Choose another with --device INDEX or --device NAME."));
     }
     free(devs);
     return n == 0 ? EXIT_NO_DEVICE : 0;

@@ -4,6 +4,7 @@
 #include "cli/doctor.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <langinfo.h>
@@ -14,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char *const doctor_usage =
+static const char *const doctor_usage = N_(
     "Usage: cltutor doctor [--json]\n"
     "\n"
     "Checks what cltutor needs on this machine and says, for each problem,\n"
@@ -27,7 +28,7 @@ static const char *const doctor_usage =
     "  --json    print the findings as JSON\n"
     "\n"
     "Exit status: 0 nothing failed (warnings aside), 1 a problem was found,\n"
-    "64 usage error.\n";
+    "64 usage error.\n");
 
 /* What this terminal offers: the view's own measurements. */
 static void measure_terminal(doctor_terminal *t) {
@@ -44,6 +45,7 @@ static void measure_terminal(doctor_terminal *t) {
     }
     const char *ct = getenv("COLORTERM");
     t->colours = (ct && *ct) || (t->term && strstr(t->term, "256color")) ? 256 : t->term && *t->term ? 8 : 0;
+    i18n_set_lang(i18n_lang()); /* the environment's locale may be plain C, where gettext would give English */
 }
 
 int cmd_doctor(cli_ctx *cx, int argc, char **argv) {
@@ -82,13 +84,22 @@ int cmd_doctor(cli_ctx *cx, int argc, char **argv) {
         for (int i = 0; i < rep.n; i++) {
             const doctor_finding *f = &rep.items[i];
             const char *color = !st.color ? "" : f->status == DOC_FAIL ? "\033[31;1m" : f->status == DOC_WARN ? "\033[33m" : "\033[32m";
-            printf("  %s%-4s%s  %-14s %s\n", color, f->status == DOC_OK ? "ok" : f->status == DOC_WARN ? "warn" : "FAIL",
-                   st.color ? "\033[0m" : "", f->check, f->summary);
-            if (f->fix[0] && f->status != DOC_OK) printf("  %-4s  %-14s what to do: %s\n", "", "", f->fix);
+            printf("  %s", color);
+            cli_cell(stdout, f->status == DOC_OK ? _("ok") : f->status == DOC_WARN ? _("warn") : _("FAIL"), -4);
+            printf("%s  %-14s %s\n", st.color ? "\033[0m" : "", f->check, f->summary);
+            if (f->fix[0] && f->status != DOC_OK) {
+                printf("  %-4s  %-14s ", "", "");
+                printf(_("what to do: %s\n"), f->fix);
+            }
         }
-        if (rep.failed) printf("\n%d problem%s to mend%s.\n", rep.failed, rep.failed == 1 ? "" : "s",
-                               rep.warned ? " (and warnings)" : "");
-        else printf("\nEverything cltutor needs is here%s.\n", rep.warned ? " (see the warnings)" : "");
+        if (rep.failed && rep.warned)
+            printf(P_("\n%d problem to mend (and warnings).\n", "\n%d problems to mend (and warnings).\n",
+                      (unsigned long long)rep.failed), rep.failed);
+        else if (rep.failed)
+            printf(P_("\n%d problem to mend.\n", "\n%d problems to mend.\n", (unsigned long long)rep.failed),
+                   rep.failed);
+        else if (rep.warned) printf("\n%s\n", _("Everything cltutor needs is here (see the warnings)."));
+        else printf("\n%s\n", _("Everything cltutor needs is here."));
     }
     return rep.failed ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #include "course/progress.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <getopt.h>
@@ -16,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const run_usage =
+static const char *const run_usage = N_(
     "Usage: cltutor run LESSON [--kernel FILE | --solution] [--device SPEC] [--size SPEC]\n"
     "                          [--seed N] [--timeout SEC] [--no-timing] [--compare] [--json]\n"
     "\n"
@@ -38,7 +39,7 @@ static const char *const run_usage =
     "  --json           print the result as JSON (see docs/json.md)\n"
     "\n"
     "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
-    "64 usage error, 69 no usable OpenCL device.\n";
+    "64 usage error, 69 no usable OpenCL device.\n");
 
 /* Times one reference kernel like the learner's run; returns its median or 0. */
 static double time_reference(cli_ctx *cx, const lesson *l, const engine_request *like, const char *size) {
@@ -57,11 +58,14 @@ static double time_reference(cli_ctx *cx, const lesson *l, const engine_request 
 
 static void print_comparison(int chapter, double ref_ms, double mine_ms) {
     double ratio = ref_ms >= mine_ms ? ref_ms / mine_ms : mine_ms / ref_ms;
-    char label[32];
-    snprintf(label, sizeof label, "chapter %d reference", chapter);
-    printf("  %-24s %10.3f ms   ", label, ref_ms);
-    if (ratio < 1.03) printf("yours is about as fast\n");
-    else printf("yours is %.2fx %s\n", ratio, ref_ms >= mine_ms ? "faster" : "slower");
+    char label[96];
+    snprintf(label, sizeof label, _("chapter %d reference"), chapter);
+    fputs("  ", stdout);
+    cli_cell(stdout, label, -24);
+    printf(" %10.3f ms   ", ref_ms);
+    if (ratio < 1.03) printf("%s\n", _("yours is about as fast"));
+    else if (ref_ms >= mine_ms) printf(_("yours is %.2fx faster\n"), ratio);
+    else printf(_("yours is %.2fx slower\n"), ratio);
 }
 
 /* The learner's time beside the chapter's reference and the previous stage's. */
@@ -77,8 +81,10 @@ static void compare_with_references(cli_ctx *cx, const lesson *l, const engine_r
     if (prev && strcmp(prev->problem, l->problem)) prev = NULL; /* another problem: sizes do not compare */
     double ref = time_reference(cx, l, &like, mine->size_text);
     double before = prev ? time_reference(cx, prev, &like, mine->size_text) : 0;
-    printf("\nCompared on the same device at %s:\n", mine->size_text);
-    printf("  %-24s %10.3f ms\n", "yours", mine->timing.median);
+    printf(_("\nCompared on the same device at %s:\n"), mine->size_text);
+    fputs("  ", stdout);
+    cli_cell(stdout, _("yours"), -24);
+    printf(" %10.3f ms\n", mine->timing.median);
     if (ref > 0) print_comparison(l->number, ref, mine->timing.median);
     if (before > 0) print_comparison(prev->number, before, mine->timing.median);
 }
@@ -106,7 +112,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         case 'S': {
             char *end;
             unsigned long long v = strtoull(optarg, &end, 10);
-            if (!*optarg || *end || optarg[0] == '-') return cli_usage_error("run", "--seed '%s': give a whole number", optarg);
+            if (!*optarg || *end || optarg[0] == '-') return cli_usage_error("run", _("--seed '%s': give a whole number"), optarg);
             rq.seed = v;
             break;
         }
@@ -117,13 +123,14 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         case 'R': solution = 1; break;
         case 'N': rq.budget_s = 0; break;
         case 'C': compare = 1; break;
-        case 'h': fputs(run_usage, stdout); return 0;
-        default: return cli_usage_error("run", "unknown option %s", argv[optind - 1]);
+        case 'h': fputs(_(run_usage), stdout); return 0;
+        default: return cli_usage_error("run", _("unknown option %s"), argv[optind - 1]);
         }
     }
-    if (optind >= argc) return cli_usage_error("run", "which chapter? Give its number or name, e.g. `cltutor run 2`");
-    if (optind + 1 < argc) return cli_usage_error("run", "unexpected argument '%s'", argv[optind + 1]);
-    if (kernel && solution) return cli_usage_error("run", "--kernel and --solution cannot be used together");
+    if (optind >= argc)
+        return cli_usage_error("run", _("which chapter? Give its number or name, e.g. `cltutor %s %d`"), "run", 2);
+    if (optind + 1 < argc) return cli_usage_error("run", _("unexpected argument '%s'"), argv[optind + 1]);
+    if (kernel && solution) return cli_usage_error("run", "%s", _("--kernel and --solution cannot be used together"));
     rq.device_spec = cli_device(cx, rq.device_spec);
     int rc = cli_load_course(cx);
     if (rc) return rc;
@@ -161,8 +168,8 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         report_style st = report_style_for(stdout);
         report_print(stdout, &st, l, &rep);
         if (rep.status == ENG_PASS)
-            printf("\nThis is one size. The chapter is passed when every visible test, the race check and the "
-                   "technique\nhold: `cltutor check %d` runs them all.\n", l->number);
+            printf(_("\nThis is one size. The chapter is passed when every visible test, the race check and the "
+                   "technique\nhold: `cltutor check %d` runs them all.\n"), l->number);
     }
     if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) {
         progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep.status == ENG_PASS,

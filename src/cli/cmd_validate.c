@@ -11,6 +11,7 @@
 #include "problem/problem.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -23,7 +24,8 @@
 
 #define MIN_HINTS 3
 
-static const char *const validate_usage =
+/* The two %s are VERDICT_PREVIOUS_FIGURES. */
+static const char *const validate_usage = N_(
     "Usage: cltutor validate [LESSON...|all] [--device SPEC] [--timeout SEC] [--static]\n"
     "                        [--write-figures]\n"
     "\n"
@@ -40,16 +42,16 @@ static const char *const validate_usage =
     "                  and the reference passes that input\n"
     "  figures         where a technique check compares with the previous\n"
     "                  chapter's reference, the figures committed for installs\n"
-    "                  without it (" VERDICT_PREVIOUS_FIGURES ") match that reference\n"
+    "                  without it (%s) match that reference\n"
     "Prints one line per check and a closing line \"N passed, N failed\".\n"
     "\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC    limit for each kernel run (default 20)\n"
     "  --static         metadata, text and hints only: no kernel is built or run\n"
-    "  --write-figures  write each " VERDICT_PREVIOUS_FIGURES " afresh instead of checking it\n"
+    "  --write-figures  write each %s afresh instead of checking it\n"
     "\n"
     "Exit status: 0 when every check passes, 1 when any fails, 64 usage error,\n"
-    "69 no usable OpenCL device.\n";
+    "69 no usable OpenCL device.\n");
 
 /* [lesson] keys every chapter must have; a missing one is otherwise filled
  * in silently (bench_size, check_sizes) or makes the chapter unreadable. */
@@ -78,8 +80,9 @@ static void result(validate_run *vr, int ok, const char *name, const char *notes
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
     const report_style *st = &vr->style;
-    printf("  %s%-4s%s %-18s %s\n", st->color ? (ok ? "\033[32m" : "\033[31m") : "", ok ? "ok" : "FAIL",
-           st->color ? "\033[0m" : "", name, detail);
+    printf("  %s", st->color ? (ok ? "\033[32m" : "\033[31m") : "");
+    cli_cell(stdout, ok ? _("ok") : _("FAIL"), -4);
+    printf("%s %-18s %s\n", st->color ? "\033[0m" : "", name, detail);
     if (notes && *notes) {
         const char *p = notes;
         while (*p) {
@@ -125,7 +128,7 @@ static void check_size(const problem_ops *ops, const char *what, const char *spe
 }
 
 static void check_file(const char *path, const char *what, char **notes) {
-    if (!util_is_file(path)) note(notes, "%s: %s is missing", what, path);
+    if (!util_is_file(path)) note(notes, _("%s: %s is missing"), what, path);
 }
 
 /* Returns 1 when the metadata is sound. */
@@ -138,10 +141,10 @@ static int check_metadata(validate_run *vr, const lesson *l) {
     memset(&ks, 0, sizeof ks);
     ini_parse(path, on_key, &ks);
     for (size_t i = 0; i < CLT_ARRAY_LEN(required_keys); i++)
-        if (!ks.seen[i]) note(&notes, "lesson.ini: [lesson] has no '%s' key", required_keys[i]);
+        if (!ks.seen[i]) note(&notes, _("lesson.ini: [lesson] has no '%s' key"), required_keys[i]);
     const problem_ops *ops = problem_find(l->problem);
     if (!ops) {
-        note(&notes, "problem = %s: no such problem", l->problem);
+        note(&notes, _("problem = %s: no such problem"), l->problem);
     } else {
         check_size(ops, "default_size", l->default_size, &notes);
         check_size(ops, "bench_size", l->bench_size, &notes);
@@ -153,29 +156,29 @@ static int check_metadata(validate_run *vr, const lesson *l) {
         }
     }
     if (l->previous < 0 || l->previous >= l->number)
-        note(&notes, "previous = %d: give 0 or an earlier chapter's number", l->previous);
+        note(&notes, _("previous = %d: give 0 or an earlier chapter's number"), l->previous);
     else if (l->previous > 0 && !catalog_by_number(&vr->cx->cat, l->previous))
-        note(&notes, "previous = %d: no such chapter", l->previous);
+        note(&notes, _("previous = %d: no such chapter"), l->previous);
     paths_solution(p, l, path, sizeof path);
-    check_file(path, "reference solution", &notes);
+    check_file(path, _("reference solution"), &notes);
     paths_starting(p, l, path, sizeof path);
-    check_file(path, "starting file", &notes);
+    check_file(path, _("starting file"), &notes);
     for (int b = 0; b < l->n_bugs; b++) {
         char what[64];
         snprintf(path, sizeof path, "%s/exercises/%s/%s", p->data, l->id, l->bugs[b].file);
         snprintf(what, sizeof what, "[bug.%s] file", l->bugs[b].name);
         check_file(path, what, &notes);
         if (!l->bugs[b].title[0] || !l->bugs[b].title_zh[0])
-            note(&notes, "[bug.%s]: give both title and title_zh", l->bugs[b].name);
+            note(&notes, _("[bug.%s]: give both title and title_zh"), l->bugs[b].name);
     }
     const char *names[][2] = {{"short_title", lesson_param_get(l, "short_title", l->title)},
                               {"bench_beyond_title", lesson_param_get(l, "bench_beyond_title", "")}};
     for (size_t i = 0; i < CLT_ARRAY_LEN(names); i++)
         if (strlen(names[i][1]) > BENCH_TITLE_WIDTH)
-            note(&notes, "%s: '%s' has %zu characters; `cltutor bench` shows %d: give a shorter %s", names[i][0],
+            note(&notes, _("%s: '%s' has %zu characters; `cltutor bench` shows %d: give a shorter %s"), names[i][0],
                  names[i][1], strlen(names[i][1]), BENCH_TITLE_WIDTH, names[i][0]);
     int ok = notes == NULL;
-    result(vr, ok, "metadata", notes, "%s", ok ? "lesson.ini is complete" : "lesson.ini has problems:");
+    result(vr, ok, "metadata", notes, "%s", ok ? _("lesson.ini is complete") : _("lesson.ini has problems:"));
     free(notes);
     return ok && ops;
 }
@@ -202,11 +205,11 @@ static void check_texts(validate_run *vr, const lesson *l) {
         int blank;
         lesson_text_path(l, langs[i], path, sizeof path);
         sizes[i] = text_size(path, &blank);
-        if (sizes[i] < 0) note(&notes, "%s is missing", path);
-        else if (blank) note(&notes, "%s is empty", path);
+        if (sizes[i] < 0) note(&notes, _("%s is missing"), path);
+        else if (blank) note(&notes, _("%s is empty"), path);
     }
-    if (notes) result(vr, 0, "text", notes, "the lesson text is incomplete:");
-    else result(vr, 1, "text", NULL, "lesson.en.md (%ld bytes), lesson.zh.md (%ld bytes)", sizes[0], sizes[1]);
+    if (notes) result(vr, 0, "text", notes, "%s", _("the lesson text is incomplete:"));
+    else result(vr, 1, "text", NULL, _("lesson.en.md (%ld bytes), lesson.zh.md (%ld bytes)"), sizes[0], sizes[1]);
     free(notes);
 }
 
@@ -223,13 +226,17 @@ static void check_hints(validate_run *vr, const lesson *l) {
     for (int i = 0; i < l->n_hints; i++) {
         n_en += !blank_text(l->hints_en[i]);
         n_zh += !blank_text(l->hints_zh[i]);
-        if (blank_text(l->hints_en[i])) note(&notes, "en.%d is missing", i + 1);
-        if (blank_text(l->hints_zh[i])) note(&notes, "zh.%d is missing", i + 1);
+        if (blank_text(l->hints_en[i])) note(&notes, _("en.%d is missing"), i + 1);
+        if (blank_text(l->hints_zh[i])) note(&notes, _("zh.%d is missing"), i + 1);
     }
-    if (n_en < MIN_HINTS) note(&notes, "%d English hint%s: give at least %d", n_en, n_en == 1 ? "" : "s", MIN_HINTS);
-    if (n_zh < MIN_HINTS) note(&notes, "%d Chinese hint%s: give at least %d", n_zh, n_zh == 1 ? "" : "s", MIN_HINTS);
-    if (notes) result(vr, 0, "hints", notes, "the [hints] section is incomplete:");
-    else result(vr, 1, "hints", NULL, "%d in English, %d in Chinese", n_en, n_zh);
+    if (n_en < MIN_HINTS)
+        note(&notes, P_("%d English hint: give at least %d", "%d English hints: give at least %d",
+                        (unsigned long long)n_en), n_en, MIN_HINTS);
+    if (n_zh < MIN_HINTS)
+        note(&notes, P_("%d Chinese hint: give at least %d", "%d Chinese hints: give at least %d",
+                        (unsigned long long)n_zh), n_zh, MIN_HINTS);
+    if (notes) result(vr, 0, "hints", notes, "%s", _("the [hints] section is incomplete:"));
+    else result(vr, 1, "hints", NULL, _("%d in English, %d in Chinese"), n_en, n_zh);
     free(notes);
 }
 
@@ -254,7 +261,7 @@ static void run_one(validate_run *vr, const lesson *l, const char *path, const c
 
 /* A short account of a failed run: the engine's message and the first build errors. */
 static void failure_notes(char **notes, const char *size, const engine_report *rep) {
-    note(notes, "%s: %s: %s", size, rep->headline, rep->message);
+    note(notes, "%s: %s: %s", size, _(rep->headline), rep->message);
     if (rep->status == ENG_BUILD && rep->build_log) {
         const char *p = rep->build_log;
         for (int n = 0; n < 6 && *p; n++) {
@@ -284,8 +291,8 @@ static void check_reference(validate_run *vr, const lesson *l) {
         free(notes);
         return;
     }
-    if (notes) result(vr, 0, "reference", notes, "the reference solution fails visible tests:");
-    else result(vr, 1, "reference", NULL, "passes all %d visible tests", passed);
+    if (notes) result(vr, 0, "reference", notes, "%s", _("the reference solution fails visible tests:"));
+    else result(vr, 1, "reference", NULL, _("passes all %d visible tests"), passed);
     free(notes);
 }
 
@@ -312,20 +319,20 @@ static void check_figures(validate_run *vr, const lesson *l) {
     gpumodel_analyze(&rq, cli_on_progress, &vr->live, NULL, &gm);
     cli_clear_status(&vr->live);
     technique_baseline now = technique_baseline_of(&gm), committed;
-    if (gm.status == GM_UNAVAILABLE) result(vr, 1, "figures", NULL, "not measured here: %s", gm.message);
-    else if (!now.known) result(vr, 0, "figures", NULL, "chapter %d's reference could not be analysed: %s", prev->number,
+    if (gm.status == GM_UNAVAILABLE) result(vr, 1, "figures", NULL, _("not measured here: %s"), gm.message);
+    else if (!now.known) result(vr, 0, "figures", NULL, _("chapter %d's reference could not be analysed: %s"), prev->number,
                                 gm.message);
     else if (vr->write_figures)
-        result(vr, technique_baseline_save(path, &now, prev->id) == 0, "figures", NULL, "wrote %s (%s)", path, now.size);
+        result(vr, technique_baseline_save(path, &now, prev->id) == 0, "figures", NULL, _("wrote %s (%s)"), path, now.size);
     else if (technique_baseline_load(path, &committed, err, sizeof err) != 0)
-        result(vr, 0, "figures", NULL, "%s; write it with `cltutor validate %d --write-figures`", err, l->number);
+        result(vr, 0, "figures", NULL, _("%s; write it with `cltutor validate %d --write-figures`"), err, l->number);
     else if (strcmp(committed.size, now.size) || committed.global_load_bytes != now.global_load_bytes ||
              committed.load_requests != now.load_requests)
-        result(vr, 0, "figures", NULL, "%s says %s: %.0f bytes, %.0f requests; chapter %d's reference now loads %.0f "
-               "bytes in %.0f requests at %s: write it afresh with `cltutor validate %d --write-figures`", path,
+        result(vr, 0, "figures", NULL, _("%s says %s: %.0f bytes, %.0f requests; chapter %d's reference now loads %.0f "
+               "bytes in %.0f requests at %s: write it afresh with `cltutor validate %d --write-figures`"), path,
                committed.size, committed.global_load_bytes, committed.load_requests, prev->number,
                now.global_load_bytes, now.load_requests, now.size, l->number);
-    else result(vr, 1, "figures", NULL, "%s matches chapter %d's reference", VERDICT_PREVIOUS_FIGURES, prev->number);
+    else result(vr, 1, "figures", NULL, _("%s matches chapter %d's reference"), VERDICT_PREVIOUS_FIGURES, prev->number);
     gpumodel_report_free(&gm);
 }
 
@@ -349,12 +356,12 @@ static void check_starting(validate_run *vr, const lesson *l) {
         return;
     }
     if (notes)
-        result(vr, 0, "starting file", notes, "%s must build and run (a wrong answer is fine):", l->exercise);
+        result(vr, 0, "starting file", notes, _("%s must build and run (a wrong answer is fine):"), l->exercise);
     else if (wrong)
-        result(vr, 1, "starting file", NULL, "builds and runs; wrong on %d of %d tests, as a starting point should be",
+        result(vr, 1, "starting file", NULL, _("builds and runs; wrong on %d of %d tests, as a starting point should be"),
                wrong, wrong + correct);
     else
-        result(vr, 1, "starting file", NULL, "builds and runs; note: it already passes all %d tests", correct);
+        result(vr, 1, "starting file", NULL, _("builds and runs; note: it already passes all %d tests"), correct);
     free(notes);
 }
 
@@ -379,17 +386,17 @@ static void check_bug(validate_run *vr, const lesson *l, const lesson_bug *bug) 
     char *notes = NULL;
     int shows = rep.status == ENG_WRONG || rep.status == ENG_CRASH || rep.status == ENG_RUNTIME;
     if (rep.status == ENG_PASS)
-        note(&notes, "%s passes on %s: the bug does not show there; choose an input that exposes it", bug->file, size);
+        note(&notes, _("%s passes on %s: the bug does not show there; choose an input that exposes it"), bug->file, size);
     else if (rep.status == ENG_TIMEOUT)
-        note(&notes, "%s hangs on %s: a listing must fail with a wrong result or a crash, never a hang", bug->file, size);
+        note(&notes, _("%s hangs on %s: a listing must fail with a wrong result or a crash, never a hang"), bug->file, size);
     else if (!shows)
         failure_notes(&notes, size, &rep);
     if (fix.status != ENG_PASS) {
-        note(&notes, "the reference solution does not pass %s:", size);
+        note(&notes, _("the reference solution does not pass %s:"), size);
         failure_notes(&notes, size, &fix);
     }
-    if (notes) result(vr, 0, name, notes, "%s on %s:", bug->file, size);
-    else result(vr, 1, name, NULL, "%s fails on %s (%s); the reference passes it", bug->file, size, rep.headline);
+    if (notes) result(vr, 0, name, notes, _("%s on %s:"), bug->file, size);
+    else result(vr, 1, name, NULL, _("%s fails on %s (%s); the reference passes it"), bug->file, size, _(rep.headline));
     free(notes);
     engine_report_free(&rep);
     engine_report_free(&fix);
@@ -397,15 +404,16 @@ static void check_bug(validate_run *vr, const lesson *l, const lesson_bug *bug) 
 
 static void validate_lesson(validate_run *vr, const lesson *l) {
     const report_style *st = &vr->style;
-    printf("%sChapter %d (%s): %s%s\n", st->color ? "\033[1m" : "", l->number, l->id, l->title,
-           st->color ? "\033[0m" : "");
+    fputs(st->color ? "\033[1m" : "", stdout);
+    printf(_("Chapter %d (%s): %s"), l->number, l->id, cli_title(l));
+    printf("%s\n", st->color ? "\033[0m" : "");
     fflush(stdout);
     int meta_ok = check_metadata(vr, l);
     check_texts(vr, l);
     check_hints(vr, l);
     if (vr->static_only) return;
     if (!meta_ok) {
-        result(vr, 0, "kernels", NULL, "not run: fix the metadata first");
+        result(vr, 0, "kernels", NULL, "%s", _("not run: fix the metadata first"));
         return;
     }
     check_reference(vr, l);
@@ -425,7 +433,8 @@ static void report_skipped(validate_run *vr, const char *only) {
         snprintf(line, sizeof line, "%.*s", len, p);
         p = eol ? eol + 1 : p + len;
         if (!line[0] || (only && !strstr(line, only))) continue;
-        printf("%sChapter that did not load%s\n", vr->style.color ? "\033[1m" : "", vr->style.color ? "\033[0m" : "");
+        printf("%s%s%s\n", vr->style.color ? "\033[1m" : "", _("Chapter that did not load"),
+               vr->style.color ? "\033[0m" : "");
         result(vr, 0, "metadata", NULL, "%s", line);
     }
 }
@@ -447,15 +456,16 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
             break;
         case 's': vr.static_only = 1; break;
         case 'W': vr.write_figures = 1; break;
-        case 'h': fputs(validate_usage, stdout); return 0;
-        default: return cli_usage_error("validate", "unknown option %s", argv[optind - 1]);
+        case 'h': printf(_(validate_usage), VERDICT_PREVIOUS_FIGURES, VERDICT_PREVIOUS_FIGURES); return 0;
+        default: return cli_usage_error("validate", _("unknown option %s"), argv[optind - 1]);
         }
     }
     int rc = cli_load_course(cx);
     if (rc) return rc;
     if (!paths_have_solutions(&cx->paths)) {
-        fprintf(stderr, "cltutor validate: this install has no reference solutions (%s/kernels/): validate a "
-                "source checkout or an instructor's install\n", cx->paths.data);
+        fputs("cltutor validate: ", stderr);
+        fprintf(stderr, _("this install has no reference solutions (%s/kernels/): validate a "
+                "source checkout or an instructor's install\n"), cx->paths.data);
         return EXIT_USAGE;
     }
     int selected[CATALOG_MAX];
@@ -469,10 +479,10 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
     }
     if (n_selected == cx->cat.count) report_skipped(&vr, NULL);
     if (vr.fatal == EXIT_NO_DEVICE)
-        fprintf(stderr, "cltutor validate: no usable OpenCL device; use --static to check the texts alone\n");
+        fprintf(stderr, "cltutor validate: %s\n", _("no usable OpenCL device; use --static to check the texts alone"));
     else if (vr.fatal)
-        fprintf(stderr, "cltutor validate: the device given with --device cannot be used\n");
-    printf("\n%d passed, %d failed\n", vr.passed, vr.failed);
+        fprintf(stderr, "cltutor validate: %s\n", _("the device given with --device cannot be used"));
+    printf(_("\n%d passed, %d failed\n"), vr.passed, vr.failed);
     if (vr.fatal) return vr.fatal;
     return vr.failed ? EXIT_WRONG : 0;
 }

@@ -4,6 +4,7 @@
 #include "cli/doctor.h"
 #include "gpumodel/gpumodel.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <dirent.h>
@@ -45,6 +46,9 @@ static doctor_finding *add(doctor_report *r, const char *check, doctor_status st
     return f;
 }
 
+/* The findings are for people: add's fix and fmt are translated by the
+ * callers (the check names and statuses, written as JSON too, are not). */
+
 /* ---- OpenCL: drivers, devices, a kernel on each ---------------------- */
 
 static int count_icds(const char *dir) {
@@ -62,11 +66,13 @@ static void check_drivers(doctor_report *r) {
     const char *env = getenv("OCL_ICD_VENDORS");
     const char *dir = env && *env ? env : "/etc/OpenCL/vendors";
     int n = util_is_dir(dir) ? count_icds(dir) : util_is_file(dir) ? 1 : 0;
-    if (n > 0) add(r, "opencl", DOC_OK, NULL, "%d OpenCL driver%s registered in %s", n, n == 1 ? "" : "s", dir);
+    if (n > 0)
+        add(r, "opencl", DOC_OK, NULL, P_("%d OpenCL driver registered in %s", "%d OpenCL drivers registered in %s",
+                                          (unsigned long long)n), n, dir);
     else
         add(r, "opencl", DOC_FAIL,
-            "install PoCL for the CPU (sudo apt-get install pocl-opencl-icd) or your GPU's OpenCL driver",
-            "no OpenCL driver is registered in %s%s", dir, env && *env ? " ($OCL_ICD_VENDORS)" : "");
+            _("install PoCL for the CPU (sudo apt-get install pocl-opencl-icd) or your GPU's OpenCL driver"),
+            _("no OpenCL driver is registered in %s%s"), dir, env && *env ? " ($OCL_ICD_VENDORS)" : "");
 }
 
 /* Builds and runs the first chapter's starting file at a small size on one device. */
@@ -76,8 +82,8 @@ static void check_device(doctor_report *r, const engine_device *d, const paths *
     snprintf(name, sizeof name, "device %d", d->index);
     snprintf(spec, sizeof spec, "%d", d->index);
     if (!p || !cat || cat->count == 0) {
-        add(r, name, DOC_WARN, "see the course check above", "%s (%s): not tried, the course is missing", d->name,
-            d->type);
+        add(r, name, DOC_WARN, _("see the course check above"), _("%s (%s): not tried, the course is missing"),
+            d->name, d->type);
         return;
     }
     const lesson *l = &cat->items[0];
@@ -93,11 +99,11 @@ static void check_device(doctor_report *r, const engine_device *d, const paths *
     engine_run(&rq, cb, user, NULL, &rep);
     /* the starting file computes nothing yet: built and run is what counts here */
     if (rep.status == ENG_PASS || rep.status == ENG_WRONG)
-        add(r, name, DOC_OK, NULL, "%s (%s, %s, driver %s): builds and runs kernels", d->name, d->type, d->platform,
-            d->driver);
+        add(r, name, DOC_OK, NULL, _("%s (%s, %s, driver %s): builds and runs kernels"), d->name, d->type,
+            d->platform, d->driver);
     else
-        add(r, name, DOC_FAIL, "update or reinstall this device's OpenCL driver, or choose another device with --device",
-            "%s (%s, %s): %s: %.300s", d->name, d->type, d->platform, rep.headline, rep.message);
+        add(r, name, DOC_FAIL, _("update or reinstall this device's OpenCL driver, or choose another device with --device"),
+            "%s (%s, %s): %s: %.300s", d->name, d->type, d->platform, _(rep.headline), rep.message);
     engine_report_free(&rep);
 }
 
@@ -107,8 +113,9 @@ static void check_devices(doctor_report *r, const paths *p, const catalog *cat, 
     char err[1024] = "";
     int n = engine_list_devices(&devs, err, sizeof err);
     if (n <= 0) {
-        add(r, "devices", DOC_FAIL, "install PoCL (sudo apt-get install pocl-opencl-icd) or your GPU's driver",
-            "no usable OpenCL device%s%s", err[0] ? ": " : "", err);
+        const char *fix = _("install PoCL (sudo apt-get install pocl-opencl-icd) or your GPU's driver");
+        if (err[0]) add(r, "devices", DOC_FAIL, fix, _("no usable OpenCL device: %s"), err);
+        else add(r, "devices", DOC_FAIL, fix, "%s", _("no usable OpenCL device"));
         free(devs);
         return;
     }
@@ -118,25 +125,26 @@ static void check_devices(doctor_report *r, const paths *p, const catalog *cat, 
         gpus += !strcmp(devs[i].type, "GPU");
         check_device(r, &devs[i], p, cat, cb, user);
     }
-    if (pocl) add(r, "pocl", DOC_OK, NULL, "PoCL runs kernels on this CPU when no GPU is chosen");
+    if (pocl) add(r, "pocl", DOC_OK, NULL, "%s", _("PoCL runs kernels on this CPU when no GPU is chosen"));
+    else if (gpus) add(r, "pocl", DOC_OK, NULL, "%s", _("PoCL (OpenCL on the CPU) is not installed; the GPU is used"));
     else
-        add(r, "pocl", gpus ? DOC_OK : DOC_WARN, gpus ? NULL : "sudo apt-get install pocl-opencl-icd",
-            "PoCL (OpenCL on the CPU) is not installed%s", gpus ? "; the GPU is used" : "");
+        add(r, "pocl", DOC_WARN, "sudo apt-get install pocl-opencl-icd", "%s",
+            _("PoCL (OpenCL on the CPU) is not installed"));
     if (cfg->device[0])
-        add(r, "default device", DOC_OK, NULL, "the settings choose device '%s'", cfg->device);
+        add(r, "default device", DOC_OK, NULL, _("the settings choose device '%s'"), cfg->device);
     free(devs);
 }
 
 static void check_simulator(doctor_report *r) {
     char icd[1024], plugin[1024], why[1024];
     if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, why, sizeof why) == 0)
-        add(r, "oclgrind", DOC_OK, NULL, "Oclgrind %s with the plugin %s: the GPU model, race checks and "
-            "technique checks work", icd, plugin);
+        add(r, "oclgrind", DOC_OK, NULL, _("Oclgrind %s with the plugin %s: the GPU model, race checks and "
+            "technique checks work"), icd, plugin);
     else if (icd[0])
-        add(r, "oclgrind", DOC_FAIL, "build the plugin: make plugin (with liboclgrind-dev and llvm-14-dev installed), "
-            "or point CLTUTOR_GM_PLUGIN at it", "%s", why);
+        add(r, "oclgrind", DOC_FAIL, _("build the plugin: make plugin (with liboclgrind-dev and llvm-14-dev installed), "
+            "or point CLTUTOR_GM_PLUGIN at it"), "%s", why);
     else
-        add(r, "oclgrind", DOC_FAIL, "sudo apt-get install oclgrind liboclgrind-dev llvm-14-dev g++, then make", "%s",
+        add(r, "oclgrind", DOC_FAIL, _("sudo apt-get install oclgrind liboclgrind-dev llvm-14-dev g++, then make"), "%s",
             why);
 }
 
@@ -144,33 +152,37 @@ static void check_simulator(doctor_report *r) {
 
 static void check_course(doctor_report *r, const paths *p, const catalog *cat, const char *course_err) {
     if (!p || !cat) {
-        add(r, "course", DOC_FAIL, "reinstall cltutor, or set CLTUTOR_DATA to the folder holding lessons/", "%s",
-            course_err ? course_err : "not found");
+        add(r, "course", DOC_FAIL, _("reinstall cltutor, or set CLTUTOR_DATA to the folder holding lessons/"), "%s",
+            course_err ? course_err : _("not found"));
         return;
     }
-    add(r, "course", cat->n_skipped ? DOC_WARN : DOC_OK, cat->n_skipped ? "run `cltutor validate` to see why" : NULL,
-        "%s: %d chapters%s%s", p->data, cat->count, paths_have_solutions(p) ? ", with reference solutions"
-                                                                            : ", solutions withheld (a student install)",
-        cat->n_skipped ? ", some did not load" : "");
+    /* TRANSLATORS: the course's folder, how many chapters, then ", with reference solutions" or ", solutions
+       withheld (a student install)", then ", some did not load" or nothing */
+    add(r, "course", cat->n_skipped ? DOC_WARN : DOC_OK, cat->n_skipped ? _("run `cltutor validate` to see why") : NULL,
+        P_("%s: %d chapter%s%s", "%s: %d chapters%s%s", (unsigned long long)cat->count), p->data, cat->count,
+        paths_have_solutions(p) ? _(", with reference solutions") : _(", solutions withheld (a student install)"),
+        cat->n_skipped ? _(", some did not load") : "");
 }
 
 static void check_workspace(doctor_report *r, const paths *p) {
     if (!p) return;
-    static const char *const origin[] = {"--workspace", "$CLTUTOR_WORKSPACE", "in the source tree", "per user"};
-    const char *from = (unsigned)p->origin < CLT_ARRAY_LEN(origin) ? origin[p->origin] : "";
+    static const char *const origin[] = {"--workspace", "$CLTUTOR_WORKSPACE", N_("in the source tree"),
+                                         N_("per user")};
+    const char *from = (unsigned)p->origin < CLT_ARRAY_LEN(origin) ? _(origin[p->origin]) : "";
     if (!util_is_dir(p->workspace)) {
-        add(r, "workspace", DOC_WARN, NULL, "%s (%s) does not exist yet: the first run creates it", p->workspace, from);
+        add(r, "workspace", DOC_WARN, NULL, _("%s (%s) does not exist yet: the first run creates it"), p->workspace,
+            from);
         return;
     }
     if (access(p->workspace, W_OK | X_OK) != 0) {
-        add(r, "workspace", DOC_FAIL, "make it writable, or choose another with --workspace DIR or CLTUTOR_WORKSPACE",
-            "%s (%s) is not writable: your edits and progress cannot be saved", p->workspace, from);
+        add(r, "workspace", DOC_FAIL, _("make it writable, or choose another with --workspace DIR or CLTUTOR_WORKSPACE"),
+            _("%s (%s) is not writable: your edits and progress cannot be saved"), p->workspace, from);
         return;
     }
     char file[1300];
     snprintf(file, sizeof file, "%s/.cltutor/progress.json", p->workspace);
     if (access(file, F_OK) == 0 && access(file, W_OK) != 0) {
-        add(r, "workspace", DOC_FAIL, "chmod u+w on it", "%s is read-only: progress cannot be saved", file);
+        add(r, "workspace", DOC_FAIL, _("chmod u+w on it"), _("%s is read-only: progress cannot be saved"), file);
         return;
     }
     struct stat st;
@@ -181,50 +193,59 @@ static void check_workspace(doctor_report *r, const paths *p) {
         cJSON_Delete(json);
         free(text);
         if (!S_ISREG(st.st_mode)) {
-            add(r, "workspace", DOC_FAIL, "move it away", "%s is not a file: progress cannot be saved", file);
+            add(r, "workspace", DOC_FAIL, _("move it away"), _("%s is not a file: progress cannot be saved"), file);
             return;
         }
         if (!ok) {
-            add(r, "workspace", DOC_WARN, "nothing: the next run keeps it aside as progress.json.corrupt-... and "
-                "starts afresh", "%s is not a progress file (damaged or edited by hand)", file);
+            add(r, "workspace", DOC_WARN, _("nothing: the next run keeps it aside as progress.json.corrupt-... and "
+                "starts afresh"), _("%s is not a progress file (damaged or edited by hand)"), file);
             return;
         }
     }
-    add(r, "workspace", DOC_OK, NULL, "%s (%s): writable", p->workspace, from);
+    add(r, "workspace", DOC_OK, NULL, _("%s (%s): writable"), p->workspace, from);
 }
 
 static void check_settings(doctor_report *r, const config *cfg, const char *config_err) {
     if (config_err && *config_err) {
-        add(r, "settings", DOC_FAIL, "mend the line named, or remove it (the default then holds)", "%s", config_err);
+        add(r, "settings", DOC_FAIL, _("mend the line named, or remove it (the default then holds)"), "%s", config_err);
         return;
     }
-    add(r, "settings", DOC_OK, NULL, "%s%s%s%s; timing budget %.1f s, %s, solutions %s",
-        cfg->files[0][0] ? cfg->files[0] : "no /etc/cltutor.conf", cfg->files[1][0] ? " and " : "",
-        cfg->files[1], cfg->files[1][0] ? "" : ", no user settings", cfg->budget_s,
-        cfg->queue ? "timing queues for the device" : "timing does not queue", cfg->solutions_shown ? "shown" : "hidden");
+    /* the files read: the system's (/etc/cltutor.conf) and the user's */
+    char files[2200];
+    const char *sys = cfg->files[0], *user = cfg->files[1];
+    if (sys[0] && user[0]) snprintf(files, sizeof files, _("%s and %s"), sys, user);
+    else if (sys[0]) snprintf(files, sizeof files, _("%s, no user settings"), sys);
+    else if (user[0]) snprintf(files, sizeof files, _("no /etc/cltutor.conf and %s"), user);
+    else snprintf(files, sizeof files, "%s", _("no /etc/cltutor.conf, no user settings"));
+    add(r, "settings", DOC_OK, NULL, _("%s; timing budget %.1f s, %s, %s"), files, cfg->budget_s,
+        cfg->queue ? _("timing queues for the device") : _("timing does not queue"),
+        cfg->solutions_shown ? _("solutions shown") : _("solutions hidden"));
     const char *dir = config_queue_dir(cfg);
     if (dir && util_is_dir(dir) && access(dir, W_OK | X_OK) != 0)
-        add(r, "queue", DOC_FAIL, "sudo chmod 1777 on it, or set [timing] queue_dir", "%s is not writable: timing "
-            "runs cannot queue for the device", dir);
+        add(r, "queue", DOC_FAIL, _("sudo chmod 1777 on it, or set [timing] queue_dir"), _("%s is not writable: timing "
+            "runs cannot queue for the device"), dir);
 }
 
 static void check_terminal(doctor_report *r, const doctor_terminal *t) {
     if (!t->is_tty) {
-        add(r, "terminal", DOC_WARN, "run `cltutor` in a terminal for the full-screen course",
-            "not a terminal: the commands work, the full-screen course needs one");
+        add(r, "terminal", DOC_WARN, _("run `cltutor` in a terminal for the full-screen course"), "%s",
+            _("not a terminal: the commands work, the full-screen course needs one"));
         return;
     }
-    if (!t->term || !*t->term || !strcmp(t->term, "dumb"))
-        add(r, "terminal", DOC_FAIL, "export TERM=xterm-256color", "TERM is %s: the full-screen course cannot draw",
-            t->term && *t->term ? t->term : "not set");
+    if (t->term && *t->term && !strcmp(t->term, "dumb"))
+        add(r, "terminal", DOC_FAIL, "export TERM=xterm-256color", _("TERM is %s: the full-screen course cannot draw"),
+            t->term);
+    else if (!t->term || !*t->term)
+        add(r, "terminal", DOC_FAIL, "export TERM=xterm-256color", "%s",
+            _("TERM is not set: the full-screen course cannot draw"));
     if (!t->utf8)
-        add(r, "terminal", DOC_WARN, "export LANG=C.UTF-8 (or en_US.UTF-8, zh_CN.UTF-8)",
-            "the locale is not UTF-8: bars and Chinese text fall back to plain ASCII");
+        add(r, "terminal", DOC_WARN, _("export LANG=C.UTF-8 (or en_US.UTF-8, zh_CN.UTF-8)"), "%s",
+            _("the locale is not UTF-8: bars and Chinese text fall back to plain ASCII"));
     if (t->cols && (t->cols < 80 || t->rows < 24))
-        add(r, "terminal", DOC_WARN, "make the window at least 80x24", "the window is %dx%d", t->cols, t->rows);
+        add(r, "terminal", DOC_WARN, _("make the window at least 80x24"), _("the window is %dx%d"), t->cols, t->rows);
     if (t->term && *t->term && strcmp(t->term, "dumb") && t->utf8 && (!t->cols || (t->cols >= 80 && t->rows >= 24)))
         add(r, "terminal", DOC_OK, NULL, "%s, UTF-8, %dx%d, %s", t->term, t->cols, t->rows,
-            t->colours >= 256 ? "256 colours" : t->colours >= 8 ? "8 colours" : "colours unknown");
+            t->colours >= 256 ? _("256 colours") : t->colours >= 8 ? _("8 colours") : _("colours unknown"));
 }
 
 void doctor_run(const paths *p, const catalog *cat, const char *course_err, const config *cfg, const char *config_err,

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "course/catalog.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -51,7 +52,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         else if (!strcmp(name, "previous")) l->previous = atoi(value);
         else {
             if (l->n_params >= LESSON_MAX_PARAMS) {
-                snprintf(pc->err, sizeof pc->err, "too many keys in [lesson] (at '%s')", name);
+                snprintf(pc->err, sizeof pc->err, _("too many keys in [lesson] (at '%s')"), name);
                 return 0;
             }
             lesson_param *p = &l->params[l->n_params++];
@@ -65,14 +66,14 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         const char *dot = strchr(name, '.');
         int idx = dot ? atoi(dot + 1) : 0;
         if (!dot || idx < 1 || idx > LESSON_MAX_HINTS) {
-            snprintf(pc->err, sizeof pc->err, "hint key '%s' should be en.N or zh.N with N in 1..%d",
+            snprintf(pc->err, sizeof pc->err, _("hint key '%s' should be en.N or zh.N with N in 1..%d"),
                      name, LESSON_MAX_HINTS);
             return 0;
         }
         char **slot = !strncmp(name, "en.", 3) ? &l->hints_en[idx - 1]
                     : !strncmp(name, "zh.", 3) ? &l->hints_zh[idx - 1] : NULL;
         if (!slot) {
-            snprintf(pc->err, sizeof pc->err, "hint key '%s': language must be en or zh", name);
+            snprintf(pc->err, sizeof pc->err, _("hint key '%s': language must be en or zh"), name);
             return 0;
         }
         if (*slot && **slot && *value) {
@@ -94,7 +95,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             if (!strcmp(l->bugs[i].name, section + 4)) b = &l->bugs[i];
         if (!b) {
             if (l->n_bugs >= LESSON_MAX_BUGS) {
-                snprintf(pc->err, sizeof pc->err, "more than %d [bug.*] sections", LESSON_MAX_BUGS);
+                snprintf(pc->err, sizeof pc->err, _("more than %d [bug.*] sections"), LESSON_MAX_BUGS);
                 return 0;
             }
             b = &l->bugs[l->n_bugs++];
@@ -108,19 +109,19 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             char *end;
             long v = strtol(value, &end, 10);
             if (end == value || *end || v < 1 || v > 1000) {
-                snprintf(pc->err, sizeof pc->err, "[%s] max_changed_lines: '%s' is not a number from 1 to 1000",
+                snprintf(pc->err, sizeof pc->err, _("[%s] max_changed_lines: '%s' is not a number from 1 to 1000"),
                          section, value);
                 return 0;
             }
             b->max_changed_lines = (int)v;
         } else {
             snprintf(pc->err, sizeof pc->err,
-                     "unknown key '%s' in [%s] (file, exposes, title, title_zh, max_changed_lines)", name, section);
+                     _("unknown key '%s' in [%s] (file, exposes, title, title_zh, max_changed_lines)"), name, section);
             return 0;
         }
         return 1;
     }
-    snprintf(pc->err, sizeof pc->err, "unknown section [%s] (use [lesson], [hints] or [bug.NAME])", section);
+    snprintf(pc->err, sizeof pc->err, _("unknown section [%s] (use [lesson], [hints] or [bug.NAME])"), section);
     return 0;
 }
 
@@ -137,12 +138,12 @@ int lesson_load(lesson *l, const char *dir, const char *id, char *err, size_t er
     parse_ctx pc = {.l = l};
     int rc = ini_parse(path, on_entry, &pc);
     if (rc < 0) {
-        util_errf(err, errlen, "%s: cannot read the file", path);
+        util_errf(err, errlen, _("%s: cannot read the file"), path);
         lesson_free(l);
         return -1;
     }
     if (rc > 0) {
-        util_errf(err, errlen, "%s:%d: %s", path, rc, pc.err[0] ? pc.err : "syntax error");
+        util_errf(err, errlen, "%s:%d: %s", path, rc, pc.err[0] ? pc.err : _("syntax error"));
         lesson_free(l);
         return -1;
     }
@@ -150,13 +151,13 @@ int lesson_load(lesson *l, const char *dir, const char *id, char *err, size_t er
                         : !l->exercise[0] ? "exercise" : !l->n_kernels ? "kernels"
                         : !l->default_size[0] ? "default_size" : NULL;
     if (missing) {
-        util_errf(err, errlen, "%s: the [lesson] section has no '%s' key", path, missing);
+        util_errf(err, errlen, _("%s: the [lesson] section has no '%s' key"), path, missing);
         lesson_free(l);
         return -1;
     }
     for (int i = 0; i < l->n_bugs; i++)
         if (!l->bugs[i].file[0] || !l->bugs[i].exposes[0]) {
-            util_errf(err, errlen, "%s: [bug.%s] needs both 'file' and 'exposes'", path, l->bugs[i].name);
+            util_errf(err, errlen, _("%s: [bug.%s] needs both 'file' and 'exposes'"), path, l->bugs[i].name);
             lesson_free(l);
             return -1;
         }
@@ -189,7 +190,7 @@ int catalog_load(catalog *c, const char *root, char *err, size_t errlen) {
     copy_field(c->root, sizeof c->root, root);
     DIR *d = opendir(root);
     if (!d) {
-        util_errf(err, errlen, "%s: cannot open the lessons folder", root);
+        util_errf(err, errlen, _("%s: cannot open the lessons folder"), root);
         return -1;
     }
     char *names[CATALOG_MAX];
@@ -216,7 +217,7 @@ int catalog_load(catalog *c, const char *root, char *err, size_t errlen) {
     }
     if (c->count == 0) {
         if (first[0]) util_errf(err, errlen, "%s", first);
-        else util_errf(err, errlen, "%s: no lesson folders (NN-name) found", root);
+        else util_errf(err, errlen, _("%s: no lesson folders (NN-name) found"), root);
         catalog_free(c);
         return -1;
     }

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "course/config.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -33,19 +34,19 @@ static int set_key(config *c, const char *section, const char *key, const char *
     } else if (!strcmp(section, "timing") && !strcmp(key, "budget_s")) {
         char *end;
         double d = strtod(v, &end);
-        if (*v == '\0' || *end || !(d >= 0 && d <= 60)) return *why = "give seconds from 0 to 60", -1;
+        if (*v == '\0' || *end || !(d >= 0 && d <= 60)) return *why = N_("give seconds from 0 to 60"), -1;
         c->budget_s = d;
     } else if (!strcmp(section, "timing") && !strcmp(key, "queue")) {
-        if (parse_bool(v, &c->queue) != 0) return *why = "give yes or no", -1;
+        if (parse_bool(v, &c->queue) != 0) return *why = N_("give yes or no"), -1;
     } else if (!strcmp(section, "timing") && !strcmp(key, "queue_dir")) {
-        if (v[0] != '/') return *why = "give an absolute folder", -1;
+        if (v[0] != '/') return *why = N_("give an absolute folder"), -1;
         snprintf(c->queue_dir, sizeof c->queue_dir, "%s", v);
     } else if (!strcmp(section, "course") && !strcmp(key, "solutions")) {
         if (!strcmp(v, "shown")) c->solutions_shown = 1;
         else if (!strcmp(v, "hidden")) c->solutions_shown = 0;
-        else return *why = "give shown or hidden", -1;
+        else return *why = N_("give shown or hidden"), -1;
     } else {
-        return *why = "unknown key (see `man cltutor`, FILES)", -1;
+        return *why = N_("unknown key (see `man cltutor`, FILES)"), -1;
     }
     return 0;
 }
@@ -74,7 +75,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
         snprintf(r->c->solutions_hidden_by, sizeof r->c->solutions_hidden_by, "%s", r->file);
     if (rc != 0 && !r->bad) {
         util_errf(r->err, r->errlen, "%s:%d: [%s] %s = %s: %s", r->file, line_of(r->file, section, key), section, key,
-                  value, why);
+                  value, _(why));
         r->bad = 1;
     }
     return 1;
@@ -84,7 +85,7 @@ static int read_file(config *c, const char *path, int slot, char *err, size_t er
     FILE *f = fopen(path, "r");
     if (!f) {
         if (errno == ENOENT) return 0;
-        util_errf(err, errlen, "%s: cannot read it (%s)", path, strerror(errno));
+        util_errf(err, errlen, _("%s: cannot read it (%s)"), path, strerror(errno));
         return -1;
     }
     snprintf(c->files[slot], sizeof c->files[slot], "%s", path);
@@ -92,7 +93,7 @@ static int read_file(config *c, const char *path, int slot, char *err, size_t er
     int rc = ini_parse_file(f, on_key, &r);
     fclose(f);
     if (rc > 0 && !r.bad) {
-        util_errf(err, errlen, "%s:%d: not a setting (write key = value under a [section])", path, rc);
+        util_errf(err, errlen, _("%s:%d: not a setting (write key = value under a [section])"), path, rc);
         return -1;
     }
     return r.bad ? -1 : 0;

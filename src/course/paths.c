@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "course/paths.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -44,13 +45,13 @@ static int find_course(paths *p, char *err, size_t errlen) {
     }
     if (env && *env) {
         if (!has_course(env)) {
-            util_errf(err, errlen, "CLTUTOR_DATA=%s has no lessons/ folder: point it at the folder that holds "
-                      "lessons/ and exercises/, or unset it", env);
+            util_errf(err, errlen, _("CLTUTOR_DATA=%s has no lessons/ folder: point it at the folder that holds "
+                      "lessons/ and exercises/, or unset it"), env);
             return -1;
         }
         if (util_pathf(p->data, sizeof p->data, "%s", env) != 0) {
-            util_errf(err, errlen, "CLTUTOR_DATA is longer than the %zu bytes a course folder may have: move the "
-                      "course to a shorter path", sizeof p->data - 1);
+            util_errf(err, errlen, _("CLTUTOR_DATA is longer than the %zu bytes a course folder may have: move the "
+                      "course to a shorter path"), sizeof p->data - 1);
             return -1;
         }
     } else if (tree[0] && has_course(tree) && util_pathf(p->data, sizeof p->data, "%s", tree) == 0) {
@@ -61,9 +62,9 @@ static int find_course(paths *p, char *err, size_t errlen) {
     } else if (has_course(CLT_DATADIR)) {
         snprintf(p->data, sizeof p->data, "%s", CLT_DATADIR);
     } else {
-        util_errf(err, errlen, "cannot find the course (lessons/) in %s or " CLT_DATADIR ": reinstall cltutor, "
-                  "or set CLTUTOR_DATA to the folder that holds lessons/ and exercises/",
-                  share[0] ? share : "../share/cltutor");
+        util_errf(err, errlen, _("cannot find the course (lessons/) in %s or %s: reinstall cltutor, or set "
+                  "CLTUTOR_DATA to the folder that holds lessons/ and exercises/"),
+                  share[0] ? share : "../share/cltutor", CLT_DATADIR);
         return -1;
     }
     return 0;
@@ -75,7 +76,7 @@ static int per_user_workspace(paths *p, char *err, size_t errlen) {
     if (xdg && *xdg == '/') snprintf(p->workspace, sizeof p->workspace, "%s/cltutor", xdg);
     else if (home && *home) snprintf(p->workspace, sizeof p->workspace, "%s/.local/share/cltutor", home);
     else {
-        util_errf(err, errlen, "no workspace: set CLTUTOR_WORKSPACE or HOME");
+        util_errf(err, errlen, _("no workspace: set CLTUTOR_WORKSPACE or HOME"));
         return -1;
     }
     return 0;
@@ -127,7 +128,7 @@ int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char
     free(mine);
     free(orig);
     if (!readable) {
-        util_errf(err, errlen, "%s: cannot read the starting file", start);
+        util_errf(err, errlen, _("%s: cannot read the starting file"), start);
         return -1;
     }
     if (same) {
@@ -137,7 +138,7 @@ int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char
     snprintf(bak, baklen, "%s.bak", path);
     for (int k = 2; access(bak, F_OK) == 0 && k < 1000; k++) snprintf(bak, baklen, "%s.bak.%d", path, k);
     if ((access(path, F_OK) == 0 && util_copy_file(path, bak) != 0) || util_copy_file(start, path) != 0) {
-        util_errf(err, errlen, "cannot write %s or %s: %s", path, bak, strerror(errno));
+        util_errf(err, errlen, _("cannot write %s or %s: %s"), path, bak, strerror(errno));
         return -1;
     }
     return 0;
@@ -170,7 +171,7 @@ int paths_exercise_file(const paths *p, const lesson *l, const char *file, char 
     snprintf(dir, sizeof dir, "%s/exercises/%s", p->workspace, l->id);
     snprintf(start, sizeof start, "%s/exercises/%s/%s", p->data, l->id, file);
     if (util_mkdirs(dir) != 0 || util_copy_file(start, buf) != 0) {
-        util_errf(err, errlen, "cannot create %s from %s", buf, start);
+        util_errf(err, errlen, _("cannot create %s from %s"), buf, start);
         return -1;
     }
     return 0;

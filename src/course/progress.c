@@ -166,10 +166,10 @@ static void set_aside(const char *path, char *err, size_t errlen) {
     for (int k = 2; access(aside, F_OK) == 0 && k < 1000; k++)
         snprintf(aside, sizeof aside, "%s.corrupt-%s-%d", path, stamp, k);
     if (rename(path, aside) == 0)
-        util_errf(err, errlen, "%s was not a progress file (damaged or edited by hand): it is kept as %s, and "
-                  "progress starts afresh", path, aside);
+        util_errf(err, errlen, _("%s was not a progress file (damaged or edited by hand): it is kept as %s, and "
+                  "progress starts afresh"), path, aside);
     else
-        util_errf(err, errlen, "%s is not a progress file and cannot be moved aside (%s): move it away yourself",
+        util_errf(err, errlen, _("%s is not a progress file and cannot be moved aside (%s): move it away yourself"),
                   path, strerror(errno));
 }
 
@@ -189,13 +189,13 @@ static int read_file_into(progress *p, char *err, size_t errlen) {
     }
     p->seen_stamp = stamp_of(&st);
     if (!S_ISREG(st.st_mode)) {
-        util_errf(err, errlen, "%s is not a file (a folder or device is in its place): move it away so that "
-                  "progress can be saved", p->path);
+        util_errf(err, errlen, _("%s is not a file (a folder or device is in its place): move it away so that "
+                  "progress can be saved"), p->path);
         return -1;
     }
     char *text = util_read_file(p->path, NULL);
     if (!text) {
-        util_errf(err, errlen, "%s cannot be read (%s): make it readable (chmod u+rw)", p->path, strerror(errno));
+        util_errf(err, errlen, _("%s cannot be read (%s): make it readable (chmod u+rw)"), p->path, strerror(errno));
         return -1;
     }
     int rc = parse(p, text);
@@ -348,14 +348,14 @@ static int take_lock(const char *path, char *err, size_t errlen) {
     snprintf(lock, sizeof lock, "%s.lock", path);
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
-        util_errf(err, errlen, "cannot save progress: %s cannot be created (%s); make the folder writable or "
-                  "choose another workspace (--workspace DIR)", lock, strerror(errno));
+        util_errf(err, errlen, _("cannot save progress: %s cannot be created (%s); make the folder writable or "
+                  "choose another workspace (--workspace DIR)"), lock, strerror(errno));
         return -1;
     }
     while (flock(fd, LOCK_EX) != 0)
         if (errno != EINTR) {
             close(fd);
-            util_errf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
+            util_errf(err, errlen, _("cannot lock %s: %s"), lock, strerror(errno));
             return -1;
         }
     return fd;
@@ -363,7 +363,7 @@ static int take_lock(const char *path, char *err, size_t errlen) {
 
 int progress_save(progress *p, char *err, size_t errlen) {
     if (access(p->path, F_OK) == 0 && access(p->path, W_OK) != 0) {
-        util_errf(err, errlen, "cannot save progress: %s is read-only; make it writable (chmod u+w %s)", p->path,
+        util_errf(err, errlen, _("cannot save progress: %s is read-only; make it writable (chmod u+w %s)"), p->path,
                   p->path);
         return -1;
     }
@@ -375,7 +375,7 @@ int progress_save(progress *p, char *err, size_t errlen) {
     char why[1400] = "";
     int rc = read_file_into(&merged, why, sizeof why);
     if (rc < 0) {
-        util_errf(err, errlen, "cannot save progress: %s", why);
+        util_errf(err, errlen, _("cannot save progress: %s"), why);
         close(lock);
         return -1;
     }
@@ -389,7 +389,7 @@ int progress_save(progress *p, char *err, size_t errlen) {
     close(lock);
     if (wrote != 0) {
         progress_free(&merged);
-        util_errf(err, errlen, "cannot save progress to %s (%s)", p->path, strerror(saved_errno));
+        util_errf(err, errlen, _("cannot save progress to %s (%s)"), p->path, strerror(saved_errno));
         return -1;
     }
     struct stat st;

@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE
 #include "course/workspace.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,8 +74,8 @@ static int move_one(const paths *p, char code_x, char code_y, const char *rel, w
     char from[1400], to[1400];
     if (util_pathf(from, sizeof from, "%s/%s", p->data, rel) != 0 ||
         util_pathf(to, sizeof to, "%s/%s", p->workspace, rel) != 0) {
-        util_errf(news->error, sizeof news->error, "the path of exercises/%s is too long to move: nothing was moved; "
-                  "move the checkout to a shorter path and run cltutor again", rel);
+        util_errf(news->error, sizeof news->error, _("the path of exercises/%s is too long to move: nothing was moved; "
+                  "move the checkout to a shorter path and run cltutor again"), rel);
         return -1;
     }
     int untracked = code_x == '?' || code_x == '!', deleted = code_y == 'D' || code_x == 'D';
@@ -87,14 +88,14 @@ static int move_one(const paths *p, char code_x, char code_y, const char *rel, w
             for (int k = 2; !bad && util_is_file(to) && k < 1000; k++)
                 bad = util_pathf(to, sizeof to, "%s.from-course-%d", base, k);
             if (bad) {
-                util_errf(news->error, sizeof news->error, "the path of %s is too long to keep both copies: nothing "
-                          "was moved; move the checkout to a shorter path and run cltutor again", base);
+                util_errf(news->error, sizeof news->error, _("the path of %s is too long to keep both copies: nothing "
+                          "was moved; move the checkout to a shorter path and run cltutor again"), base);
                 return -1;
             }
         }
         if (parent_dirs(to) != 0 || util_copy_file(from, to) != 0) {
-            util_errf(news->error, sizeof news->error, "cannot copy %s to %s (%s): nothing was moved; fix it and "
-                      "run cltutor again", from, to, strerror(errno));
+            util_errf(news->error, sizeof news->error, _("cannot copy %s to %s (%s): nothing was moved; fix it and "
+                      "run cltutor again"), from, to, strerror(errno));
             return -1;
         }
         news->moved++;
@@ -142,18 +143,36 @@ static int move_tree_state(const paths *p, workspace_news *news) {
     snprintf(new_dir, sizeof new_dir, "%s/.cltutor", p->workspace);
     if (!util_is_dir(old) || util_is_dir(new_dir)) return 0;
     if (rename(old, new_dir) != 0) {
-        util_errf(news->error, sizeof news->error, "cannot move %s to %s (%s)", old, new_dir, strerror(errno));
+        util_errf(news->error, sizeof news->error, _("cannot move %s to %s (%s)"), old, new_dir, strerror(errno));
         return -1;
     }
     news->moved_progress = 1;
     return 0;
 }
 
+void workspace_moved_text(char *buf, size_t len, const char *workspace, const workspace_news *news) {
+    if (news->moved_progress)
+        snprintf(buf, len, P_("Your work now lives in %s, apart from the course: %d edited file from the course's "
+                              "exercises/ and your progress moved there, and the course's own starting files are "
+                              "back in place.",
+                              "Your work now lives in %s, apart from the course: %d edited files from the course's "
+                              "exercises/ and your progress moved there, and the course's own starting files are "
+                              "back in place.", (unsigned long long)news->moved),
+                 workspace, news->moved);
+    else
+        snprintf(buf, len, P_("Your work now lives in %s, apart from the course: %d edited file from the course's "
+                              "exercises/ moved there, and the course's own starting files are back in place.",
+                              "Your work now lives in %s, apart from the course: %d edited files from the course's "
+                              "exercises/ moved there, and the course's own starting files are back in place.",
+                              (unsigned long long)news->moved),
+                 workspace, news->moved);
+}
+
 int workspace_prepare(const paths *p, workspace_news *news) {
     memset(news, 0, sizeof *news);
     if (util_mkdirs(p->workspace) != 0) {
-        util_errf(news->error, sizeof news->error, "cannot create the workspace %s (%s): choose another with "
-                  "--workspace DIR or CLTUTOR_WORKSPACE", p->workspace, strerror(errno));
+        util_errf(news->error, sizeof news->error, _("cannot create the workspace %s (%s): choose another with "
+                  "--workspace DIR or CLTUTOR_WORKSPACE"), p->workspace, strerror(errno));
         return -1;
     }
     if (p->origin != WS_IN_TREE) return 0;

@@ -2,7 +2,7 @@
  * layout (edits inside the course's own exercises/) into it once. */
 #ifndef CLT_WORKSPACE_H
 #define CLT_WORKSPACE_H
-#include "text/i18n.h"
+#include <stddef.h>
 #include "course/paths.h"
 
 typedef struct {
@@ -11,13 +11,9 @@ typedef struct {
     char error[1600];
 } workspace_news;
 
-/* What the learner is told once after a move, with the workspace, the
- * files moved and WORKSPACE_MOVED_PROGRESS or "" (the course shows it in
- * the learner's language: the same text is its msgid in po/). */
-#define WORKSPACE_MOVED_FMT                                                                                    \
-    N_("Your work now lives in %s, apart from the course: %d edited file(s) from the course's exercises/%s moved " \
-    "there, and the course's own starting files are back in place.")
-#define WORKSPACE_MOVED_PROGRESS N_(" and your progress")
+/* What the learner is told once after a move (news->moved or
+ * news->moved_progress), in the learner's language, into buf. */
+void workspace_moved_text(char *buf, size_t len, const char *workspace, const workspace_news *news);
 
 /* Creates p->workspace and, for a workspace inside a source checkout, moves
  * the old layout's work into it the first time. Returns -1 with

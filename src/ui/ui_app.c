@@ -445,8 +445,7 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
     workspace_news news;
     if (workspace_prepare(&a->paths, &news) != 0) append_warning(a, news.error);
     else if (news.moved || news.moved_progress)
-        snprintf(a->notice, sizeof a->notice, _(WORKSPACE_MOVED_FMT), a->paths.workspace, news.moved,
-                 news.moved_progress ? _(WORKSPACE_MOVED_PROGRESS) : "");
+        workspace_moved_text(a->notice, sizeof a->notice, a->paths.workspace, &news);
     char state[1200], file[1300];
     if (paths_state_dir(&a->paths, state, sizeof state) != 0) {
         snprintf(a->progress_error, sizeof a->progress_error,

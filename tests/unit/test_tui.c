@@ -899,10 +899,20 @@ END_TEST
 /* Sentences the course shows from other layers are translated under their own text. */
 START_TEST(moved_workspace_notice_is_translated) {
     load_catalog();
+    workspace_news one = {.moved = 1}, two = {.moved = 2, .moved_progress = 1};
+    char en1[2400], en2[2400], zh1[2400], zh2[2400];
+    workspace_moved_text(en1, sizeof en1, "/ws", &one);
+    workspace_moved_text(en2, sizeof en2, "/ws", &two);
+    ck_assert_ptr_nonnull(strstr(en1, "in /ws, apart from the course: 1 edited file from the course's exercises/ moved there"));
+    ck_assert_ptr_nonnull(strstr(en2, ": 2 edited files from the course's exercises/ and your progress moved there"));
     i18n_set_lang("zh");
-    ck_assert_str_ne(_(WORKSPACE_MOVED_FMT), WORKSPACE_MOVED_FMT);
-    ck_assert_str_ne(_(WORKSPACE_MOVED_PROGRESS), WORKSPACE_MOVED_PROGRESS);
+    workspace_moved_text(zh1, sizeof zh1, "/ws", &one);
+    workspace_moved_text(zh2, sizeof zh2, "/ws", &two);
     i18n_set_lang("en");
+    ck_assert_str_ne(zh1, en1);
+    ck_assert_str_ne(zh2, en2);
+    ck_assert_ptr_nonnull(strstr(zh2, "/ws"));
+    ck_assert_ptr_nonnull(strstr(zh2, " 2 "));
 }
 END_TEST
 
