@@ -3,6 +3,7 @@
 #include "cl/clhost.h"
 #include "text/diag.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ const char *clh_error_name(cl_int e) {
     E(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef E
     case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    case -9999: return "CL_NV_ILLEGAL_ADDRESS (NVIDIA: a kernel read or wrote outside a buffer)";
+    case -9999: return _("CL_NV_ILLEGAL_ADDRESS (NVIDIA: a kernel read or wrote outside a buffer)");
     default: return "CL_UNKNOWN_ERROR";
     }
 }
@@ -53,13 +54,13 @@ int clh_list(clh_device **out, char *err, size_t errlen) {
     cl_int e = clGetPlatformIDs(0, NULL, &np);
     if (e == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || np == 0) return 0;
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clGetPlatformIDs failed: %s", clh_error_name(e));
+        util_errf(err, errlen, _("clGetPlatformIDs failed: %s"), clh_error_name(e));
         return -1;
     }
     cl_platform_id plats[16];
     if (np > 16) np = 16;
     if ((e = clGetPlatformIDs(np, plats, NULL)) != CL_SUCCESS) {
-        util_errf(err, errlen, "clGetPlatformIDs failed: %s", clh_error_name(e));
+        util_errf(err, errlen, _("clGetPlatformIDs failed: %s"), clh_error_name(e));
         return -1;
     }
     int count = 0, cap = 0;
@@ -78,7 +79,7 @@ int clh_list(clh_device **out, char *err, size_t errlen) {
             if (count == cap) {
                 cap = cap ? cap * 2 : 8;
                 clh_device *nl = realloc(list, sizeof *list * (size_t)cap);
-                if (!nl) { free(list); util_errf(err, errlen, "out of memory"); return -1; }
+                if (!nl) { free(list); util_errf(err, errlen, "%s", _("out of memory")); return -1; }
                 list = nl;
             }
             clh_device *cd = &list[count];
@@ -123,9 +124,9 @@ int clh_default_rank(const char *type, const char *platform) {
 
 int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char *err, size_t errlen) {
     if (n <= 0) {
-        util_errf(err, errlen,
-                  "No OpenCL device found. Install PoCL for the CPU (apt-get install pocl-opencl-icd) "
-                  "or your GPU's OpenCL driver, then run `cltutor devices`.");
+        util_errf(err, errlen, "%s",
+                  _("No OpenCL device found. Install PoCL for the CPU (apt-get install pocl-opencl-icd) "
+                    "or your GPU's OpenCL driver, then run `cltutor devices`."));
         return CLH_NO_DEVICE;
     }
     if (!spec || !*spec) {
@@ -140,8 +141,10 @@ int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char 
     if (digits) {
         int idx = atoi(spec);
         if (idx < n) { *chosen = idx; return CLH_OK; }
-        util_errf(err, errlen, "--device %s: there are only %d device%s (0..%d); see `cltutor devices`",
-                  spec, n, n == 1 ? "" : "s", n - 1);
+        util_errf(err, errlen,
+                  P_("--device %s: there are only %d device (0..%d); see `cltutor devices`",
+                     "--device %s: there are only %d devices (0..%d); see `cltutor devices`", (unsigned long long)n),
+                  spec, n, n - 1);
         return CLH_BAD_SPEC;
     }
     for (int i = 0; i < n; i++)
@@ -149,7 +152,7 @@ int clh_pick(const clh_device *devs, int n, const char *spec, int *chosen, char 
             *chosen = i;
             return CLH_OK;
         }
-    util_errf(err, errlen, "--device '%s' matches no device name; see `cltutor devices`", spec);
+    util_errf(err, errlen, _("--device '%s' matches no device name; see `cltutor devices`"), spec);
     return CLH_BAD_SPEC;
 }
 
@@ -167,13 +170,13 @@ int clh_open(clh_ctx *ctx, const char *spec, char *err, size_t errlen) {
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->dev.platform_id, 0};
     ctx->context = clCreateContext(props, 1, &ctx->dev.device_id, NULL, NULL, &e);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clCreateContext on %s failed: %s", ctx->dev.name, clh_error_name(e));
+        util_errf(err, errlen, _("clCreateContext on %s failed: %s"), ctx->dev.name, clh_error_name(e));
         return CLH_NO_DEVICE;
     }
     /* The 1.2 call on purpose: some ICDs spin in clCreateCommandQueueWithProperties. */
     ctx->queue = clCreateCommandQueue(ctx->context, ctx->dev.device_id, CL_QUEUE_PROFILING_ENABLE, &e);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clCreateCommandQueue on %s failed: %s", ctx->dev.name, clh_error_name(e));
+        util_errf(err, errlen, _("clCreateCommandQueue on %s failed: %s"), ctx->dev.name, clh_error_name(e));
         clReleaseContext(ctx->context);
         ctx->context = NULL;
         return CLH_NO_DEVICE;
@@ -208,7 +211,7 @@ cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_progr
         } else if (!full) {
             char big[32], msg[160];
             clh_format_count(len, big, sizeof big);
-            snprintf(msg, sizeof msg, "The compiler printed a log of %s bytes, more than the worker could hold.", big);
+            snprintf(msg, sizeof msg, _("The compiler printed a log of %s bytes, more than the worker could hold."), big);
             *log = strdup(msg);
         }
         free(full);
@@ -216,9 +219,10 @@ cl_int clh_build(clh_ctx *ctx, const char *source, const char *options, cl_progr
     if (e == CL_BUILD_PROGRAM_FAILURE && diag_worst(*log) < DIAG_WARNING /* only the runtime's own line */) {
         /* PoCL drops a log it cannot hold and keeps only its own last line */
         char *with = NULL;
-        util_sappend(&with, "%s%sThe compiler failed and its messages were lost: the runtime kept none of them. A "
-                     "kernel that makes the compiler print more than it can hold (a macro that expands to millions "
-                     "of errors) does this.", *log ? *log : "", *log && **log ? "\n" : "");
+        util_sappend(&with, "%s%s%s", *log ? *log : "", *log && **log ? "\n" : "",
+                     _("The compiler failed and its messages were lost: the runtime kept none of them. A kernel "
+                       "that makes the compiler print more than it can hold (a macro that expands to millions of "
+                       "errors) does this."));
         if (with) {
             free(*log);
             *log = with;
@@ -278,20 +282,38 @@ char *clh_cap_log(const char *log, size_t len, size_t keep_bytes, int keep_error
     if (kept && log[kept - 1] != '\n') shown_lines++;
     clh_format_count(errors - kept_errors, more_err, sizeof more_err);
     clh_format_count(lines - shown_lines, more_lines, sizeof more_lines);
-    char head[320], tail[160];
+    /* two counts in a sentence: the first picks the sentence, P_ the form for the second */
+    char head[400], tail[400], body[320];
     if (errors)
-        snprintf(head, sizeof head, "The compiler printed %s error%s (%s bytes in %s lines); the first %zu %s below.\n",
-                 n_err, errors == 1 ? "" : "s", n_bytes, n_lines, kept_errors, kept_errors == 1 ? "is" : "are");
+        snprintf(body, sizeof body,
+                 errors == 1 ? P_("The compiler printed %s error (%s bytes in %s lines); the first %zu is below.",
+                                  "The compiler printed %s error (%s bytes in %s lines); the first %zu are below.",
+                                  kept_errors)
+                             : P_("The compiler printed %s errors (%s bytes in %s lines); the first %zu is below.",
+                                  "The compiler printed %s errors (%s bytes in %s lines); the first %zu are below.",
+                                  kept_errors),
+                 n_err, n_bytes, n_lines, kept_errors);
     else
-        snprintf(head, sizeof head, "The compiler printed %s lines (%s bytes); the first %zu %s below.\n", n_lines,
-                 n_bytes, shown_lines, shown_lines == 1 ? "is" : "are");
+        snprintf(body, sizeof body,
+                 P_("The compiler printed %s lines (%s bytes); the first %zu is below.",
+                    "The compiler printed %s lines (%s bytes); the first %zu are below.", shown_lines),
+                 n_lines, n_bytes, shown_lines);
+    snprintf(head, sizeof head, "%s\n", body);
     if (cut_line && lines == 1) {
         char more_bytes[32];
         clh_format_count(len - kept, more_bytes, sizeof more_bytes);
-        snprintf(tail, sizeof tail, " ...\n[%s more bytes of that line not shown]\n", more_bytes);
+        snprintf(body, sizeof body, _("[%s more bytes of that line not shown]"), more_bytes);
+        snprintf(tail, sizeof tail, " ...\n%s\n", body);
     } else {
-        snprintf(tail, sizeof tail, "%s[%s more error%s in %s more line%s not shown]\n", cut_line ? " ...\n" : "",
-                 more_err, errors - kept_errors == 1 ? "" : "s", more_lines, lines - shown_lines == 1 ? "" : "s");
+        size_t more_l = lines - shown_lines;
+        snprintf(body, sizeof body,
+                 errors - kept_errors == 1
+                     ? P_("[%s more error in %s more line not shown]", "[%s more error in %s more lines not shown]",
+                          more_l)
+                     : P_("[%s more errors in %s more line not shown]", "[%s more errors in %s more lines not shown]",
+                          more_l),
+                 more_err, more_lines);
+        snprintf(tail, sizeof tail, "%s%s\n", cut_line ? " ...\n" : "", body);
     }
     size_t hl = strlen(head), tl = strlen(tail);
     char *out = malloc(hl + kept + tl + 1);
@@ -307,7 +329,7 @@ cl_kernel clh_kernel(cl_program prog, const char *name, int lenient, char *err, 
     cl_kernel ks[32];
     cl_int e = clCreateKernelsInProgram(prog, 32, ks, &nk);
     if (e != CL_SUCCESS) {
-        util_errf(err, errlen, "clCreateKernelsInProgram failed: %s", clh_error_name(e));
+        util_errf(err, errlen, _("clCreateKernelsInProgram failed: %s"), clh_error_name(e));
         return NULL;
     }
     cl_kernel found = NULL;
@@ -322,9 +344,9 @@ cl_kernel clh_kernel(cl_program prog, const char *name, int lenient, char *err, 
     }
     if (!found) {
         if (nk == 0)
-            util_errf(err, errlen, "the file defines no __kernel function; expected one named '%s'", name);
+            util_errf(err, errlen, _("the file defines no __kernel function; expected one named '%s'"), name);
         else
-            util_errf(err, errlen, "no kernel named '%s' in the file (it defines: %s)", name, names);
+            util_errf(err, errlen, _("no kernel named '%s' in the file (it defines: %s)"), name, names);
     }
     return found;
 }

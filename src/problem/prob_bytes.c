@@ -29,7 +29,7 @@ const uint32_t *bytes_expected(const prob_instance *pi) { return ((const bytes_i
 static int bytes_parse_size(const char *spec, prob_size *s, char *err, size_t errlen) {
     long n;
     if (util_parse_count(spec, &n) != 0 || n < 1 || n > BYTES_MAX) {
-        util_errf(err, errlen, "size '%s' is not a byte count in 1..1G (K, M, G suffixes allowed, e.g. 16M)", spec);
+        util_errf(err, errlen, _("size '%s' is not a byte count in 1..1G (K, M, G suffixes allowed, e.g. 16M)"), spec);
         return -1;
     }
     s->n = n;
@@ -47,7 +47,7 @@ static prob_instance *bytes_create(const lesson *l, const prob_size *s, uint64_t
     bytes_instance *bi = calloc(1, sizeof *bi);
     if (bi) bi->data = calloc(padded(s->n), 1);
     if (!bi || !bi->data) {
-        util_errf(err, errlen, "out of memory for %ld bytes", s->n);
+        util_errf(err, errlen, _("out of memory for %ld bytes"), s->n);
         free(bi);
         return NULL;
     }
@@ -120,7 +120,7 @@ static void bytes_verify(const prob_instance *pi, const void *out, size_t len, v
     verify_init(vr, "bin", BYTES_BINS);
     if (len != bytes_output_bytes(pi)) {
         vr->ok = 0;
-        snprintf(vr->summary, sizeof vr->summary, "The kernel returned %zu bytes, not %zu.", len,
+        snprintf(vr->summary, sizeof vr->summary, _("The kernel returned %zu bytes, not %zu."), len,
                  bytes_output_bytes(pi));
         return;
     }
@@ -133,8 +133,8 @@ static void bytes_verify(const prob_instance *pi, const void *out, size_t len, v
         (long long)act[0] - bi->expected[0] == pad) {
         size_t u = strlen(vr->summary);
         snprintf(vr->summary + u, sizeof vr->summary - u,
-                 " Bin 0 has exactly %ld too many: the buffer is zero-padded to a multiple of 16 bytes, and the "
-                 "padding after the last of the n bytes was counted.", pad);
+                 _(" Bin 0 has exactly %ld too many: the buffer is zero-padded to a multiple of 16 bytes, and the "
+                   "padding after the last of the n bytes was counted."), pad);
     }
 }
 
@@ -218,7 +218,7 @@ static int bytes_dev_inputs(prob_instance *pi, prob_input *in, int max) {
 
 const problem_ops prob_bytes_ops = {
     .name = "bytes",
-    .size_syntax = "N  (bytes, K/M/G suffixes allowed)",
+    .size_syntax = N_("N  (bytes, K/M/G suffixes allowed)"),
     .input_kinds = bytes_inputs,
     .parse_size = bytes_parse_size,
     .format_size = bytes_format_size,

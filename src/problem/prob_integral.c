@@ -1,6 +1,7 @@
 /* prob_integral — integral image of a W x H uint8 image into uint32 modulo 2^32 (chapter 9): inputs, golden, verifier, pipeline. */
 #define _DEFAULT_SOURCE
 #include "problem/prob_integral.h"
+#include "text/i18n.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -34,12 +35,12 @@ static int integral_parse_size(const char *spec, prob_size *s, char *err, size_t
     long w = 0, h = 0;
     if (x) *x = '\0';
     if (!x || util_parse_count(buf, &w) != 0 || util_parse_count(x + 1, &h) != 0) {
-        util_errf(err, errlen, "size '%s' is not WxH (width x height in pixels), for example 1920x1080", spec);
+        util_errf(err, errlen, _("size '%s' is not WxH (width x height in pixels), for example 1920x1080"), spec);
         return -1;
     }
     if (w < 1 || h < 1 || w > INTEGRAL_MAX_SIDE || h > INTEGRAL_MAX_SIDE || w * h > INTEGRAL_MAX_PIXELS) {
-        util_errf(err, errlen, "size '%s': width and height must be 1..16384 and the image at most 64M pixels "
-                  "(8192x8192)", spec);
+        util_errf(err, errlen, _("size '%s': width and height must be 1..16384 and the image at most 64M pixels "
+                                 "(8192x8192)"), spec);
         return -1;
     }
     s->n = w;
@@ -59,7 +60,7 @@ static prob_instance *integral_create(const lesson *l, const prob_size *s, uint6
     size_t np = (size_t)s->n * (size_t)s->m;
     if (ii) ii->image = malloc(np);
     if (!ii || !ii->image) {
-        util_errf(err, errlen, "out of memory for a %ldx%ld image", s->n, s->m);
+        util_errf(err, errlen, _("out of memory for a %ldx%ld image"), s->n, s->m);
         free(ii);
         return NULL;
     }
@@ -157,7 +158,7 @@ static void integral_verify(const prob_instance *pi, const void *out, size_t len
     verify_init(vr, "pixel", w * h);
     if (len != integral_output_bytes(pi) || !ii->expected) {
         vr->ok = 0;
-        snprintf(vr->summary, sizeof vr->summary, "The kernels returned %zu bytes, not %zu.", len,
+        snprintf(vr->summary, sizeof vr->summary, _("The kernels returned %zu bytes, not %zu."), len,
                  integral_output_bytes(pi));
         return;
     }
@@ -169,24 +170,24 @@ static void integral_verify(const prob_instance *pi, const void *out, size_t len
     }
     long i = vr->first_wrong, x = i % w, y = i / w;
     int n = snprintf(vr->summary, sizeof vr->summary,
-                     "%ld of %ld pixels differ. The first is pixel (x=%ld, y=%ld): expected %u, got %u "
-                     "(index y*%ld+x = %ld below).",
+                     _("%ld of %ld pixels differ. The first is pixel (x=%ld, y=%ld): expected %u, got %u "
+                       "(index y*%ld+x = %ld below)."),
                      vr->n_wrong, w * h, x, y, ii->expected[i], act[i], w, i);
     const char *why = NULL;
-    char buf[200];
+    char buf[400];
     size_t chunk = pi->lesson ? problem_local_size(pi->lesson) * 2 : 0;
     uint32_t row_sum = ii->expected[i] - (y ? ii->expected[i - w] : 0);
     if (act[i] == ii->expected[i] - ii->image[i])
-        why = " It misses the pixel itself: the integral image is inclusive (x' <= x and y' <= y), and "
-              "Blelloch's scan is exclusive; add each element back after the scan.";
+        why = _(" It misses the pixel itself: the integral image is inclusive (x' <= x and y' <= y), and "
+                "Blelloch's scan is exclusive; add each element back after the scan.");
     else if (chunk && ((x > 0 && (size_t)x % chunk == 0) || (y > 0 && (size_t)y % chunk == 0))) {
         snprintf(buf, sizeof buf,
-                 " Its %s is a multiple of %zu, one work-group's chunk of a row: is the running total of the "
-                 "earlier chunks carried into the next?", x > 0 && (size_t)x % chunk == 0 ? "x" : "y", chunk);
+                 _(" Its %s is a multiple of %zu, one work-group's chunk of a row: is the running total of the "
+                   "earlier chunks carried into the next?"), x > 0 && (size_t)x % chunk == 0 ? "x" : "y", chunk);
         why = buf;
     } else if (y > 0 && act[i] == row_sum)
-        why = " It holds only the sum along its row: the second pass (transpose, scan the rows again, "
-              "transpose back) is missing or did not reach this pixel.";
+        why = _(" It holds only the sum along its row: the second pass (transpose, scan the rows again, "
+                "transpose back) is missing or did not reach this pixel.");
     if (why && n > 0 && (size_t)n < sizeof vr->summary)
         snprintf(vr->summary + n, sizeof vr->summary - (size_t)n, "%s", why);
 }
@@ -320,7 +321,7 @@ static int integral_dev_inputs(prob_instance *pi, prob_input *in, int max) {
 
 const problem_ops prob_integral_ops = {
     .name = "integral",
-    .size_syntax = "WxH  (width x height in pixels, e.g. 1920x1080; at most 64M pixels)",
+    .size_syntax = N_("WxH  (width x height in pixels, e.g. 1920x1080; at most 64M pixels)"),
     .input_kinds = integral_inputs,
     .parse_size = integral_parse_size,
     .format_size = integral_format_size,

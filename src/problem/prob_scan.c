@@ -1,6 +1,7 @@
 /* prob_scan — exclusive prefix sum of N uint32 values modulo 2^32 (chapter 8): inputs, golden, verifier, pipeline. */
 #define _DEFAULT_SOURCE
 #include "problem/prob_scan.h"
+#include "text/i18n.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -44,7 +45,7 @@ const uint32_t *scan_expected(const prob_instance *pi) { return ((const scan_ins
 static int scan_parse_size(const char *spec, prob_size *s, char *err, size_t errlen) {
     long n;
     if (util_parse_count(spec, &n) != 0 || n < 1 || n > SCAN_MAX) {
-        util_errf(err, errlen, "size '%s' is not an element count in 1..64M (K and M suffixes allowed, e.g. 1M)",
+        util_errf(err, errlen, _("size '%s' is not an element count in 1..64M (K and M suffixes allowed, e.g. 1M)"),
                   spec);
         return -1;
     }
@@ -60,7 +61,7 @@ static prob_instance *scan_create(const lesson *l, const prob_size *s, uint64_t 
     scan_instance *si = calloc(1, sizeof *si);
     if (si) si->in = malloc(sizeof(uint32_t) * (size_t)s->n);
     if (!si || !si->in) {
-        util_errf(err, errlen, "out of memory for %ld elements", s->n);
+        util_errf(err, errlen, _("out of memory for %ld elements"), s->n);
         free(si);
         return NULL;
     }
@@ -151,7 +152,7 @@ static void scan_verify(const prob_instance *pi, const void *out, size_t len, ve
     verify_init(vr, "element", n);
     if (len != scan_output_bytes(pi) || !si->expected) {
         vr->ok = 0;
-        snprintf(vr->summary, sizeof vr->summary, "The kernels returned %zu bytes, not %zu.", len,
+        snprintf(vr->summary, sizeof vr->summary, _("The kernels returned %zu bytes, not %zu."), len,
                  scan_output_bytes(pi));
         return;
     }
@@ -163,16 +164,16 @@ static void scan_verify(const prob_instance *pi, const void *out, size_t len, ve
     }
     long i = vr->first_wrong;
     int w = snprintf(vr->summary, sizeof vr->summary,
-                     "%ld of %ld elements differ. The first is element %ld: expected %u, got %u.", vr->n_wrong, n,
+                     _("%ld of %ld elements differ. The first is element %ld: expected %u, got %u."), vr->n_wrong, n,
                      i, si->expected[i], act[i]);
     const char *why = NULL;
-    char buf[320];
+    char buf[480];
     size_t b = pi->lesson ? scan_block_size(pi->lesson) : 0;
     int inclusive = 1; /* the first wrong element and up to 15 after it each hold their own value too */
     for (long j = i; j < n && j < i + 16 && inclusive; j++) inclusive = act[j] == si->expected[j] + si->in[j];
     if (inclusive)
-        why = " It holds the sum up to and including itself: that is an inclusive scan, but element i of an "
-              "exclusive scan is the sum of the elements before i (element 0 is 0).";
+        why = _(" It holds the sum up to and including itself: that is an inclusive scan, but element i of an "
+                "exclusive scan is the sum of the elements before i (element 0 is 0).");
     else if (b && i > 0 && (size_t)i % b == 0) {
         long blk = (long)((size_t)i / b), end = i + (long)b < n ? i + (long)b : n;
         uint32_t d = act[i] - si->expected[i];
@@ -180,14 +181,14 @@ static void scan_verify(const prob_instance *pi, const void *out, size_t len, ve
         for (long j = i; j < end && same; j++) same = act[j] - si->expected[j] == d;
         if (same)
             snprintf(buf, sizeof buf,
-                     " Every element of block %ld (blocks of %zu elements) is off by the same amount: the block's "
-                     "own scan is right, the sum of the blocks before it is not (block totals, add_sums).",
+                     _(" Every element of block %ld (blocks of %zu elements) is off by the same amount: the block's "
+                       "own scan is right, the sum of the blocks before it is not (block totals, add_sums)."),
                      blk, b);
         else
             snprintf(buf, sizeof buf,
-                     " Element %ld starts block %ld (blocks of %zu elements), and the values inside the block are "
-                     "wrong too, not only its offset.%s",
-                     i, blk, b, end == n && end - i < (long)b ? " It is the last block and it is not full." : "");
+                     _(" Element %ld starts block %ld (blocks of %zu elements), and the values inside the block are "
+                       "wrong too, not only its offset.%s"),
+                     i, blk, b, end == n && end - i < (long)b ? _(" It is the last block and it is not full.") : "");
         why = buf;
     }
     if (why && w > 0 && (size_t)w < sizeof vr->summary)
@@ -336,8 +337,8 @@ static prob_failure scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms,
         clh_arg(si->k_scan, 2, sizeof(cl_mem), &si->src[k + 1], &st);
         clh_arg(si->k_scan, 3, sizeof(cl_uint), &n, &st);
         if (st != CL_SUCCESS) {
-            util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
-                      "(in, out, block_sums, n)", l->kernels[0], clh_error_name(st));
+            util_errf(err, errlen, _("setting the arguments of %s failed (%s): keep the argument list "
+                                     "(in, out, block_sums, n)"), l->kernels[0], clh_error_name(st));
             rc = PF_ARGUMENTS;
             break;
         }
@@ -352,8 +353,8 @@ static prob_failure scan_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms,
         clh_arg(si->k_add, 1, sizeof(cl_mem), &si->dst[k], &st);
         clh_arg(si->k_add, 2, sizeof(cl_uint), &n, &st);
         if (st != CL_SUCCESS) {
-            util_errf(err, errlen, "setting the arguments of %s failed (%s): keep the argument list "
-                      "(data, block_offsets, n)", l->kernels[1], clh_error_name(st));
+            util_errf(err, errlen, _("setting the arguments of %s failed (%s): keep the argument list "
+                                     "(data, block_offsets, n)"), l->kernels[1], clh_error_name(st));
             rc = PF_ARGUMENTS;
             break;
         }
@@ -410,7 +411,7 @@ static int scan_dev_inputs(prob_instance *pi, prob_input *in, int max) {
 
 const problem_ops prob_scan_ops = {
     .name = "scan",
-    .size_syntax = "N  (elements, K/M suffixes allowed, up to 64M)",
+    .size_syntax = N_("N  (elements, K/M suffixes allowed, up to 64M)"),
     .input_kinds = scan_inputs,
     .parse_size = scan_parse_size,
     .format_size = scan_format_size,

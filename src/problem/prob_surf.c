@@ -40,30 +40,30 @@ static int surf_parse_size(const char *spec, prob_size *s, char *err, size_t err
     char *save = NULL;
     for (char *tok = strtok_r(buf, "xX", &save); tok; tok = strtok_r(NULL, "xX", &save)) {
         if (i == 3 || util_parse_count(tok, &v[i]) != 0) {
-            util_errf(err, errlen, "size '%s' is not N, NxC or NxCxF (descriptors x centroids x features), "
-                      "for example 65536x256", spec);
+            util_errf(err, errlen, _("size '%s' is not N, NxC or NxCxF (descriptors x centroids x features), "
+                                     "for example 65536x256"), spec);
             return -1;
         }
         i++;
     }
     if (i == 0) {
-        util_errf(err, errlen, "size is empty; give N, NxC or NxCxF, for example 65536x256");
+        util_errf(err, errlen, "%s", _("size is empty; give N, NxC or NxCxF, for example 65536x256"));
         return -1;
     }
     if (v[0] < 1 || v[0] > (1L << 24)) {
-        util_errf(err, errlen, "size '%s': descriptors must be 1..16M (got %ld)", spec, v[0]);
+        util_errf(err, errlen, _("size '%s': descriptors must be 1..16M (got %ld)"), spec, v[0]);
         return -1;
     }
     if (v[1] < 1 || v[1] > 4096) {
-        util_errf(err, errlen, "size '%s': centroids must be 1..4096 (got %ld)", spec, v[1]);
+        util_errf(err, errlen, _("size '%s': centroids must be 1..4096 (got %ld)"), spec, v[1]);
         return -1;
     }
     if (v[2] < 4 || v[2] > 256 || v[2] % 4) {
-        util_errf(err, errlen, "size '%s': features must be a multiple of 4 in 4..256 (got %ld)", spec, v[2]);
+        util_errf(err, errlen, _("size '%s': features must be a multiple of 4 in 4..256 (got %ld)"), spec, v[2]);
         return -1;
     }
     if (v[0] * v[2] > (1L << 28)) {
-        util_errf(err, errlen, "size '%s': descriptors x features must stay under 256M floats", spec);
+        util_errf(err, errlen, _("size '%s': descriptors x features must stay under 256M floats"), spec);
         return -1;
     }
     s->n = v[0];
@@ -85,7 +85,7 @@ static prob_instance *surf_create(const lesson *l, const prob_size *s, uint64_t 
         si->centroids = malloc(sizeof(float) * (size_t)(c * f));
     }
     if (!si || !si->descriptors || !si->centroids) {
-        util_errf(err, errlen, "out of memory for %ld descriptors", n);
+        util_errf(err, errlen, _("out of memory for %ld descriptors"), n);
         if (si) { free(si->descriptors); free(si->centroids); free(si); }
         return NULL;
     }
@@ -222,7 +222,7 @@ static void surf_verify(const prob_instance *pi, const void *out, size_t len, ve
     verify_init(vr, "bin", c);
     if (len != surf_output_bytes(pi) || !si->expected) {
         vr->ok = 0;
-        snprintf(vr->summary, sizeof vr->summary, "The kernel returned %zu bytes of histogram, not %zu.", len,
+        snprintf(vr->summary, sizeof vr->summary, _("The kernel returned %zu bytes of histogram, not %zu."), len,
                  surf_output_bytes(pi));
         return;
     }
@@ -347,7 +347,7 @@ static int surf_dev_inputs(prob_instance *pi, prob_input *in, int max) {
 
 const problem_ops prob_surf_ops = {
     .name = "surf",
-    .size_syntax = "N[xC[xF]]  (descriptors x centroids x features; C defaults to 256, F to 64)",
+    .size_syntax = N_("N[xC[xF]]  (descriptors x centroids x features; C defaults to 256, F to 64)"),
     .input_kinds = surf_inputs,
     .parse_size = surf_parse_size,
     .format_size = surf_format_size,

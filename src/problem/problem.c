@@ -39,7 +39,7 @@ int problem_parse_size(const problem_ops *ops, const char *spec, prob_size *out,
         size_t u = strlen(list);
         snprintf(list + u, sizeof list - u, "%s%s", i ? ", " : "", ops->input_kinds[i]);
     }
-    util_errf(err, errlen, "input kind '%s' is not known for this chapter; use one of: %s", kind, list);
+    util_errf(err, errlen, _("input kind '%s' is not known for this chapter; use one of: %s"), kind, list);
     return -1;
 }
 

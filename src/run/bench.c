@@ -8,6 +8,7 @@
 #include "run/sandbox.h"
 #include "base/stats.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +36,10 @@ static const char *const limit_kernels =
     "    out[get_global_id(0)] = s.x + s.y + s.z + s.w;\n"
     "}\n";
 
+/* what: the step that failed (English, N_), translated here */
 static int fail(int fd, const char *what, cl_int e) {
     char msg[256];
-    snprintf(msg, sizeof msg, "%s: %s", what, clh_error_name(e));
+    snprintf(msg, sizeof msg, _("%s: %s"), _(what), clh_error_name(e));
     blob_put_str(fd, B_ERROR, msg);
     return 1;
 }
@@ -86,14 +88,14 @@ static int limits_worker(void *arg, int fd, int pfd) {
     char *log = NULL;
     cl_int e = clh_build(&ctx, limit_kernels, "", &prog, &log);
     free(log);
-    if (e != CL_SUCCESS) return fail(fd, "building the limit kernels", e);
+    if (e != CL_SUCCESS) return fail(fd, N_("building the limit kernels"), e);
 
     /* copy: far larger than any last-level cache, random contents */
     sandbox_phase(pfd, PHASE_COPY, 300);
     size_t bytes = gpu ? (size_t)1 << 30 : (size_t)256 << 20;
     while (bytes > 64u << 20 && (unsigned long long)bytes * 4 > ctx.dev.global_mem) bytes /= 2;
     uint64_t *host = malloc(bytes);
-    if (!host) return fail(fd, "allocating the copy buffer", CL_OUT_OF_HOST_MEMORY);
+    if (!host) return fail(fd, N_("allocating the copy buffer"), CL_OUT_OF_HOST_MEMORY);
     rng_state r;
     rng_seed(&r, 12345);
     for (size_t i = 0; i < bytes / 8; i++) host[i] = rng_next(&r);
@@ -101,13 +103,13 @@ static int limits_worker(void *arg, int fd, int pfd) {
     cl_mem src = clCreateBuffer(ctx.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host, &e1);
     cl_mem dst = clCreateBuffer(ctx.context, CL_MEM_WRITE_ONLY, bytes, NULL, &e2);
     free(host);
-    if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) return fail(fd, "creating the copy buffers", e1 ? e1 : e2);
+    if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) return fail(fd, N_("creating the copy buffers"), e1 ? e1 : e2);
     cl_kernel copy = clh_kernel(prog, "copy", 0, err, sizeof err);
     cl_int st = CL_SUCCESS;
     clh_arg(copy, 0, sizeof src, &src, &st);
     clh_arg(copy, 1, sizeof dst, &dst, &st);
     lim.copy_ms = time_kernel(&ctx, copy, bytes / 16, 256, LIMIT_RUNS, &e);
-    if (e != CL_SUCCESS || st != CL_SUCCESS) return fail(fd, "running the copy kernel", e ? e : st);
+    if (e != CL_SUCCESS || st != CL_SUCCESS) return fail(fd, N_("running the copy kernel"), e ? e : st);
     lim.copy_bytes = (double)bytes;
     lim.copy_gbps = 2.0 * (double)bytes / (lim.copy_ms * 1e-3) * 1e-9;
     clReleaseMemObject(src);
@@ -117,14 +119,14 @@ static int limits_worker(void *arg, int fd, int pfd) {
     sandbox_phase(pfd, PHASE_PEAK, 300);
     size_t items = gpu ? (size_t)1 << 21 : (size_t)1 << 15;
     cl_mem out = clCreateBuffer(ctx.context, CL_MEM_WRITE_ONLY, items * sizeof(float), NULL, &e);
-    if (e != CL_SUCCESS) return fail(fd, "creating the peak buffer", e);
+    if (e != CL_SUCCESS) return fail(fd, N_("creating the peak buffer"), e);
     cl_kernel peak = clh_kernel(prog, "peak", 0, err, sizeof err);
     float a = 0.999f, b = 0.001f;
     clh_arg(peak, 0, sizeof out, &out, &st);
     clh_arg(peak, 1, sizeof a, &a, &st);
     clh_arg(peak, 2, sizeof b, &b, &st);
     double peak_ms = time_kernel(&ctx, peak, items, 256, LIMIT_RUNS, &e);
-    if (e != CL_SUCCESS || st != CL_SUCCESS) return fail(fd, "running the peak kernel", e ? e : st);
+    if (e != CL_SUCCESS || st != CL_SUCCESS) return fail(fd, N_("running the peak kernel"), e ? e : st);
     lim.fp32_gflops = 2.0 * 8 * 4 * PEAK_ITERS * (double)items / (peak_ms * 1e-3) * 1e-9;
     clReleaseMemObject(out);
     clReleaseKernel(copy);
@@ -141,7 +143,7 @@ int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user,
     sandbox_limits lim = {.total_s = 900, .grace_s = 2};
     sandbox_result sr;
     if (sandbox_run_fn(limits_worker, (void *)device_spec, &lim, cb, user, NULL, &sr) != 0) {
-        util_errf(err, errlen, "could not start a worker process");
+        util_errf(err, errlen, "%s", _("could not start a worker process"));
         return ENG_RUNTIME;
     }
     const bench_limits *got = blob_get(sr.blob, sr.blob_len, B_LIMITS, 0, NULL);
@@ -152,8 +154,8 @@ int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user,
     } else {
         char *msg = blob_get_str(sr.blob, sr.blob_len, B_ERROR);
         if (msg) util_errf(err, errlen, "%s", msg);
-        else if (sr.timed_out) util_errf(err, errlen, "measuring the device's limits timed out (%s)", run_phase_name(sr.phase));
-        else util_errf(err, errlen, "the worker measuring the device's limits died (%s)", run_phase_name(sr.phase));
+        else if (sr.timed_out) util_errf(err, errlen, _("measuring the device's limits timed out (%s)"), run_phase_name(sr.phase));
+        else util_errf(err, errlen, _("the worker measuring the device's limits died (%s)"), run_phase_name(sr.phase));
         free(msg);
         rc = status ? *status : ENG_RUNTIME;
     }

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "run/confine.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -96,13 +97,13 @@ int confine_begin(confine_state *st, const char *const *writable, char *err, siz
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-        util_errf(err, errlen, "prctl(PR_SET_NO_NEW_PRIVS) failed: %s", strerror(errno));
+        util_errf(err, errlen, _("prctl(PR_SET_NO_NEW_PRIVS) failed: %s"), strerror(errno));
         return -1;
     }
     int abi = confine_landlock_abi();
     if (abi <= 0) {
-        util_errf(st->note, sizeof st->note, "this kernel has no Landlock (Linux 5.13 or later, with landlock "
-                  "among its security modules)");
+        util_errf(st->note, sizeof st->note, "%s", _("this kernel has no Landlock (Linux 5.13 or later, with landlock "
+                                                     "among its security modules)"));
         return 0;
     }
     ll_ruleset_attr attr = {.handled_access_fs = ll_write_rights(abi)};
@@ -113,13 +114,13 @@ int confine_begin(confine_state *st, const char *const *writable, char *err, siz
     }
     int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
     if (rs < 0) {
-        util_errf(st->note, sizeof st->note, "landlock_create_ruleset failed: %s", strerror(errno));
+        util_errf(st->note, sizeof st->note, _("landlock_create_ruleset failed: %s"), strerror(errno));
         return 0;
     }
     for (const char *const *p = writable; p && *p; p++) ll_allow(rs, *p, attr.handled_access_fs);
     ll_allow_gpu_devices(rs, attr.handled_access_fs);
     if (syscall(SYS_landlock_restrict_self, rs, 0) != 0) {
-        util_errf(st->note, sizeof st->note, "landlock_restrict_self failed: %s", strerror(errno));
+        util_errf(st->note, sizeof st->note, _("landlock_restrict_self failed: %s"), strerror(errno));
         close(rs);
         return 0;
     }
@@ -138,7 +139,7 @@ static int deny(scmp_filter_ctx ctx, int nr, int errno_value) {
 static int load(scmp_filter_ctx ctx, const char *what, char *err, size_t errlen) {
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);
     if (rc == 0) rc = seccomp_load(ctx);
-    if (rc != 0) util_errf(err, errlen, "installing the seccomp filter (%s) failed: %s", what, strerror(-rc));
+    if (rc != 0) util_errf(err, errlen, _("installing the seccomp filter (%s) failed: %s"), _(what), strerror(-rc));
     seccomp_release(ctx);
     return rc == 0 ? 0 : -1;
 }
@@ -149,7 +150,7 @@ static int load(scmp_filter_ctx ctx, const char *what, char *err, size_t errlen)
 static int filter_network(char *err, size_t errlen) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
-        util_errf(err, errlen, "seccomp_init failed");
+        util_errf(err, errlen, "%s", _("seccomp_init failed"));
         return -1;
     }
     static const int denied[] = {
@@ -171,18 +172,18 @@ static int filter_network(char *err, size_t errlen) {
      * missing, and the C library starts threads with clone instead */
     if (rc == 0) rc = deny(ctx, SCMP_SYS(clone3), ENOSYS);
     if (rc != 0) {
-        util_errf(err, errlen, "building the seccomp filter failed: %s", strerror(-rc));
+        util_errf(err, errlen, _("building the seccomp filter failed: %s"), strerror(-rc));
         seccomp_release(ctx);
         return -1;
     }
-    return load(ctx, "network", err, errlen);
+    return load(ctx, N_("network"), err, errlen);
 }
 
 /* No new programs and no new processes; threads (clone with CLONE_THREAD) stay allowed. */
 static int filter_processes(char *err, size_t errlen) {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
-        util_errf(err, errlen, "seccomp_init failed");
+        util_errf(err, errlen, "%s", _("seccomp_init failed"));
         return -1;
     }
     int rc = 0;
@@ -193,11 +194,11 @@ static int filter_processes(char *err, size_t errlen) {
                               SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     if (rc == 0) rc = deny(ctx, SCMP_SYS(clone3), ENOSYS);
     if (rc != 0) {
-        util_errf(err, errlen, "building the seccomp filter failed: %s", strerror(-rc));
+        util_errf(err, errlen, _("building the seccomp filter failed: %s"), strerror(-rc));
         seccomp_release(ctx);
         return -1;
     }
-    return load(ctx, "processes", err, errlen);
+    return load(ctx, N_("processes"), err, errlen);
 }
 
 int confine_seccomp(confine_state *st, confine_level level, char *err, size_t errlen) {
@@ -213,11 +214,14 @@ int confine_seccomp(confine_state *st, confine_level level, char *err, size_t er
 }
 
 void confine_describe(const confine_state *st, char *buf, size_t len) {
-    const char *sc = st->level == CONFINE_PROCESSES ? "no sockets, exec or new processes"
-                   : st->level == CONFINE_NETWORK ? "no sockets" : "off";
-    if (st->landlock_abi > 0)
-        snprintf(buf, len, "seccomp: %s; Landlock ABI %d: writes only to the scratch folder and caches%s", sc,
-                 st->landlock_abi, st->landlock_scoped ? ", signals kept inside" : "");
+    const char *sc = _(st->level == CONFINE_PROCESSES ? N_("no sockets, exec or new processes")
+                     : st->level == CONFINE_NETWORK ? N_("no sockets") : N_("off"));
+    if (st->landlock_abi > 0 && st->landlock_scoped)
+        snprintf(buf, len, _("seccomp: %s; Landlock ABI %d: writes only to the scratch folder and caches, signals "
+                             "kept inside"), sc, st->landlock_abi);
+    else if (st->landlock_abi > 0)
+        snprintf(buf, len, _("seccomp: %s; Landlock ABI %d: writes only to the scratch folder and caches"), sc,
+                 st->landlock_abi);
     else
-        snprintf(buf, len, "seccomp: %s; Landlock: off (%s)", sc, st->note[0] ? st->note : "not asked for");
+        snprintf(buf, len, _("seccomp: %s; Landlock: off (%s)"), sc, st->note[0] ? st->note : _("not asked for"));
 }

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE
 #include "run/report.h"
 #include "text/diag.h"
+#include "text/i18n.h"
+#include "text/stext.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -19,6 +21,19 @@ report_style report_style_for(FILE *out) {
 
 static const char *c(const report_style *st, const char *code) { return st->color ? code : ""; }
 
+/* text right-aligned in cols columns (a Chinese character takes two) */
+static void pad_right(FILE *out, const char *text, int cols) {
+    for (int w = st_widths(text); w < cols; w++) fputc(' ', out);
+    fputs(text, out);
+}
+
+/* text, then spaces to cols columns (at least one) */
+static void pad_left(FILE *out, const char *text, int cols) {
+    fputs(text, out);
+    int w = st_widths(text);
+    do fputc(' ', out); while (++w < cols);
+}
+
 double report_gbps(const engine_report *r) {
     return r->timing.median > 0 ? r->work.bytes / (r->timing.median * 1e-3) * 1e-9 : 0;
 }
@@ -32,7 +47,15 @@ void report_print_diff(FILE *out, const report_style *st, const verify_report *v
     int ranged = 0;
     for (int i = 0; i < vr->n_entries; i++)
         if (vr->entries[i].lo != vr->entries[i].hi) ranged = 1;
-    fprintf(out, "  %9s %12s %12s %10s%s\n", vr->what, "expected", "actual", "diff", ranged ? "   accepted" : "");
+    fputs("  ", out);
+    pad_right(out, _(vr->what), 9);
+    fputc(' ', out);
+    pad_right(out, _("expected"), 12);
+    fputc(' ', out);
+    pad_right(out, _("actual"), 12);
+    fputc(' ', out);
+    pad_right(out, _("diff"), 10);
+    fprintf(out, "%s\n", ranged ? _("   accepted") : "");
     int shown = 0;
     for (int i = 0; i < vr->n_entries && shown < max_rows; i++, shown++) {
         const vr_entry *e = &vr->entries[i];
@@ -44,37 +67,56 @@ void report_print_diff(FILE *out, const report_style *st, const verify_report *v
     }
     long listed = vr->n_wrong;
     for (int i = 0; i < vr->n_entries; i++) if (!vr->entries[i].wrong) listed++;
-    if (listed > shown) fprintf(out, "  ... and %ld more\n", listed - shown);
-    if (vr->counts)
-        fprintf(out, "  total %12lld %12lld %+10lld\n", vr->expected_total, vr->actual_total,
+    if (listed > shown) {
+        fputs("  ", out);
+        fprintf(out, _("... and %ld more"), listed - shown);
+        fputc('\n', out);
+    }
+    if (vr->counts) {
+        fputs("  ", out);
+        pad_left(out, _("total"), 6);
+        fprintf(out, "%12lld %12lld %+10lld\n", vr->expected_total, vr->actual_total,
                 vr->actual_total - vr->expected_total);
+    }
 }
 
 void report_print(FILE *out, const report_style *st, const lesson *l, const engine_report *r) {
-    fprintf(out, "%sChapter %d: %s%s\n", c(st, C_BOLD), l->number, l->title, c(st, C_RESET));
-    if (r->device.name[0])
-        fprintf(out, "Device:  %s (%s, %s)\n", r->device.name, r->device.type, r->device.platform);
-    if (r->size_text[0]) fprintf(out, "Size:    %s, seed %llu\n", r->size_text, (unsigned long long)r->seed);
+    const char *title = !strcmp(i18n_lang(), "zh") && l->title_zh[0] ? l->title_zh : l->title;
+    fputs(c(st, C_BOLD), out);
+    fprintf(out, _("Chapter %d: %s"), l->number, title);
+    fprintf(out, "%s\n", c(st, C_RESET));
+    if (r->device.name[0]) {
+        fprintf(out, _("Device:  %s (%s, %s)"), r->device.name, r->device.type, r->device.platform);
+        fputc('\n', out);
+    }
+    if (r->size_text[0]) {
+        fprintf(out, _("Size:    %s, seed %llu"), r->size_text, (unsigned long long)r->seed);
+        fputc('\n', out);
+    }
     fputc('\n', out);
     const char *col = r->status == ENG_PASS ? C_GREEN : r->status == ENG_WRONG ? C_RED : C_YELLOW;
-    fprintf(out, "%s%s%s%s\n", c(st, C_BOLD), c(st, col), r->headline, c(st, C_RESET));
+    fprintf(out, "%s%s%s%s\n", c(st, C_BOLD), c(st, col), _(r->headline), c(st, C_RESET));
     fprintf(out, "%s\n", r->message);
-    if (r->status == ENG_WRONG && r->verify.near_ties)
-        fprintf(out, "(%ld near ties were accepted either way.)\n", r->verify.near_ties);
+    if (r->status == ENG_WRONG && r->verify.near_ties) {
+        fprintf(out, P_("(%ld near tie was accepted either way.)", "(%ld near ties were accepted either way.)",
+                        (unsigned long long)r->verify.near_ties),
+                r->verify.near_ties);
+        fputc('\n', out);
+    }
     if (r->status == ENG_WRONG) {
         fputc('\n', out);
         report_print_diff(out, st, &r->verify, st->max_diff_rows);
     }
     if (r->build_log && *r->build_log && (r->status == ENG_BUILD || diag_worst(r->build_log) >= DIAG_WARNING)) {
-        fprintf(out, "\n%sCompiler output:%s\n%s\n", c(st, C_BOLD), c(st, C_RESET), r->build_log);
+        fprintf(out, "\n%s%s%s\n%s\n", c(st, C_BOLD), _("Compiler output:"), c(st, C_RESET), r->build_log);
     }
     if (r->worker_output && (r->status == ENG_CRASH || r->status == ENG_RUNTIME))
-        fprintf(out, "\n%sThe runtime printed:%s\n%s\n", c(st, C_DIM), c(st, C_RESET), r->worker_output);
+        fprintf(out, "\n%s%s%s\n%s\n", c(st, C_DIM), _("The runtime printed:"), c(st, C_RESET), r->worker_output);
     else if (r->worker_output && *r->worker_output && (r->status == ENG_PASS || r->status == ENG_WRONG))
-        fprintf(out, "\n%sPrinted while the kernel ran (the last lines):%s\n%s\n", c(st, C_DIM), c(st, C_RESET),
-                r->worker_output);
+        fprintf(out, "\n%s%s%s\n%s\n", c(st, C_DIM), _("Printed while the kernel ran (the last lines):"),
+                c(st, C_RESET), r->worker_output);
     if (r->status == ENG_WRONG)
-        fprintf(out, "\n%sNot timed: the result is wrong, so its speed means nothing.%s\n", c(st, C_DIM),
+        fprintf(out, "\n%s%s%s\n", c(st, C_DIM), _("Not timed: the result is wrong, so its speed means nothing."),
                 c(st, C_RESET));
     if (r->n_samples > 0 && r->status == ENG_PASS) {
         char med[32], mn[32], mx[32], ser[32];
@@ -82,19 +124,34 @@ void report_print(FILE *out, const report_style *st, const lesson *l, const engi
         util_fmt_ms(mn, sizeof mn, r->timing.min);
         util_fmt_ms(mx, sizeof mx, r->timing.max);
         util_fmt_ms(ser, sizeof ser, r->serial_ms);
-        fprintf(out, "\n%sTiming%s (kernel, %d runs after a warm-up)\n", c(st, C_BOLD), c(st, C_RESET), r->n_samples);
-        fprintf(out, "  median     %s   (min %s, max %s, standard error %.1f%%)\n", med, mn, mx,
-                r->timing.rse * 100);
-        fprintf(out, "  bandwidth  %.2f GB/s", report_gbps(r));
-        if (report_gflops(r) > 0) fprintf(out, "   compute %.2f GFLOP/s", report_gflops(r));
         fputc('\n', out);
-        if (r->serial_ms > 0)
-            fprintf(out, "  serial C   %s on this machine's CPU: the kernel is %.2fx %s\n", ser,
-                    r->serial_ms >= r->timing.median ? r->serial_ms / r->timing.median : r->timing.median / r->serial_ms,
-                    r->serial_ms >= r->timing.median ? "faster" : "slower");
+        /* TRANSLATORS: the two %s around "Timing" make it bold (they may be empty); keep them around the word */
+        fprintf(out, P_("%sTiming%s (kernel, %d run after a warm-up)", "%sTiming%s (kernel, %d runs after a warm-up)",
+                        (unsigned long long)r->n_samples),
+                c(st, C_BOLD), c(st, C_RESET), r->n_samples);
+        fputs("\n  ", out);
+        pad_left(out, _("median"), 11);
+        fprintf(out, _("%s   (min %s, max %s, standard error %.1f%%)"), med, mn, mx, r->timing.rse * 100);
+        fputs("\n  ", out);
+        pad_left(out, _("bandwidth"), 11);
+        fprintf(out, "%.2f GB/s", report_gbps(r));
+        if (report_gflops(r) > 0) fprintf(out, "   %s %.2f GFLOP/s", _("compute"), report_gflops(r));
+        fputc('\n', out);
+        if (r->serial_ms > 0) {
+            fputs("  ", out);
+            pad_left(out, _("serial C"), 11);
+            if (r->serial_ms >= r->timing.median)
+                fprintf(out, _("%s on this machine's CPU: the kernel is %.2fx faster"), ser,
+                        r->serial_ms / r->timing.median);
+            else
+                fprintf(out, _("%s on this machine's CPU: the kernel is %.2fx slower"), ser,
+                        r->timing.median / r->serial_ms);
+            fputc('\n', out);
+        }
         if (!strcmp(r->device.type, "CPU"))
-            fprintf(out, "  %sThis is a CPU device: coalescing and local memory do not pay here as they do on a GPU.%s\n",
-                    c(st, C_DIM), c(st, C_RESET));
+            fprintf(out, "  %s%s%s\n", c(st, C_DIM),
+                    _("This is a CPU device: coalescing and local memory do not pay here as they do on a GPU."),
+                    c(st, C_RESET));
     }
 }
 

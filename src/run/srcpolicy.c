@@ -1,5 +1,6 @@
 /* srcpolicy — what graded OpenCL C source may not do, decided on the text as the preprocessor sees it. */
 #include "run/srcpolicy.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,39 +404,43 @@ static int found(policy *p, srcpolicy_kind kind, size_t first, size_t end, size_
     switch (kind) {
     case SP_INCLUDE: case SP_IMPORT: case SP_INCLUDE_NEXT: case SP_EMBED:
         snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` is an #%s: a graded kernel may not read other files; everything the kernel needs "
-                 "must be in the file itself", d, f->line, f->text, f->name);
+                 _("%s:%d: `%s` is an #%s: a graded kernel may not read other files; everything the kernel needs "
+                   "must be in the file itself"), d, f->line, f->text, f->name);
         break;
     case SP_HAS_INCLUDE:
         snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` uses %s, which tells whether a file exists; a graded kernel may not look at other "
-                 "files: remove it", d, f->line, f->text, f->name);
+                 _("%s:%d: `%s` uses %s, which tells whether a file exists; a graded kernel may not look at other "
+                   "files: remove it"), d, f->line, f->text, f->name);
         break;
     case SP_PRAGMA_OPERATOR:
         snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` uses _Pragma, whose text macros can build out of sight of the grader (a pragma that "
-                 "reads files, say); write a #pragma line instead", d, f->line, f->text);
+                 _("%s:%d: `%s` uses _Pragma, whose text macros can build out of sight of the grader (a pragma "
+                   "that reads files, say); write a #pragma line instead"), d, f->line, f->text);
         break;
     case SP_PRAGMA_FILE:
         snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` asks the compiler to read files or to run its debugging commands; a graded kernel may "
-                 "not: remove the pragma", d, f->line, f->text);
+                 _("%s:%d: `%s` asks the compiler to read files or to run its debugging commands; a graded kernel "
+                   "may not: remove the pragma"), d, f->line, f->text);
         break;
     case SP_TOKEN_PASTE:
         snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` pastes tokens together with ##, which can build names the grader cannot check "
-                 "(#include, __has_include, the device's macros); write the names out in full", d, f->line, f->text);
+                 _("%s:%d: `%s` pastes tokens together with ##, which can build names the grader cannot check "
+                   "(#include, __has_include, the device's macros); write the names out in full"), d, f->line, f->text);
         break;
     case SP_DEVICE_BRANCH:
-        snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` tests what device runs the kernel%s%s%s%s%s; graded code must do the same thing on "
-                 "every device: remove the condition", d, f->line, f->text, via ? " (through " : "", via ? via : "",
-                 via ? ", which uses " : "", via ? f->name : "", via ? ")" : "");
+        if (via)
+            snprintf(f->message, sizeof f->message,
+                     _("%s:%d: `%s` tests what device runs the kernel (through %s, which uses %s); graded code must "
+                       "do the same thing on every device: remove the condition"), d, f->line, f->text, via, f->name);
+        else
+            snprintf(f->message, sizeof f->message,
+                     _("%s:%d: `%s` tests what device runs the kernel; graded code must do the same thing on every "
+                       "device: remove the condition"), d, f->line, f->text);
         break;
     case SP_DEVICE_MACRO:
         snprintf(f->message, sizeof f->message,
-                 "%s:%d: `%s` uses %s, which says what device runs the kernel; graded code must do the same thing "
-                 "on every device: remove it", d, f->line, f->text, f->name);
+                 _("%s:%d: `%s` uses %s, which says what device runs the kernel; graded code must do the same "
+                   "thing on every device: remove it"), d, f->line, f->text, f->name);
         break;
     default:
         snprintf(f->message, sizeof f->message, "%s:%d: `%s`", d, f->line, f->text);
@@ -485,8 +490,8 @@ static int tainted(policy *p, macro *m, size_t first, size_t end, size_t at, con
         if (--p->budget < 0 || level > 200) {
             found(p, SP_DEVICE_BRANCH, first, end, at, 1, via, strlen(via), NULL);
             snprintf(p->f->message, sizeof p->f->message,
-                     "%s:%d: `%s` stands for more macros than the grader follows; graded code must show what its "
-                     "conditions test: simplify the condition", p->display && *p->display ? p->display : "<source>",
+                     _("%s:%d: `%s` stands for more macros than the grader follows; graded code must show what "
+                       "its conditions test: simplify the condition"), p->display && *p->display ? p->display : "<source>",
                      p->f->line, p->f->text);
             return 1;
         }
@@ -642,7 +647,7 @@ int srcpolicy_check(const char *src, const char *display, const char *const *all
         free(lg.s);
         free(lg.line);
         free(ts.t);
-        snprintf(f->message, sizeof f->message, "out of memory while checking %s", display ? display : "the source");
+        snprintf(f->message, sizeof f->message, _("out of memory while checking %s"), display ? display : _("the source"));
         return -1;
     }
     policy p = {.lg = &lg, .ts = &ts, .display = display, .allowed = allowed, .checks = checks, .f = f,
@@ -661,7 +666,7 @@ int srcpolicy_check(const char *src, const char *display, const char *const *all
     }
     if (p.oom && !hit) {
         memset(f, 0, sizeof *f);
-        snprintf(f->message, sizeof f->message, "out of memory while checking %s", display ? display : "the source");
+        snprintf(f->message, sizeof f->message, _("out of memory while checking %s"), display ? display : _("the source"));
     }
     free(p.m);
     free(p.hash);

@@ -8,6 +8,7 @@
 #include "run/gpulock.h"
 #include "base/util.h"
 #include "run/wproto.h"
+#include "text/i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -160,12 +161,12 @@ static int check_inputs(const problem_ops *ops, prob_instance *pi, clh_ctx *ctx,
     for (int i = 0; i < n; i++) {
         unsigned char *back = malloc(in[i].bytes ? in[i].bytes : 1);
         if (!back) {
-            util_errf(err, errlen, "out of memory reading the input '%s' back", in[i].name);
+            util_errf(err, errlen, _("out of memory reading the input '%s' back"), in[i].name);
             return -1;
         }
         cl_int e = clEnqueueReadBuffer(ctx->queue, in[i].buf, CL_TRUE, 0, in[i].bytes, back, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
-            util_errf(err, errlen, "reading the input '%s' back failed: %s", in[i].name, clh_error_name(e));
+            util_errf(err, errlen, _("reading the input '%s' back failed: %s"), in[i].name, clh_error_name(e));
             free(back);
             return -1;
         }
@@ -234,7 +235,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     const lesson *l = rq->lesson;
     const problem_ops *ops = problem_find(l->problem);
     char err[1024] = "";
-    if (!ops) return finish(fd, ENG_USAGE, "unknown problem");
+    if (!ops) return finish(fd, ENG_USAGE, _("unknown problem"));
     confine_state cs;
     if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
 
@@ -246,7 +247,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     put_device(fd, &ctx.dev);
 
     if (!wr->source) {
-        snprintf(err, sizeof err, "%s: cannot read the kernel file", rq->display_path);
+        snprintf(err, sizeof err, _("%s: cannot read the kernel file"), rq->display_path);
         return finish(fd, ENG_USAGE, err);
     }
     sandbox_phase(pfd, PHASE_BUILD, BUILD_LIMIT_S);
@@ -284,7 +285,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     if ((f = ops->dev_launch(pi, &ctx, &ms, err, sizeof err))) return finish_failure(fd, f, err);
     size_t out_len = ops->output_bytes(pi);
     void *out = malloc(out_len ? out_len : 1);
-    if (!out) return finish_failure(fd, PF_MEMORY, "out of memory for the kernel's output");
+    if (!out) return finish_failure(fd, PF_MEMORY, _("out of memory for the kernel's output"));
     if ((f = ops->dev_read(pi, &ctx, out, err, sizeof err))) return finish_failure(fd, f, err);
     blob_put(fd, W_OUTPUT, out, out_len);
     if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
@@ -294,7 +295,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
     int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
     ledger lg;
-    if (ledger_open(&lg, max_runs) != 0) return finish(fd, ENG_RUNTIME, "out of memory for the timing samples");
+    if (ledger_open(&lg, max_runs) != 0) return finish(fd, ENG_RUNTIME, _("out of memory for the timing samples"));
     int n = 0;
     if (rq->budget_s > 0) {
         timing tm = {.rq = rq, .ops = ops, .pi = pi, .ctx = &ctx, .lg = &lg, .out = out, .out_len = out_len,
@@ -333,7 +334,8 @@ static int list_devices(int fd, int pfd) {
 
 /* ---- the self-test: what a confined worker may and may not do */
 
-/* One line of the self-test: what was tried, what happened, why, and what must happen ("either": no rule). */
+/* One line of the self-test: what was tried, what happened, why, and what must happen ("either": no rule).
+ * The name is English (N_), translated where the line is shown; the words after it are the record's. */
 static void probe(int fd, const char *name, int refused, int err_no, const char *must) {
     char line[512];
     snprintf(line, sizeof line, "%s\t%s\t%s\t%s", name, refused ? "refused" : "allowed",
@@ -364,7 +366,7 @@ static int probe_kernel(clh_ctx *ctx, cl_kernel k, cl_mem buf, char *err, size_t
     }
     for (int i = 0; i < 64; i++)
         if (got[i] != 3 * i) {
-            util_errf(err, errlen, "the probe kernel wrote %d at %d", got[i], i);
+            util_errf(err, errlen, _("the probe kernel wrote %d at %d"), got[i], i);
             return -1;
         }
     return 0;
@@ -398,7 +400,7 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
         return finish(fd, ENG_RUNTIME, err);
     sandbox_phase(pfd, PHASE_RUN, 60);
     rc = probe_kernel(&ctx, k, buf, err, sizeof err);
-    probe_ran(fd, "kernel before the probes", rc != 0, err);
+    probe_ran(fd, N_("kernel before the probes"), rc != 0, err);
     if (rc != 0) return finish(fd, ENG_RUNTIME, err);
     if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
     put_confinement(fd, &cs);
@@ -415,39 +417,39 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     if (p > 0) waitpid(p, NULL, 0);
     long c = syscall(SYS_clone, (unsigned long)SIGCHLD, 0, 0, 0, 0);
     if (c == 0) _exit(0);
-    probe(fd, "clone without CLONE_THREAD", c < 0, errno, "refused");
+    probe(fd, N_("clone without CLONE_THREAD"), c < 0, errno, "refused");
     if (c > 0) waitpid((pid_t)c, NULL, 0);
     pthread_t t;
     int ran = 0;
     int te = pthread_create(&t, NULL, thread_probe, &ran);
     if (te == 0) pthread_join(t, NULL);
-    probe(fd, "thread", te != 0 || !ran, te, "allowed");
+    probe(fd, N_("thread"), te != 0 || !ran, te, "allowed");
 
     char path[1200];
     int landlock = cs.landlock_abi > 0;
     snprintf(path, sizeof path, "%s/outside-the-scratch-folder", wr->probe ? wr->probe : "/tmp");
     int w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    probe(fd, "write outside the scratch folder", w < 0, errno, landlock ? "refused" : "either");
+    probe(fd, N_("write outside the scratch folder"), w < 0, errno, landlock ? "refused" : "either");
     if (w >= 0) close(w);
     snprintf(path, sizeof path, "%s/inside", wr->scratch ? wr->scratch : ".");
     w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    probe(fd, "write inside the scratch folder", w < 0, errno, "allowed");
+    probe(fd, N_("write inside the scratch folder"), w < 0, errno, "allowed");
     if (w >= 0) close(w);
     snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
     int m = open(path, O_RDONLY | O_CLOEXEC);
-    probe(fd, "open the parent's memory (/proc/PID/mem)", m < 0, errno, landlock ? "refused" : "either");
+    probe(fd, N_("open the parent's memory (/proc/PID/mem)"), m < 0, errno, landlock ? "refused" : "either");
     if (m >= 0) close(m);
     /* a read from a process not traced fails anyway (ESRCH): only EPERM is the filter */
     errno = 0;
     syscall(SYS_ptrace, 2 /* PTRACE_PEEKDATA */, getppid(), 0, 0);
-    probe(fd, "ptrace the parent", errno == EPERM, errno, "refused");
-    probe(fd, "see the grader's environment (CLTUTOR_SELFTEST_SECRET)",
+    probe(fd, N_("ptrace the parent"), errno == EPERM, errno, "refused");
+    probe(fd, N_("see the grader's environment (CLTUTOR_SELFTEST_SECRET)"),
           getenv("CLTUTOR_SELFTEST_SECRET") == NULL, 0, "refused");
     int k0 = kill(getppid(), 0);
-    probe(fd, "signal the parent", k0 != 0, errno, cs.landlock_scoped ? "refused" : "either");
+    probe(fd, N_("signal the parent"), k0 != 0, errno, cs.landlock_scoped ? "refused" : "either");
 
     rc = probe_kernel(&ctx, k, buf, err, sizeof err);
-    probe_ran(fd, "kernel after the probes", rc != 0, err);
+    probe_ran(fd, N_("kernel after the probes"), rc != 0, err);
     /* last, as it ends this process if it is allowed (the parent sees status 97) */
     char *const argv[] = {"/bin/sh", "-c", "exit 97", NULL};
     execv("/bin/sh", argv);

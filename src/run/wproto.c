@@ -6,6 +6,7 @@
 #include "run/confine.h"
 #include "base/util.h"
 #include "run/worker.h"
+#include "text/i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,13 +29,13 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     struct stat st;
     if (fstat(fd, &st) != 0 || st.st_size <= 0) {
-        util_errf(err, errlen, "the worker got no request (run `cltutor`, not `cltutor " WPROTO_MODE "`)");
+        util_errf(err, errlen, _("the worker got no request (run `cltutor`, not `cltutor %s`)"), WPROTO_MODE);
         return -1;
     }
     size_t len = (size_t)st.st_size, got = 0;
     char *blob = malloc(len);
     if (!blob) {
-        util_errf(err, errlen, "out of memory for the request");
+        util_errf(err, errlen, "%s", _("out of memory for the request"));
         return -1;
     }
     while (got < len) {
@@ -49,8 +50,8 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     const wproto_header *h = blob_get(blob, got, WR_HEADER, 0, &hlen);
     if (!h || hlen != sizeof *h || h->version != WPROTO_VERSION || h->lesson_size != sizeof(lesson) ||
         h->device_size != sizeof(engine_device) || h->kinfo_size != sizeof(engine_kernel_info)) {
-        util_errf(err, errlen, "the worker program and the program that started it are different builds of "
-                  "cltutor (rebuild, or set " WPROTO_ENV " to the right cltutor)");
+        util_errf(err, errlen, _("the worker program and the program that started it are different builds of "
+                                 "cltutor (rebuild, or set %s to the right cltutor)"), WPROTO_ENV);
         free(blob);
         return -1;
     }
@@ -162,7 +163,7 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen) {
     const char *env = getenv(WPROTO_ENV);
     if (env && *env) {
         if (access(env, X_OK) != 0 || !util_is_file(env)) {
-            util_errf(err, errlen, "%s=%s is not a program that can be run", WPROTO_ENV, env);
+            util_errf(err, errlen, _("%s=%s is not a program that can be run"), WPROTO_ENV, env);
             return -1;
         }
         snprintf(buf, len, "%s", env);
@@ -170,15 +171,15 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen) {
     }
     char exe[PATH_MAX];
     if (util_exe_dir(exe, sizeof exe) != 0) {
-        util_errf(err, errlen, "cannot tell where this program is (/proc/self/exe): set %s to the cltutor program",
+        util_errf(err, errlen, _("cannot tell where this program is (/proc/self/exe): set %s to the cltutor program"),
                   WPROTO_ENV);
         return -1;
     }
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/cltutor", exe);
     if (!util_is_file(path) || access(path, X_OK) != 0) {
-        util_errf(err, errlen, "kernels run in a fresh cltutor process, and there is no cltutor program in %s: "
-                  "build it (make) or set %s to it", exe, WPROTO_ENV);
+        util_errf(err, errlen, _("kernels run in a fresh cltutor process, and there is no cltutor program in %s: "
+                                 "build it (make) or set %s to it"), exe, WPROTO_ENV);
         return -1;
     }
     snprintf(buf, len, "%s", path);
@@ -235,7 +236,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
     char scratch[PATH_MAX];
     snprintf(scratch, sizeof scratch, "%s/cltutor-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(scratch)) {
-        util_errf(err, errlen, "cannot create a scratch folder for the worker in %s: %s", tmp && *tmp ? tmp : "/tmp",
+        util_errf(err, errlen, _("cannot create a scratch folder for the worker in %s: %s"), tmp && *tmp ? tmp : "/tmp",
                   strerror(errno));
         return -1;
     }
@@ -254,7 +255,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
     free(source);
     int rc = -1;
     if (req < 0) {
-        util_errf(err, errlen, "cannot write the worker's request in %s", scratch);
+        util_errf(err, errlen, _("cannot write the worker's request in %s"), scratch);
     } else {
         size_t n = 0;
         while (environ[n]) n++;
@@ -276,7 +277,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
         }
         rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
         if (lock >= 0) close(lock);
-        if (rc != 0) util_errf(err, errlen, "%s", envp ? "fork failed" : "out of memory");
+        if (rc != 0) util_errf(err, errlen, "%s", envp ? _("fork failed") : _("out of memory"));
         free(envp);
         close(req);
     }
@@ -296,17 +297,18 @@ static int count_records(const sandbox_result *sr, uint32_t tag) {
     return n;
 }
 
-static const char *const must_be_one[] = {"output", "samples", "output hashes", "status"};
+/* the records a run hands back once; headlines stay English (translated where shown) */
+static const char *const must_be_one[] = {N_("output"), N_("samples"), N_("output hashes"), N_("status")};
 
 engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t out_len, int max_runs,
                                char *headline, size_t hlen, char *msg, size_t mlen) {
     static const uint32_t once[] = {W_OUTPUT, W_SAMPLES, W_HASHES, W_STATUS};
     for (size_t i = 0; i < CLT_ARRAY_LEN(once); i++)
         if (count_records(sr, once[i]) > 1) {
-            util_errf(headline, hlen, "Results tampered with");
-            util_errf(msg, mlen, "The worker handed back its %s twice: something in the worker process (a kernel "
-                      "on a CPU device runs inside it) wrote into its results. This run does not count.",
-                      must_be_one[i]);
+            util_errf(headline, hlen, "%s", N_("Results tampered with"));
+            util_errf(msg, mlen, _("The worker handed back its %s twice: something in the worker process (a kernel "
+                                   "on a CPU device runs inside it) wrote into its results. This run does not count."),
+                      _(must_be_one[i]));
             return ENG_RUNTIME;
         }
     size_t slen = 0, hlen_b = 0;
@@ -315,9 +317,9 @@ engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t
     int n = samples ? (int)(slen / sizeof(double)) : 0;
     int nh = hashes ? (int)(hlen_b / sizeof(uint64_t)) : 0;
     if (n != nh) {
-        util_errf(headline, hlen, "Results tampered with");
-        util_errf(msg, mlen, "The worker handed back %d kernel times but %d output checks: something in the worker "
-                  "process wrote into its results. This run does not count.", n, nh);
+        util_errf(headline, hlen, "%s", N_("Results tampered with"));
+        util_errf(msg, mlen, _("The worker handed back %d kernel times but %d output checks: something in the worker "
+                               "process wrote into its results. This run does not count."), n, nh);
         return ENG_RUNTIME;
     }
     /* every timed launch must have given the checked first output */
@@ -329,10 +331,14 @@ engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t
             differ++;
         }
     if (first) {
-        util_errf(headline, hlen, "Output changed");
-        util_errf(msg, mlen, "The kernel's output changed between launches: launch %d of %d differs from the checked "
-                  "first run%s; a kernel must give the same answer every time and must not write into its inputs.",
-                  first, nh, differ > 1 ? " (and so do later ones)" : "");
+        util_errf(headline, hlen, "%s", N_("Output changed"));
+        util_errf(msg, mlen, differ > 1
+                  ? _("The kernel's output changed between launches: launch %d of %d differs from the checked "
+                      "first run (and so do later ones); a kernel must give the same answer every time and must "
+                      "not write into its inputs.")
+                  : _("The kernel's output changed between launches: launch %d of %d differs from the checked "
+                      "first run; a kernel must give the same answer every time and must not write into its inputs."),
+                  first, nh);
         return ENG_WRONG;
     }
     size_t clen = 0;
@@ -341,10 +347,10 @@ engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t
         char name[sizeof c->name + 1];
         memcpy(name, c->name, sizeof c->name);
         name[sizeof c->name] = '\0';
-        util_errf(headline, hlen, "Input overwritten");
-        util_errf(msg, mlen, "The kernel wrote into its input '%s': after the runs %llu of its %llu bytes differ from "
-                  "what it was given (the first at byte %llu). A kernel must give the same answer every time and "
-                  "must not write into its inputs.", name, (unsigned long long)c->differ,
+        util_errf(headline, hlen, "%s", N_("Input overwritten"));
+        util_errf(msg, mlen, _("The kernel wrote into its input '%s': after the runs %llu of its %llu bytes differ "
+                               "from what it was given (the first at byte %llu). A kernel must give the same answer "
+                               "every time and must not write into its inputs."), name, (unsigned long long)c->differ,
                   (unsigned long long)c->bytes, (unsigned long long)c->first);
         return ENG_WRONG;
     }
@@ -357,16 +363,25 @@ engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t
     }
     if (!bad && n > 0 && sr->phase == PHASE_RUN && sum > (sr->phase_s * 1e3) * 1.02 + 5) bad = 1;
     if (bad) {
-        util_errf(headline, hlen, "Timing rejected");
-        util_errf(msg, mlen, "The worker reported %d kernel times, %.3f ms in all, that cannot be right: the run "
-                  "took %.3f s on the grader's clock. Something in the worker process (a kernel on a CPU device "
-                  "runs inside it) changed them, so the timing does not count.", n, sum, sr->phase_s);
+        util_errf(headline, hlen, "%s", N_("Timing rejected"));
+        util_errf(msg, mlen, _("The worker reported %d kernel times, %.3f ms in all, that cannot be right: the run "
+                               "took %.3f s on the grader's clock. Something in the worker process (a kernel on a "
+                               "CPU device runs inside it) changed them, so the timing does not count."),
+                  n, sum, sr->phase_s);
         return ENG_RUNTIME;
     }
     return ENG_PASS;
 }
 
 /* ---- the self-test */
+
+/* What a probe did (a word of the worker's record), in the reader's language. */
+static const char *probe_word(const char *w) {
+    static const char *const words[] = {N_("refused"), N_("allowed"), N_("either"), N_("ran"), N_("failed")};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(words); i++)
+        if (!strcmp(w, words[i])) return _(words[i]);
+    return w;
+}
 
 int wproto_selftest(const char *probe_dir, const char *device_spec, char **text, char *err, size_t errlen) {
     *text = NULL;
@@ -379,8 +394,8 @@ int wproto_selftest(const char *probe_dir, const char *device_spec, char **text,
     int failed = 0;
     char *how = blob_get_str(sr.blob, sr.blob_len, W_CONFINE);
     const engine_device *dev = blob_get(sr.blob, sr.blob_len, W_DEVICE, 0, NULL);
-    if (dev) util_sappend(text, "device: %s (%s)\n", dev->name, dev->platform);
-    if (how) util_sappend(text, "confinement: %s\n", how);
+    if (dev) util_sappend(text, _("device: %s (%s)\n"), dev->name, dev->platform);
+    if (how) util_sappend(text, _("confinement: %s\n"), how);
     free(how);
     for (int i = 0;; i++) {
         size_t len = 0;
@@ -399,17 +414,21 @@ int wproto_selftest(const char *probe_dir, const char *device_spec, char **text,
         if (!f[3]) continue;
         int wrong = strcmp(f[3], "either") && strcmp(f[1], f[3]);
         failed |= wrong;
-        util_sappend(text, "%s: %s%s%s%s%s%s\n", f[0], f[1], f[2][0] ? " (" : "", f[2], f[2][0] ? ")" : "",
-                     wrong ? "  <- must be " : "", wrong ? f[3] : "");
+        /* the probe's name (marked in worker.c), what happened, why (the system's words) */
+        if (f[2][0]) util_sappend(text, _("%s: %s (%s)"), _(f[0]), probe_word(f[1]), f[2]);
+        else util_sappend(text, _("%s: %s"), _(f[0]), probe_word(f[1]));
+        if (wrong) util_sappend(text, _("  <- must be %s"), probe_word(f[3]));
+        util_sappend(text, "\n");
     }
     const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);
     if (!status && sr.exited && sr.exit_code == 97) {
-        util_sappend(text, "execve(/bin/sh): allowed (the worker was replaced)  <- must be refused\n");
+        util_sappend(text, "%s", _("execve(/bin/sh): allowed (the worker was replaced)  <- must be refused\n"));
         failed = 1;
     } else if (!status || *status != ENG_PASS) {
         char *m = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
-        util_sappend(text, "the self-test did not finish (%s)%s%s\n", m ? m : run_phase_name(sr.phase), sr.output ? ": " : "",
-                     sr.output ? sr.output : "");
+        const char *why = m ? m : run_phase_name(sr.phase);
+        if (sr.output) util_sappend(text, _("the self-test did not finish (%s): %s\n"), why, sr.output);
+        else util_sappend(text, _("the self-test did not finish (%s)\n"), why);
         free(m);
         failed = 1;
     }

@@ -50,6 +50,7 @@ void i18n_init(const char *exe_dir, const char *localedir) {
     if (!dir || !has_catalog(dir) || util_pathf(state.dir, sizeof state.dir, "%s", dir) != 0) state.dir[0] = '\0';
     bindtextdomain(CLT_TEXT_DOMAIN, dir ? dir : ".");
     bind_textdomain_codeset(CLT_TEXT_DOMAIN, "UTF-8"); /* Chinese even where the terminal's locale is plain C */
+    bind_textdomain_codeset("libc", "UTF-8");          /* strerror's words too, not "??????" */
     textdomain(CLT_TEXT_DOMAIN);
     i18n_set_lang(i18n_env_lang());
 }

@@ -74,7 +74,7 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     st_para_init(&p);
     if (r->serial_ms > 0) {
         tui_speedup_text(r->serial_ms, r->timing.median, buf, sizeof buf);
-        snprintf(label, sizeof label, "%s ", _("vs serial C:"));
+        snprintf(label, sizeof label, "%s", _("vs serial C: "));
         add_nb(&p, ST_DIM, label);
         add_nb(&p, r->serial_ms >= r->timing.median ? ST_OK : ST_WARN, buf);
     }
@@ -92,7 +92,7 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     if (in->prev_run_ms > 0) {
         tui_speedup_text(in->prev_run_ms, r->timing.median, buf, sizeof buf);
         st_para_add(&p, ST_DIM, "   ", 3);
-        snprintf(label, sizeof label, "%s ", _("vs your last run:"));
+        snprintf(label, sizeof label, "%s", _("vs your last run: "));
         add_nb(&p, ST_DIM, label);
         add_nb(&p, in->prev_run_ms >= r->timing.median * 0.97 ? ST_OK : ST_WARN, buf);
     }
@@ -134,8 +134,8 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
         const char *mark = it->outcome == VO_PASS ? ok : it->outcome == VO_FAIL ? bad : wait;
         st_line_addf(l, style, "  %s ", mark);
         if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, _(it->headline));
-        else st_line_addf(l, ST_NORMAL, "%s%s%s", _(it->name), it->outcome == VO_PENDING ? "" : ": ",
-                          it->outcome == VO_PENDING ? "" : _(it->headline));
+        else if (it->outcome == VO_PENDING) st_line_addf(l, ST_NORMAL, "%s", _(it->name));
+        else st_line_addf(l, ST_NORMAL, _("%s: %s"), _(it->name), _(it->headline));
         if (it->line > 0) l->tag = it->line;
         if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
     }
@@ -167,7 +167,10 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     wrap_text(out, width, ST_NORMAL, r->message, "");
     if (r->status == ENG_WRONG && r->verify.near_ties) {
         char buf[160];
-        snprintf(buf, sizeof buf, _("(%ld near ties were accepted either way.)"), r->verify.near_ties);
+        snprintf(buf, sizeof buf,
+                 P_("(%ld near tie was accepted either way.)", "(%ld near ties were accepted either way.)",
+                    (unsigned long long)r->verify.near_ties),
+                 r->verify.near_ties);
         wrap_text(out, width, ST_DIM, buf, "");
     }
     int unsafe = 0;
@@ -373,7 +376,10 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
     }
     char a[32], b[32], c[32];
     if (timed) {
-        st_doc_addf(out, ST_TITLE | ST_A_BOLD, _("Kernel time: %d runs after a warm-up, %s"), r->n_samples, r->size_text);
+        st_doc_addf(out, ST_TITLE | ST_A_BOLD,
+                    P_("Kernel time: %d run after a warm-up, %s", "Kernel time: %d runs after a warm-up, %s",
+                       (unsigned long long)r->n_samples),
+                    r->n_samples, r->size_text);
         st_fmt_ms(a, sizeof a, r->timing.median);
         st_line *l = st_doc_add(out);
         st_line_adds(l, ST_NORMAL, "  ");
@@ -431,6 +437,23 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
     }
 }
 
+/* A run's verdict note as the progress file keeps it (English: "NAME: HEADLINE",
+ * or a sentence), in the learner's language where its words have a translation. */
+static const char *note_text(const char *note, char *buf, size_t len) {
+    static const char *const sentences[] = {N_("the race check or the technique could not run here")};
+    for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
+        if (!strcmp(note, sentences[i])) return _(sentences[i]);
+    const char *sep = NULL;
+    for (const char *p = strstr(note, ": "); p; p = strstr(p + 1, ": ")) sep = p; /* names may hold ": " */
+    if (!sep) return note;
+    char name[sizeof ((progress_run *)0)->verdict_note];
+    snprintf(name, sizeof name, "%.*s", (int)(sep - note), note);
+    const char *tn = _(name), *th = _(sep + 2);
+    if (tn == name && th == sep + 2) return note; /* neither part is a message */
+    snprintf(buf, len, _("%s: %s"), tn, th);
+    return buf;
+}
+
 static void fmt_when(double when, char *buf, size_t len) {
     time_t t = (time_t)when, now = time(NULL);
     struct tm tm, tn;
@@ -470,7 +493,9 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
     st_fmt_ms(bs, sizeof bs, best);
     st_line *h = st_doc_add(out);
     st_line_addf(h, ST_TITLE | ST_A_BOLD,
-                 pc->n_runs == 1 ? _("%d run; shorter is faster") : _("%d runs, oldest first; shorter is faster"),
+                 pc->n_runs == 1 ? _("%d run; shorter is faster")
+                                 : P_("%d run, oldest first; shorter is faster", "%d runs, oldest first; shorter is faster",
+                                      (unsigned long long)pc->n_runs),
                  pc->n_runs);
     if (best > 0) st_line_addf(h, ST_DIM, _("   best %s"), bs);
     if (n_other) st_line_addf(h, ST_DIM, "%s", _("   (dim: another device)"));
@@ -497,7 +522,8 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
         st_line_addf(l, ST_NORMAL, "%*s", pad > 0 ? pad + 1 : 1, "");
         st_line_addf(l, other ? ST_DIM : ST_NORMAL, "%9s ", med);
         if (r->verdict_note[0] && r->verdict != PV_PASSED) {
-            st_line_adds(l, ST_DIM, r->verdict_note);
+            char nb[sizeof r->verdict_note * 2];
+            st_line_adds(l, ST_DIM, note_text(r->verdict_note, nb, sizeof nb));
         } else if (r->passed && r->median_ms > 0 && max > 0) {
             double units = r->median_ms / max * barw * 8;
             int full = (int)(units / 8), rem = (int)units % 8;
