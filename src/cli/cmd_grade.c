@@ -6,14 +6,16 @@
 #include "grade/grade_report.h"
 #include "base/scratch.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char *const grade_usage =
+static const char *const grade_usage = N_(
     "Usage: cltutor grade [LESSON...] [--dir DIR] [--format FORMAT] [-o FILE] [OPTIONS]\n"
     "       cltutor grade [LESSON...] --batch DIR [-j N] [-o grades.csv] [OPTIONS]\n"
     "\n"
@@ -61,7 +63,18 @@ static const char *const grade_usage =
     "With --batch: 0 the batch finished (every student has a CSV row; see its\n"
     "status: ok, no files, time_limit or error), 3 the grader failed for some\n"
     "students (status error), 64 usage error (also an unwritable CSV), 69 it\n"
-    "failed for every student (no usable OpenCL device?), 128+N stopped by signal N.\n";
+    "failed for every student (no usable OpenCL device?), 128+N stopped by signal N.\n");
+
+/* "cltutor grade: " and a message on standard error; fmt is translated already. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) {
+    fputs("cltutor grade: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
 
 typedef struct {
     int enabled, shown;
@@ -82,8 +95,12 @@ static void on_batch(void *user, int tests_done, int tests_total, int done, int 
     char bar[64];
     for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
     bar[width] = '\0';
-    fprintf(stderr, "\r\033[K[%s] %d/%d tests, %d/%d students%s%.40s", bar, tests_done, tests_total, done, total,
-            student && *student ? ", last: " : "", student ? student : "");
+    fputs("\r\033[K", stderr);
+    if (student && *student)
+        fprintf(stderr, _("[%s] %d/%d tests, %d/%d students, last: %.40s"), bar, tests_done, tests_total, done, total,
+                student);
+    else
+        fprintf(stderr, _("[%s] %d/%d tests, %d/%d students"), bar, tests_done, tests_total, done, total);
     fflush(stderr);
     gl->shown = 1;
 }
@@ -101,7 +118,7 @@ static int write_out(const char *path, const char *text) {
         return 0;
     }
     if (util_write_file_atomic(path, text, strlen(text)) != 0) {
-        fprintf(stderr, "cltutor grade: cannot write %s\n", path);
+        say(_("cannot write %s"), path);
         return -1;
     }
     return 0;
@@ -113,7 +130,7 @@ static int print_plan(const grade_options *o, int json) {
     for (int i = 0; i < o->n_lessons; i++) {
         char err[1400];
         if (grade_plan(o, o->lessons[i], &chs[n], err, sizeof err) != 0) {
-            fprintf(stderr, "cltutor grade: %s\n", err);
+            say("%s", err);
             rc = EXIT_USAGE;
             break;
         }
@@ -128,7 +145,9 @@ static int print_plan(const grade_options *o, int json) {
             const grade_chapter *ch = &chs[i];
             char a[32];
             grade_format_points(ch->max_score, a, sizeof a);
-            printf("Chapter %d: %s  (%s points)\n", ch->number, ch->title, a);
+            printf(_("Chapter %d: %s  (%s points)"), ch->number,
+                   !strcmp(i18n_lang(), "zh") && ch->title_zh[0] ? ch->title_zh : ch->title, a);
+            printf("\n");
             for (int k = 0; k < ch->n_tests; k++) {
                 const grade_test *t = &ch->tests[k];
                 int other = strcmp(t->file, o->lessons[i]->exercise) != 0;
@@ -137,7 +156,9 @@ static int print_plan(const grade_options *o, int json) {
                        other ? "]" : "");
             }
         }
-        printf("\nSeed %llu: the sizes and inputs change with the seed.\n", (unsigned long long)o->seed);
+        printf("\n");
+        printf(_("Seed %llu: the sizes and inputs change with the seed."), (unsigned long long)o->seed);
+        printf("\n");
     }
     for (int i = 0; i < n; i++) free(chs[i].tests);
     free(chs);
@@ -169,15 +190,15 @@ static int run_batch(void *arg, const char *scratch) {
         if (n > 4 && !strcmp(rdir + n - 4, ".csv")) rdir[n - 4] = '\0';
         strncat(rdir, "-reports", sizeof rdir - strlen(rdir) - 1);
     } else snprintf(rdir, sizeof rdir, "grade-reports");
-    fprintf(stderr, "cltutor grade: batch %s, seed %llu (--seed %llu grades the same tests), %d at a time\n",
-            g->batch, (unsigned long long)o->seed, (unsigned long long)o->seed, g->jobs);
+    say(_("batch %s, seed %llu (--seed %llu grades the same tests), %d at a time"), g->batch,
+        (unsigned long long)o->seed, (unsigned long long)o->seed, g->jobs);
     grade_batch_row *rows = NULL;
     int n = 0;
     double t0 = util_now();
     if (grade_batch_run(o, g->batch, rdir, g->jobs, g->student_limit, g->st, on_batch, g->live, &rows, &n, err,
                         sizeof err) != 0) {
         live_clear(g->live);
-        fprintf(stderr, "cltutor grade: %s\n", err);
+        say("%s", err);
         return EXIT_USAGE;
     }
     live_clear(g->live);
@@ -188,27 +209,43 @@ static int run_batch(void *arg, const char *scratch) {
     for (int i = 0; i < n; i++)
         if (rows[i].time_limit) {
             late++;
-            fprintf(stderr, "cltutor grade: %s: %s\n", rows[i].student, rows[i].error);
+            say("%s: %s", rows[i].student, rows[i].error);
         } else if (!rows[i].graded) {
             errors++;
-            fprintf(stderr, "cltutor grade: %s: %s\n", rows[i].student, rows[i].error);
+            say("%s: %s", rows[i].student, rows[i].error);
         }
     for (int i = 0; i < n; i++)
         if (rows[i].graded && !rows[i].submitted) {
-            if (!empty++) fprintf(stderr, "cltutor grade: none of the exercise files was found for:");
+            if (!empty++) fprintf(stderr, "cltutor grade: %s", _("none of the exercise files was found for:"));
             fprintf(stderr, " %s", rows[i].student);
         }
     if (empty) {
         char ex[1200];
         snprintf(ex, sizeof ex, "exercises/%s/%s", g->lessons[0]->id, g->lessons[0]->exercise);
-        fprintf(stderr, "\n  (status \"no files\"). Each student's folder should hold the files as in the "
-                        "workspace, e.g. STUDENT/%s.\n", ex);
+        fprintf(stderr, "\n  ");
+        fprintf(stderr, _("(status \"no files\"). Each student's folder should hold the files as in the workspace, "
+                          "e.g. STUDENT/%s."), ex);
+        fprintf(stderr, "\n");
     }
     int graded = n - errors - late;
-    fprintf(stderr, "cltutor grade: %d student%s graded in %.0f s%s%s%s; reports in %s/\n", graded,
-            graded == 1 ? "" : "s", util_now() - t0, late ? " (some stopped at --student-limit: status time_limit)"
-            : "", output && strcmp(output, "-") ? "; grades in " : "", output && strcmp(output, "-") ? output : "",
-            rdir);
+    double took = util_now() - t0;
+    if (output && strcmp(output, "-")) {
+        if (late)
+            say(P_("%d student graded in %.0f s (some stopped at --student-limit: status time_limit); grades in %s; "
+                   "reports in %s/",
+                   "%d students graded in %.0f s (some stopped at --student-limit: status time_limit); grades in %s; "
+                   "reports in %s/", graded), graded, took, output, rdir);
+        else
+            say(P_("%d student graded in %.0f s; grades in %s; reports in %s/",
+                   "%d students graded in %.0f s; grades in %s; reports in %s/", graded), graded, took, output, rdir);
+    } else if (late) {
+        say(P_("%d student graded in %.0f s (some stopped at --student-limit: status time_limit); reports in %s/",
+               "%d students graded in %.0f s (some stopped at --student-limit: status time_limit); reports in %s/",
+               graded), graded, took, rdir);
+    } else {
+        say(P_("%d student graded in %.0f s; reports in %s/", "%d students graded in %.0f s; reports in %s/", graded),
+            graded, took, rdir);
+    }
     if (errors && rc == 0) rc = errors == n ? EXIT_NO_DEVICE : EXIT_CRASH;
     grade_batch_free(rows, n);
     return rc;
@@ -222,13 +259,12 @@ static int run_single(void *arg, const char *scratch) {
     char work[1200];
     snprintf(work, sizeof work, "%s/work", scratch);
     if (util_mkdirs(work) != 0) {
-        fprintf(stderr, "cltutor grade: cannot create a temporary folder in %s\n", scratch);
+        say(_("cannot create a temporary folder in %s"), scratch);
         return EXIT_USAGE;
     }
     o.work_dir = work;
     if (g->fmt != GF_TEXT || (output && strcmp(output, "-")))
-        fprintf(stderr, "cltutor grade: seed %llu (--seed %llu grades the same tests)\n", (unsigned long long)o.seed,
-                (unsigned long long)o.seed);
+        say(_("seed %llu (--seed %llu grades the same tests)"), (unsigned long long)o.seed, (unsigned long long)o.seed);
     grade_result r;
     grade_run(&o, on_test, g->live, NULL, &r);
     live_clear(g->live);
@@ -237,13 +273,12 @@ static int run_single(void *arg, const char *scratch) {
     char *text = grade_report_render(&r, g->fmt, g->st);
     int rc = write_out(output, text ? text : "") == 0 ? 0 : EXIT_USAGE;
     free(text);
-    if (r.fatal) fprintf(stderr, "cltutor grade: the grader could not run: %s\n", r.fatal_msg);
+    if (r.fatal) say(_("the grader could not run: %s"), r.fatal_msg);
     else if (g->fmt != GF_TEXT || (output && strcmp(output, "-"))) {
         char a[32], b[32];
         grade_format_points(r.score, a, sizeof a);
         grade_format_points(r.max_score, b, sizeof b);
-        fprintf(stderr, "cltutor grade: %s / %s (%d passed, %d failed, %d skipped)\n", a, b, r.n_passed, r.n_failed,
-                r.n_skipped);
+        say(_("%s / %s (%d passed, %d failed, %d skipped)"), a, b, r.n_passed, r.n_failed, r.n_skipped);
     }
     if (rc == 0) rc = r.fatal ? r.fatal : r.n_failed ? EXIT_WRONG : 0;
     grade_result_free(&r);
@@ -269,14 +304,14 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
     case O_DIR: a->dir = arg; break;
     case O_FORMAT:
         if (grade_format_parse(arg, &a->fmt) != 0)
-            return cli_usage_error("grade", "--format '%s': use text, json, junit, tap or gradescope", arg);
+            return cli_usage_error("grade", _("--format '%s': use text, json, junit, tap or gradescope"), arg);
         break;
     case 'o': a->output = arg; break;
     case O_SEED: {
         char *end;
         unsigned long long s = strtoull(arg, &end, 10);
         if (!*arg || *end || arg[0] == '-' || s == 0 || s > (1ull << 53))
-            return cli_usage_error("grade", "--seed '%s': give a whole number from 1 to 2^53", arg);
+            return cli_usage_error("grade", _("--seed '%s': give a whole number from 1 to 2^53"), arg);
         a->o.seed = s;
         a->have_seed = 1;
         break;
@@ -295,8 +330,8 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
         return cli_parse_double("grade", "--require-speedup", arg, 0.001, 1e6, &a->o.require_speedup) ? EXIT_USAGE : -1;
     case O_VIS:
         if (!grade_visibility_ok(arg))
-            return cli_usage_error("grade", "--visibility '%s': use visible, hidden, after_due_date or "
-                                   "after_published", arg);
+            return cli_usage_error("grade", _("--visibility '%s': use visible, hidden, after_due_date or "
+                                              "after_published"), arg);
         a->visibility = arg;
         break;
     case O_PLAN: a->plan = 1; break;
@@ -324,21 +359,23 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         {"help", no_argument, 0, 'h'},                 {0, 0, 0, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
-        if (ch == 'h') return fputs(grade_usage, stdout), 0;
-        if (ch == '?' || ch == ':') return cli_usage_error("grade", "unknown option %s", argv[optind - 1]);
+        if (ch == 'h') return fputs(_(grade_usage), stdout), 0;
+        if (ch == '?' || ch == ':') return cli_usage_error("grade", _("unknown option %s"), argv[optind - 1]);
         int rc = grade_option(ch, optarg, a);
         if (rc >= 0) return rc;
     }
-    if (a->batch && a->dir) return cli_usage_error("grade", "--batch and --dir cannot be used together");
+    if (a->batch && a->dir) return cli_usage_error("grade", "%s", _("--batch and --dir cannot be used together"));
     if (a->plan && a->fmt != GF_TEXT && a->fmt != GF_JSON)
-        return cli_usage_error("grade", "--plan prints text or, with --format json, JSON");
+        return cli_usage_error("grade", "%s", _("--plan prints text or, with --format json, JSON"));
     if (a->batch && a->fmt != GF_TEXT)
-        return cli_usage_error("grade", "--batch writes a CSV and a JSON report per student; --format is for one submission");
+        return cli_usage_error("grade", "%s",
+                               _("--batch writes a CSV and a JSON report per student; --format is for one submission"));
     if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0))
-        return cli_usage_error("grade", "%s needs --batch", a->reports ? "--reports" : a->jobs != 1 ? "--jobs"
+        return cli_usage_error("grade", _("%s needs --batch"), a->reports ? "--reports" : a->jobs != 1 ? "--jobs"
                                : "--student-limit");
     if (a->o.require_speedup > 0 && !a->o.device_spec)
-        return cli_usage_error("grade", "--require-speedup needs --device: a speed requirement holds on a named device");
+        return cli_usage_error("grade", "%s",
+                               _("--require-speedup needs --device: a speed requirement holds on a named device"));
     return -1;
 }
 
@@ -370,15 +407,16 @@ static int grade_submissions(cli_ctx *cx, grade_args *a, const lesson **lessons,
                        .live = live};
     if (!a->batch) {
         snprintf(subm, sizeof subm, "%s", a->dir ? a->dir : cx->paths.workspace);
-        if (!util_is_dir(subm)) return cli_usage_error("grade", "--dir %s: no such folder", subm);
+        if (!util_is_dir(subm)) return cli_usage_error("grade", _("--dir %s: no such folder"), subm);
         a->o.submission = subm;
     }
     int rc = scratch_run("cltutor-grade", a->batch ? run_batch : run_single, &g, err, sizeof err);
     if (rc < 0) {
-        fprintf(stderr, "cltutor grade: %s\n", err);
+        say("%s", err);
         rc = EXIT_USAGE;
     } else if (rc > 128 && rc < 160) {
-        fprintf(stderr, "\ncltutor grade: stopped by signal %d; temporary files removed\n", rc - 128);
+        fputc('\n', stderr);
+        say(_("stopped by signal %d; temporary files removed"), rc - 128);
     }
     return rc;
 }
@@ -391,9 +429,8 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     a.o.device_spec = cli_device(cx, a.o.device_spec);
     if ((rc = cli_load_course(cx))) return rc;
     if (!paths_have_solutions(&cx->paths)) {
-        fprintf(stderr, "cltutor grade: the instructor withheld the reference solutions from this install (it "
-                "has no %s/kernels/); grading compares with them, so grade on an instructor's install.\n",
-                cx->paths.data);
+        say(_("the instructor withheld the reference solutions from this install (it has no %s/kernels/); grading "
+              "compares with them, so grade on an instructor's install."), cx->paths.data);
         return EXIT_USAGE;
     }
     int nl = 0;
@@ -409,9 +446,9 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     char err[1400];
     int count = a.plan ? 0 : grade_count(&a.o, err, sizeof err);
     if (a.plan) rc = print_plan(&a.o, a.fmt == GF_JSON);
-    else if (count < 0) rc = (fprintf(stderr, "cltutor grade: %s\n", err), EXIT_USAGE);
+    else if (count < 0) rc = (say("%s", err), EXIT_USAGE);
     else if (count == 0 && a.o.only)
-        rc = cli_usage_error("grade", "--tests %s: no test of these chapters has that id (see --plan)", a.o.only);
+        rc = cli_usage_error("grade", _("--tests %s: no test of these chapters has that id (see --plan)"), a.o.only);
     else rc = grade_submissions(cx, &a, lessons, &st, &live);
     free(lessons);
     return rc;

@@ -11,6 +11,7 @@
 #include "gpumodel/technique.h"
 #include "run/srcpolicy.h"
 #include "base/util.h"
+#include "text/i18n.h"
 #include "grade/verdict.h"
 #include "run/wproto.h"
 
@@ -100,7 +101,7 @@ static void set_detail(grade_test *t, char *text) {
 /* What a learner reads about one run: the engine's message, and the evidence. */
 static char *run_detail(const engine_report *rep) {
     char *d = NULL;
-    util_sappend(&d, "%s: %s", rep->headline, rep->message);
+    util_sappend(&d, _("%s: %s"), _(rep->headline), rep->message);
     if (rep->status == ENG_WRONG) {
         const verify_report *vr = &rep->verify;
         int shown = 0;
@@ -108,14 +109,16 @@ static char *run_detail(const engine_report *rep) {
             const vr_entry *e = &vr->entries[i];
             if (!e->wrong) continue;
             if (e->lo != e->hi)
-                util_sappend(&d, "\n  %s %ld: expected %lld (%lld..%lld accepted), got %lld", vr->what, e->index,
-                             e->expected, e->lo, e->hi, e->actual);
+                /* TRANSLATORS: one wrong entry: "bin 7: expected 41 (17..45 accepted), got 0" */
+                util_sappend(&d, _("\n  %s %ld: expected %lld (%lld..%lld accepted), got %lld"), _(vr->what),
+                             e->index, e->expected, e->lo, e->hi, e->actual);
             else
-                util_sappend(&d, "\n  %s %ld: expected %lld, got %lld", vr->what, e->index, e->expected, e->actual);
+                util_sappend(&d, _("\n  %s %ld: expected %lld, got %lld"), _(vr->what), e->index, e->expected,
+                             e->actual);
             shown++;
         }
         if (vr->counts && vr->expected_total != vr->actual_total)
-            util_sappend(&d, "\n  total: expected %lld, got %lld", vr->expected_total, vr->actual_total);
+            util_sappend(&d, _("\n  total: expected %lld, got %lld"), vr->expected_total, vr->actual_total);
     }
     if (rep->status == ENG_BUILD && rep->build_log && *rep->build_log) {
         char *log = clean_text(rep->build_log, 1500);
@@ -123,13 +126,13 @@ static char *run_detail(const engine_report *rep) {
         free(log);
     }
     if (rep->out_of_memory)
-        util_sappend(&d, "\nThe worker ran out of the memory a test may use (--memory-limit).");
+        util_sappend(&d, "%s", _("\nThe worker ran out of the memory a test may use (--memory-limit)."));
     if (rep->worker_output && *rep->worker_output) {
         char *out = clean_text(rep->worker_output, 800);
         if (rep->status == ENG_PASS || rep->status == ENG_WRONG)
-            util_sappend(&d, "\nThe kernel or runtime printed (ignored for grading):\n%s", out ? out : "");
+            util_sappend(&d, _("\nThe kernel or runtime printed (ignored for grading):\n%s"), out ? out : "");
         else if (rep->status != ENG_BUILD)
-            util_sappend(&d, "\nThe runtime printed:\n%s", out ? out : "");
+            util_sappend(&d, _("\nThe runtime printed:\n%s"), out ? out : "");
         free(out);
     }
     return d;
@@ -279,7 +282,7 @@ static int is_fatal(engine_status s) { return s == ENG_USAGE || s == ENG_NO_DEVI
 static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) {
     grade_result *r = rc->r;
     r->fatal = engine_exit_code(rep->status);
-    util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s: %s: %s", what, rep->headline, rep->message);
+    util_errf(r->fatal_msg, sizeof r->fatal_msg, _("%s: %s: %s"), what, _(rep->headline), rep->message);
 }
 
 static void mark_missing(grade_test *t, const char *status, const char *msg);
@@ -342,11 +345,11 @@ static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, cons
 static void from_item(grade_test *t, const verdict_item *it) {
     t->outcome = it->outcome == VO_PASS ? GO_PASS : it->outcome == VO_SKIP ? GO_SKIP : GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", it->outcome == VO_SKIP ? "skipped" : "measured");
-    snprintf(t->headline, sizeof t->headline, "%s", it->headline);
+    verdict_headline(it->headline, t->headline, sizeof t->headline);
     set_detail(t, util_strdup(it->outcome == VO_SKIP ? "" : it->detail));
     if (it->outcome == VO_SKIP) {
         char *d = NULL;
-        util_sappend(&d, "skipped: GPU memory model unavailable: %s", it->detail);
+        util_sappend(&d, _("skipped: GPU memory model unavailable: %s"), it->detail);
         set_detail(t, d);
     }
 }
@@ -364,7 +367,7 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         char *stop = strstr(why_not, ". ");
         if (stop) stop[1] = '\0';
         it.outcome = VO_SKIP;
-        snprintf(it.headline, sizeof it.headline, "Skipped");
+        snprintf(it.headline, sizeof it.headline, "%s", N_("Skipped"));
         snprintf(it.detail, sizeof it.detail, "%s", why_not);
         from_item(t, &it);
         return;
@@ -377,12 +380,12 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         /* nothing to simulate: a kernel that fails every test may well hang the simulator too */
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_run");
-        snprintf(t->headline, sizeof t->headline, "Not credited");
+        snprintf(t->headline, sizeof t->headline, "%s", _("Not credited"));
         set_detail(t, util_strdup(t->kind == GT_TECHNIQUE
-                                  ? "The technique is credited only on a correct kernel, and no hidden test passed, "
-                                    "so there was nothing to measure. Make the kernel correct first."
-                                  : "The race check runs only on a kernel that passed a hidden test, and none did. "
-                                    "Make the kernel correct first."));
+                                  ? _("The technique is credited only on a correct kernel, and no hidden test passed, "
+                                      "so there was nothing to measure. Make the kernel correct first.")
+                                  : _("The race check runs only on a kernel that passed a hidden test, and none did. "
+                                      "Make the kernel correct first.")));
         return;
     }
     analyse_once(rc, l, t, path, display, an);
@@ -406,8 +409,8 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
     if (!prev || strcmp(prev->problem, l->problem) != 0 || !rc->o->course) {
         t->outcome = GO_SKIP;
         snprintf(t->status, sizeof t->status, "skipped");
-        snprintf(t->headline, sizeof t->headline, "Skipped");
-        util_sappend(&d, "skipped: chapter %d has no previous chapter with the same problem to compare with",
+        snprintf(t->headline, sizeof t->headline, "%s", _("Skipped"));
+        util_sappend(&d, _("skipped: chapter %d has no previous chapter with the same problem to compare with"),
                      l->number);
         set_detail(t, d);
         return;
@@ -418,7 +421,7 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
     engine_status sa = run_once(rc, prev, ref, ref, t->size, t->seed, 1.0, &a);
     note_device(rc, &a);
     if (is_fatal(sa)) {
-        fatal_from(rc, &a, "the previous chapter's reference");
+        fatal_from(rc, &a, _("the previous chapter's reference"));
         engine_report_free(&a);
         return;
     }
@@ -429,14 +432,15 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
     } else if (sa != ENG_PASS || a.n_samples == 0) {
         t->outcome = GO_SKIP;
         snprintf(t->status, sizeof t->status, "skipped");
-        snprintf(t->headline, sizeof t->headline, "Skipped");
-        util_sappend(&d, "skipped: chapter %d's reference did not run correctly here (%s)", prev->number, a.headline);
+        snprintf(t->headline, sizeof t->headline, "%s", _("Skipped"));
+        util_sappend(&d, _("skipped: chapter %d's reference did not run correctly here (%s)"), prev->number,
+                     _(a.headline));
     } else if (sb != ENG_PASS || b.n_samples == 0) {
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "%s", engine_status_name(sb));
-        snprintf(t->headline, sizeof t->headline, "%s", b.headline);
+        snprintf(t->headline, sizeof t->headline, "%s", _(b.headline));
         char *rd = run_detail(&b);
-        util_sappend(&d, "The kernel must be correct to be timed. %s", rd ? rd : "");
+        util_sappend(&d, _("The kernel must be correct to be timed. %s"), rd ? rd : "");
         free(rd);
         t->wall_s = b.wall_s;
     } else {
@@ -446,9 +450,10 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
         t->outcome = speed >= rc->o->require_speedup ? GO_PASS : GO_FAIL;
         snprintf(t->status, sizeof t->status, "measured");
         snprintf(t->headline, sizeof t->headline, "%.2fx", speed);
-        util_sappend(&d, "On %s: this kernel %.4g ms (median of %d runs), chapter %d's reference %.4g ms (median of "
-                     "%d runs): a speed-up of %.2fx; %gx is required.", b.device.name, b.timing.median, b.n_samples,
-                     prev->number, a.timing.median, a.n_samples, speed, rc->o->require_speedup);
+        /* TRANSLATORS: each median is of at least 3 runs */
+        util_sappend(&d, _("On %s: this kernel %.4g ms (median of %d runs), chapter %d's reference %.4g ms (median of "
+                           "%d runs): a speed-up of %.2fx; %gx is required."), b.device.name, b.timing.median,
+                     b.n_samples, prev->number, a.timing.median, a.n_samples, speed, rc->o->require_speedup);
     }
     if (d) set_detail(t, d);
     engine_report_free(&a);
@@ -463,7 +468,7 @@ static void tick(run_ctx *rc, const grade_chapter *ch, const grade_test *t) {
 static void mark_missing(grade_test *t, const char *status, const char *msg) {
     t->outcome = GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", status);
-    snprintf(t->headline, sizeof t->headline, "%s", !strcmp(status, "missing") ? "File missing" : "File refused");
+    snprintf(t->headline, sizeof t->headline, "%s", !strcmp(status, "missing") ? _("File missing") : _("File refused"));
     set_detail(t, util_strdup(msg));
 }
 
@@ -491,12 +496,14 @@ static void check_fix_is_edit(const grade_options *o, const lesson *l, grade_tes
     if (dist > allowed) {
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_a_fix");
-        snprintf(t->headline, sizeof t->headline, "Not the listing, fixed");
+        snprintf(t->headline, sizeof t->headline, "%s", _("Not the listing, fixed"));
         char *d = NULL;
-        util_sappend(&d, "The file is correct, but %d code lines (comments and spacing aside) differ from the shipped "
-                     "listing %s, and a fix of this bug changes at most %d. This exercise asks you to find the bug in "
-                     "the listing and mend it there, not to replace the listing with another kernel: start again "
-                     "from the shipped listing and change only what is wrong.", dist, bug->file, allowed);
+        /* TRANSLATORS: the first number is always at least 2 */
+        util_sappend(&d, _("The file is correct, but %d code lines (comments and spacing aside) differ from the "
+                           "shipped listing %s, and a fix of this bug changes at most %d. This exercise asks you to "
+                           "find the bug in the listing and mend it there, not to replace the listing with another "
+                           "kernel: start again from the shipped listing and change only what is wrong."),
+                     dist, bug->file, allowed);
         set_detail(t, d);
     }
     free(listing);
@@ -518,10 +525,10 @@ static void gate_on_safety(grade_chapter *ch) {
         t->outcome = GO_FAIL;
         t->score = 0;
         snprintf(t->status, sizeof t->status, "unsafe");
-        util_textf(t->headline, sizeof t->headline, "Not credited: %s", safety->headline);
+        util_textf(t->headline, sizeof t->headline, _("Not credited: %s"), safety->headline);
         char *d = NULL;
-        util_sappend(&d, "This run was correct here, but the race check failed (%s), so the result holds only by "
-                     "luck of the device and is not credited. %s", safety->headline, t->detail ? t->detail : "");
+        util_sappend(&d, _("This run was correct here, but the race check failed (%s), so the result holds only by "
+                           "luck of the device and is not credited. %s"), safety->headline, t->detail ? t->detail : "");
         set_detail(t, d);
     }
 }
@@ -552,7 +559,8 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             } else if (private_copy(o->work_dir, l->id, files[nf].file, text, files[nf].path,
                                     sizeof files[nf].path) != 0) {
                 snprintf(files[nf].status, sizeof files[nf].status, "missing");
-                snprintf(files[nf].err, sizeof files[nf].err, "the grader could not copy the file to %s", o->work_dir);
+                snprintf(files[nf].err, sizeof files[nf].err, _("the grader could not copy the file to %s"),
+                         o->work_dir);
             } else {
                 files[nf].ok = 1;
             }
@@ -590,7 +598,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         grade_test *t = &ch->tests[i];
         if (rc->cancel && *rc->cancel) {
             rc->r->fatal = 130;
-            util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "cancelled");
+            util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "%s", _("cancelled"));
             break;
         }
         int f = 0;
@@ -599,9 +607,9 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
         if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
             evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
-                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
+                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
         } else if (f >= nf || !files[f].ok) {
-            mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : "no file");
+            mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
         } else if (t->kind == GT_SPEED) {
             run_speed(rc, l, t, files[f].path, display);
         } else {
@@ -623,7 +631,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             }
             t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
             snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
-            snprintf(t->headline, sizeof t->headline, "%s", rep.headline);
+            snprintf(t->headline, sizeof t->headline, "%s", _(rep.headline));
             set_detail(t, run_detail(&rep));
             t->wall_s = rep.wall_s;
             if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
@@ -676,7 +684,7 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
     r->chapters = calloc((size_t)(o->n_lessons ? o->n_lessons : 1), sizeof *r->chapters);
     if (!r->chapters) {
         r->fatal = EXIT_USAGE;
-        util_errf(r->fatal_msg, sizeof r->fatal_msg, "out of memory");
+        util_errf(r->fatal_msg, sizeof r->fatal_msg, "%s", _("out of memory"));
         return -1;
     }
     for (int i = 0; i < o->n_lessons; i++) {

@@ -41,6 +41,7 @@ typedef struct {
     char id[96];
     int number;
     char title[128];
+    char title_zh[128];   /* the Chinese title ("" none), for people reading a report in Chinese */
     char file[256];       /* the graded file, as the submission names it: exercises/ID/FILE */
     int submitted;        /* the exercise file was there and could be read */
     grade_test *tests;

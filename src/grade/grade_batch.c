@@ -4,6 +4,7 @@
 #include "grade/grade_batch.h"
 #include "base/scratch.h"
 #include "base/util.h"
+#include "text/i18n.h"
 
 #include <cJSON.h>
 #include <dirent.h>
@@ -90,7 +91,7 @@ static void read_back(const grade_options *o, grade_batch_row *row) {
     cJSON *j = text ? cJSON_Parse(text) : NULL;
     free(text);
     if (!j) {
-        snprintf(row->error, sizeof row->error, "the grader wrote no report");
+        snprintf(row->error, sizeof row->error, "%s", _("the grader wrote no report"));
         return;
     }
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(j, "error");
@@ -123,9 +124,10 @@ static void stopped_at_limit(const grade_options *o, grade_batch_row *row, doubl
                              const grade_report_style *st) {
     row->time_limit = 1;
     row->fatal = 0;
+    /* TRANSLATORS: time_limit is the status in the CSV of grades: keep it as it is */
     snprintf(row->error, sizeof row->error,
-             "time_limit: grading took more than %.0f s (--student-limit), so its processes were stopped and it "
-             "has no grade; grade this student alone, or with a larger --student-limit", limit_s);
+             _("time_limit: grading took more than %.0f s (--student-limit), so its processes were stopped and it "
+               "has no grade; grade this student alone, or with a larger --student-limit"), limit_s);
     grade_result r;
     memset(&r, 0, sizeof r);
     snprintf(r.submission, sizeof r.submission, "%s", row->dir);
@@ -149,7 +151,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
     *n_out = 0;
     DIR *d = opendir(batch_dir);
     if (!d) {
-        util_errf(err, errlen, "%s: cannot open the folder of submissions", batch_dir);
+        util_errf(err, errlen, _("%s: cannot open the folder of submissions"), batch_dir);
         return -1;
     }
     int n = 0, cap = 0;
@@ -161,7 +163,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
         if (util_pathf(path, sizeof path, "%s/%s", batch_dir, e->d_name) != 0) {
             closedir(d);
             free(rows);
-            util_errf(err, errlen, "%s/%s: the path is longer than %zu bytes; grade from a shorter path", batch_dir,
+            util_errf(err, errlen, _("%s/%s: the path is longer than %zu bytes; grade from a shorter path"), batch_dir,
                       e->d_name, sizeof path - 1);
             return -1;
         }
@@ -180,13 +182,13 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
     closedir(d);
     if (n == 0) {
         free(rows);
-        util_errf(err, errlen, "%s has no submission folders (one folder per student)", batch_dir);
+        util_errf(err, errlen, _("%s has no submission folders (one folder per student)"), batch_dir);
         return -1;
     }
     qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
     if (util_mkdirs(reports_dir) != 0) {
         free(rows);
-        util_errf(err, errlen, "%s: cannot create the reports folder", reports_dir);
+        util_errf(err, errlen, _("%s: cannot create the reports folder"), reports_dir);
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -210,7 +212,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
     snprintf(tmpl, sizeof tmpl, "%s/cltutor-batch-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     if (!mkdtemp(tmpl)) {
         grade_batch_free(rows, n);
-        util_errf(err, errlen, "cannot create a temporary folder in %s", tmpdir && *tmpdir ? tmpdir : "/tmp");
+        util_errf(err, errlen, _("cannot create a temporary folder in %s"), tmpdir && *tmpdir ? tmpdir : "/tmp");
         return -1;
     }
     if (jobs < 1) jobs = 1;
@@ -245,7 +247,7 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
             close(pfd[1]);
             if (pid < 0) {
                 close(pfd[0]);
-                snprintf(rows[next].error, sizeof rows[next].error, "could not start a grader process");
+                snprintf(rows[next].error, sizeof rows[next].error, "%s", _("could not start a grader process"));
                 rows[next].fatal = 1;
                 finished++;
                 next++;
@@ -309,8 +311,9 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                 read_back(base, row);
             } else {
                 row->fatal = 1;
-                snprintf(row->error, sizeof row->error, "the grader process %s",
-                         WIFSIGNALED(status) ? "was killed" : "could not write its report");
+                snprintf(row->error, sizeof row->error, "%s",
+                         WIFSIGNALED(status) ? _("the grader process was killed")
+                                             : _("the grader process could not write its report"));
             }
             if (run[k].ticks < per_student) ticks += per_student - run[k].ticks;
             last = row->student;

@@ -10,6 +10,7 @@
 #include "gpumodel/technique.h"
 #include "run/srcpolicy.h"
 #include "base/util.h"
+#include "text/i18n.h"
 #include "grade/verdict.h"
 #include "run/wproto.h"
 
@@ -153,7 +154,7 @@ static int draw_ranges(const char *in, char *out, size_t len, rng_state *r, long
         snprintf(b, sizeof b, "%.*s", (int)m, p + n + 2);
         long lo, hi;
         if (util_parse_count(a, &lo) != 0 || util_parse_count(b, &hi) != 0 || hi < lo) {
-            util_errf(err, errlen, "hidden_sizes: '%s..%s' is not a range LO..HI", a, b);
+            util_errf(err, errlen, _("hidden_sizes: '%s..%s' is not a range LO..HI"), a, b);
             return -1;
         }
         long v = hi - lo >= 2 ? ragged_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
@@ -183,11 +184,11 @@ static int parse_weights(const char *spec, weight_entry *out, int max, char *err
         char *end = NULL;
         double v = sep ? strtod(sep + 1, &end) : 0;
         if (!sep || sep == tok || end == sep + 1 || *end || v < 0 || v > 1e6) {
-            util_errf(err, errlen, "weights: '%s' is not NAME:POINTS (for example tests:70 technique:30)", tok);
+            util_errf(err, errlen, _("weights: '%s' is not NAME:POINTS (for example tests:70 technique:30)"), tok);
             return -1;
         }
         if (n == max) {
-            util_errf(err, errlen, "weights: more than %d entries", max);
+            util_errf(err, errlen, _("weights: more than %d entries"), max);
             return -1;
         }
         snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(sep - tok), tok);
@@ -216,8 +217,8 @@ static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t 
         for (int t = 0; t < ch->n_tests && !w[i].used; t++)
             if (!strcmp(w[i].name, ch->tests[t].id)) w[i].used = 1;
         if (!w[i].used) {
-            util_errf(err, errlen, "weights: '%s' is neither a group (tests, technique, fixes, speed) nor a "
-                      "test of this chapter", w[i].name);
+            util_errf(err, errlen, _("weights: '%s' is neither a group (tests, technique, fixes, speed) nor a "
+                                     "test of this chapter"), w[i].name);
             return -1;
         }
     }
@@ -289,7 +290,7 @@ static int plan_add(planner *pl, grade_kind kind, const char *id, const char *fi
 static int plan_add(planner *pl, grade_kind kind, const char *id, const char *file, const char *spec, const char *fmt,
                     ...) {
     grade_test *t = add_test(pl->ch, &pl->cap, kind, id, file ? file : pl->l->exercise);
-    if (!t) return util_errf(pl->err, pl->errlen, "out of memory"), -1;
+    if (!t) return util_errf(pl->err, pl->errlen, "%s", _("out of memory")), -1;
     snprintf(t->size, sizeof t->size, "%s", spec);
     va_list ap;
     va_start(ap, fmt);
@@ -393,7 +394,7 @@ static int plan_bugs(planner *pl) {
             return -1;
     }
     if (pl->ch->n_tests == 0)
-        return util_errf(pl->err, pl->errlen, "%s: no hidden test fits this chapter's problem; set hidden_sizes",
+        return util_errf(pl->err, pl->errlen, _("%s: no hidden test fits this chapter's problem; set hidden_sizes"),
                          pl->ini), -1;
     for (int b = 0; b < l->n_bugs; b++) {
         if (plan_size(pl, "exposes", l->bugs[b].exposes, spec, sizeof spec) != 0) return -1;
@@ -461,10 +462,11 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
     snprintf(ch->id, sizeof ch->id, "%s", l->id);
     ch->number = l->number;
     snprintf(ch->title, sizeof ch->title, "%s", l->title);
+    snprintf(ch->title_zh, sizeof ch->title_zh, "%s", l->title_zh);
     snprintf(ch->file, sizeof ch->file, "exercises/%s/%s", l->id, l->exercise);
     planner pl = {.o = o, .l = l, .ch = ch, .err = err, .errlen = errlen, .ops = problem_find(l->problem)};
     snprintf(pl.ini, sizeof pl.ini, "%s/lesson.ini", l->dir);
-    if (!pl.ops) return util_errf(err, errlen, "%s: unknown problem '%s'", pl.ini, l->problem), -1;
+    if (!pl.ops) return util_errf(err, errlen, _("%s: unknown problem '%s'"), pl.ini, l->problem), -1;
     char perr[512];
     if (problem_parse_size(pl.ops, l->default_size, &pl.base, perr, sizeof perr) != 0)
         return util_errf(err, errlen, "%s: default_size: %s", pl.ini, perr), -1;

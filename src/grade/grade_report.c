@@ -3,6 +3,8 @@
 #include "grade/grade_report.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/i18n.h"
+#include "text/stext.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +64,17 @@ static cJSON *test_identity_json(const grade_test *t) {
     if (t->check[0]) cJSON_AddStringToObject(j, "check", t->check);
     cJSON_AddNumberToObject(j, "seed", (double)t->seed);
     return j;
+}
+
+/* A chapter's title for people: the Chinese one in Chinese (the JSON and JUnit keep the English). */
+static const char *shown_title(const grade_chapter *ch) {
+    return !strcmp(i18n_lang(), "zh") && ch->title_zh[0] ? ch->title_zh : ch->title;
+}
+
+/* Spaces that pad text to cols columns (wide characters take two), at least none. */
+static int pad_to(const char *text, int cols) {
+    int w = st_widths(text);
+    return w < cols ? cols - w : 0;
 }
 
 static double percent(const grade_result *r) { return r->max_score > 0 ? 100.0 * r->score / r->max_score : 0; }
@@ -160,14 +173,27 @@ static void indent_lines(char **out, const char *text, const char *prefix, int m
 
 static char *render_text(const grade_result *r, const grade_report_style *st) {
     char *out = NULL, a[32], b[32];
-    util_sappend(&out, "%sGrade for %s%s (%s)\n", col(st, C_BOLD), r->student, col(st, C_RESET), r->submission);
-    util_sappend(&out, "Seed %llu (grade again with --seed %llu for the same tests)", (unsigned long long)r->seed,
-                 (unsigned long long)r->seed);
-    if (r->device.name[0]) util_sappend(&out, "; device %s (%s)", r->device.name, r->device.type);
-    util_sappend(&out, "\nLimits per test: %g s wall, %ld s CPU, %ld MB memory\n", r->timeout_s, r->cpu_s, r->memory_mb);
+    util_sappend(&out, "%s", col(st, C_BOLD));
+    /* TRANSLATORS: the first %s is the student; the second ends the bold that began before "Grade for"; the
+     * third is the submission's folder */
+    util_sappend(&out, _("Grade for %s%s (%s)"), r->student, col(st, C_RESET), r->submission);
+    util_sappend(&out, "\n");
+    if (r->device.name[0])
+        util_sappend(&out, _("Seed %llu (grade again with --seed %llu for the same tests); device %s (%s)"),
+                     (unsigned long long)r->seed, (unsigned long long)r->seed, r->device.name, r->device.type);
+    else
+        util_sappend(&out, _("Seed %llu (grade again with --seed %llu for the same tests)"),
+                     (unsigned long long)r->seed, (unsigned long long)r->seed);
+    util_sappend(&out, "\n");
+    util_sappend(&out, _("Limits per test: %g s wall, %ld s CPU, %ld MB memory"), r->timeout_s, r->cpu_s,
+                 r->memory_mb);
+    util_sappend(&out, "\n");
     if (r->fatal) {
-        util_sappend(&out, "\n%sThe grader could not run:%s %s\nNo grade was recorded.\n", col(st, C_RED),
-                     col(st, C_RESET), r->fatal_msg);
+        util_sappend(&out, "\n");
+        /* TRANSLATORS: the first and second %s turn red on and off around "The grader could not run:"; the
+         * third is why */
+        util_sappend(&out, _("%sThe grader could not run:%s %s"), col(st, C_RED), col(st, C_RESET), r->fatal_msg);
+        util_sappend(&out, "\n%s\n", _("No grade was recorded."));
         return out;
     }
     for (int i = 0; i < r->n_chapters; i++) {
@@ -175,22 +201,30 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
         grade_format_points(ch->score, a, sizeof a);
         grade_format_points(ch->max_score, b, sizeof b);
         char head[256];
-        snprintf(head, sizeof head, "Chapter %d: %s", ch->number, ch->title);
-        util_sappend(&out, "\n%s%-60s %6s / %s%s\n", col(st, C_BOLD), head, a, b, col(st, C_RESET));
-        util_sappend(&out, "  %s%s\n", ch->file, ch->submitted ? "" : "  (not submitted or not readable)");
+        util_textf(head, sizeof head, _("Chapter %d: %s"), ch->number, shown_title(ch));
+        util_sappend(&out, "\n%s%s%*s %6s / %s%s\n", col(st, C_BOLD), head, pad_to(head, 60), "", a, b,
+                     col(st, C_RESET));
+        util_sappend(&out, "  %s", ch->file);
+        if (!ch->submitted) util_sappend(&out, "  %s", _("(not submitted or not readable)"));
+        util_sappend(&out, "\n");
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
-            const char *mark = t->outcome == GO_PASS ? "ok  " : t->outcome == GO_SKIP ? "SKIP" : "FAIL";
+            /* TRANSLATORS: a test's mark in the text report, at most 4 columns (2 Chinese characters) */
+            const char *mark = t->outcome == GO_PASS ? _("ok") : t->outcome == GO_SKIP ? _("SKIP") : _("FAIL");
             const char *c = t->outcome == GO_PASS ? C_GREEN : t->outcome == GO_SKIP ? C_YELLOW : C_RED;
             grade_format_points(t->score, a, sizeof a);
             grade_format_points(t->max_score, b, sizeof b);
             char score[72];
             if (t->outcome == GO_SKIP) snprintf(score, sizeof score, "-");
             else snprintf(score, sizeof score, "%s/%s", a, b);
-            util_sappend(&out, "  %s%s%s %11s  %s", col(st, c), mark, col(st, C_RESET), score, t->name);
+            util_sappend(&out, "  %s%s%*s%s %11s  %s", col(st, c), mark, pad_to(mark, 4), "", col(st, C_RESET), score,
+                         t->name);
             if (t->kind == GT_FIX) util_sappend(&out, " [%s]", t->file);
-            if (t->outcome == GO_PASS && t->kernel_ms > 0)
-                util_sappend(&out, "  %s(kernel %.3g ms, not graded)%s", col(st, C_DIM), t->kernel_ms, col(st, C_RESET));
+            if (t->outcome == GO_PASS && t->kernel_ms > 0) {
+                util_sappend(&out, "  %s", col(st, C_DIM));
+                util_sappend(&out, _("(kernel %.3g ms, not graded)"), t->kernel_ms);
+                util_sappend(&out, "%s", col(st, C_RESET));
+            }
             if (t->outcome == GO_PASS && t->kind == GT_TECHNIQUE && t->detail)
                 util_sappend(&out, "\n");
             else if (t->outcome != GO_PASS)
@@ -204,8 +238,11 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
     }
     grade_format_points(r->score, a, sizeof a);
     grade_format_points(r->max_score, b, sizeof b);
-    util_sappend(&out, "\n%sTotal: %s / %s (%.1f%%)%s  %d passed, %d failed, %d skipped\n", col(st, C_BOLD), a, b,
-                 percent(r), col(st, C_RESET), r->n_passed, r->n_failed, r->n_skipped);
+    util_sappend(&out, "\n%s", col(st, C_BOLD));
+    util_sappend(&out, _("Total: %s / %s (%.1f%%)"), a, b, percent(r));
+    util_sappend(&out, "%s  ", col(st, C_RESET));
+    util_sappend(&out, _("%d passed, %d failed, %d skipped"), r->n_passed, r->n_failed, r->n_skipped);
+    util_sappend(&out, "\n");
     return out;
 }
 
@@ -300,7 +337,7 @@ static char *render_junit(const grade_result *r, const grade_report_style *st) {
             util_sappend(&out, ".%s\" time=\"%.3f\">\n", kind_name(t->kind), t->wall_s);
             if (t->outcome == GO_SKIP) {
                 util_sappend(&out, "      <skipped message=\"");
-                xml_append(&out, t->detail ? t->detail : "skipped", 1);
+                xml_append(&out, t->detail ? t->detail : _("skipped"), 1);
                 util_sappend(&out, "\"/>\n");
             } else if (t->outcome == GO_FAIL) {
                 const char *el = is_error_status(t->status) ? "error" : "failure";
@@ -312,8 +349,11 @@ static char *render_junit(const grade_result *r, const grade_report_style *st) {
             }
             grade_format_points(t->score, a, sizeof a);
             grade_format_points(t->max_score, b, sizeof b);
-            util_sappend(&out, "      <system-out>score %s of %s; file %s; seed %llu", a, b, t->file,
-                         (unsigned long long)t->seed);
+            char sys_out[400];
+            util_textf(sys_out, sizeof sys_out, _("score %s of %s; file %s; seed %llu"), a, b, t->file,
+                       (unsigned long long)t->seed);
+            util_sappend(&out, "      <system-out>");
+            xml_append(&out, sys_out, 0);
             if (t->outcome == GO_PASS && t->detail && t->kind != GT_HIDDEN) {
                 util_sappend(&out, "\n");
                 xml_append(&out, t->detail, 0);
@@ -355,23 +395,34 @@ static char *render_tap(const grade_result *r, const grade_report_style *st) {
     char *out = NULL, a[32], b[32];
     util_sappend(&out, "TAP version 13\n");
     if (r->fatal) {
-        util_sappend(&out, "1..0 # SKIP the grader could not run\n");
+        const char *why = _("the grader could not run");
+        util_sappend(&out, "1..0 # SKIP ");
+        tap_desc(&out, why);
+        util_sappend(&out, "\n");
         tap_diag(&out, r->fatal_msg, 10);
-        util_sappend(&out, "Bail out! the grader could not run\n");
+        util_sappend(&out, "Bail out! ");
+        tap_desc(&out, why);
+        util_sappend(&out, "\n");
         return out;
     }
     util_sappend(&out, "1..%d\n", r->n_tests);
-    util_sappend(&out, "# cltutor grade of ");
-    tap_desc(&out, r->student);
-    util_sappend(&out, ", seed %llu\n", (unsigned long long)r->seed);
+    char *who = NULL, *line = NULL;
+    tap_desc(&who, r->student);
+    util_sappend(&line, _("cltutor grade of %s, seed %llu"), who ? who : "", (unsigned long long)r->seed);
+    util_sappend(&out, "# %s\n", line ? line : "");
+    free(who);
+    free(line);
     int n = 0;
     for (int i = 0; i < r->n_chapters; i++) {
         const grade_chapter *ch = &r->chapters[i];
         grade_format_points(ch->score, a, sizeof a);
         grade_format_points(ch->max_score, b, sizeof b);
-        util_sappend(&out, "# Chapter %d: ", ch->number);
-        tap_desc(&out, ch->title);
-        util_sappend(&out, ": %s / %s\n", a, b);
+        char *title = NULL, *head = NULL;
+        tap_desc(&title, shown_title(ch));
+        util_sappend(&head, _("Chapter %d: %s: %s / %s"), ch->number, title ? title : "", a, b);
+        util_sappend(&out, "# %s\n", head ? head : "");
+        free(title);
+        free(head);
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
             grade_format_points(t->score, a, sizeof a);
@@ -379,8 +430,13 @@ static char *render_tap(const grade_result *r, const grade_report_style *st) {
             util_sappend(&out, "%s %d - %s ", t->outcome == GO_FAIL ? "not ok" : "ok", ++n, ch->id);
             tap_desc(&out, t->name);
             if (t->outcome == GO_SKIP) {
+                /* TRANSLATORS: how the detail of a skipped test begins, as in "skipped: GPU memory model
+                 * unavailable: %s"; TAP's SKIP says the rest */
+                const char *pre = _("skipped: ");
+                size_t np = strlen(pre);
                 util_sappend(&out, " # SKIP ");
-                tap_desc(&out, t->detail && !strncmp(t->detail, "skipped: ", 9) ? t->detail + 9 : "skipped");
+                tap_desc(&out, t->detail && !strncmp(t->detail, pre, np) ? t->detail + np
+                               : t->detail && *t->detail ? t->detail : _("skipped"));
                 util_sappend(&out, "\n");
             } else {
                 util_sappend(&out, " (%s/%s)\n", a, b);
@@ -390,7 +446,9 @@ static char *render_tap(const grade_result *r, const grade_report_style *st) {
     }
     grade_format_points(r->score, a, sizeof a);
     grade_format_points(r->max_score, b, sizeof b);
-    util_sappend(&out, "# total %s / %s (%.1f%%)\n", a, b, percent(r));
+    util_sappend(&out, "# ");
+    util_sappend(&out, _("total %s / %s (%.1f%%)"), a, b, percent(r));
+    util_sappend(&out, "\n");
     (void)st;
     return out;
 }
@@ -402,22 +460,32 @@ static char *render_gradescope(const grade_result *r, const grade_report_style *
     cJSON *o = cJSON_CreateObject();
     char *summary = NULL, a[32], b[32];
     if (r->fatal) {
-        util_sappend(&summary, "The autograder could not run, so this is not your grade; your instructor has the "
-                     "details. (%s)", r->fatal_msg);
+        util_sappend(&summary, _("The autograder could not run, so this is not your grade; your instructor has the "
+                                 "details. (%s)"), r->fatal_msg);
         cJSON_AddNumberToObject(o, "score", 0);
     } else {
         cJSON_AddNumberToObject(o, "score", pts(r->score));
-        util_sappend(&summary, "Hidden tests drawn from seed %llu on %s.\n", (unsigned long long)r->seed,
-                     r->device.name[0] ? r->device.name : "the grader's device");
+        if (r->device.name[0])
+            util_sappend(&summary, _("Hidden tests drawn from seed %llu on %s."), (unsigned long long)r->seed,
+                         r->device.name);
+        else
+            util_sappend(&summary, _("Hidden tests drawn from seed %llu on the grader's device."),
+                         (unsigned long long)r->seed);
+        util_sappend(&summary, "\n");
         for (int i = 0; i < r->n_chapters; i++) {
             grade_format_points(r->chapters[i].score, a, sizeof a);
             grade_format_points(r->chapters[i].max_score, b, sizeof b);
-            util_sappend(&summary, "Chapter %d (%s): %s / %s%s\n", r->chapters[i].number, r->chapters[i].title, a, b,
-                         r->chapters[i].submitted ? "" : "  (file not submitted)");
+            const grade_chapter *ch = &r->chapters[i];
+            if (ch->submitted)
+                util_sappend(&summary, _("Chapter %d (%s): %s / %s"), ch->number, shown_title(ch), a, b);
+            else
+                util_sappend(&summary, _("Chapter %d (%s): %s / %s  (file not submitted)"), ch->number,
+                             shown_title(ch), a, b);
+            util_sappend(&summary, "\n");
         }
         grade_format_points(r->score, a, sizeof a);
         grade_format_points(r->max_score, b, sizeof b);
-        util_sappend(&summary, "Total: %s / %s", a, b);
+        util_sappend(&summary, _("Total: %s / %s"), a, b);
     }
     cJSON_AddNumberToObject(o, "execution_time", (int)ceil(r->wall_s));
     cJSON_AddStringToObject(o, "output", summary ? summary : "");
@@ -446,9 +514,12 @@ static char *render_gradescope(const grade_result *r, const grade_report_style *
             cJSON_AddNumberToObject(j, "max_score", pts(t->max_score));
             if (t->outcome != GO_SKIP) cJSON_AddStringToObject(j, "status", t->outcome == GO_PASS ? "passed" : "failed");
             char *text = NULL;
-            if (t->outcome == GO_PASS && t->kind == GT_HIDDEN) util_sappend(&text, "Correct.");
+            if (t->outcome == GO_PASS && t->kind == GT_HIDDEN) util_sappend(&text, "%s", _("Correct."));
             else util_sappend(&text, "%s", t->detail ? t->detail : t->headline);
-            if (t->kind == GT_FIX) util_sappend(&text, "\n(file: %s)", t->file);
+            if (t->kind == GT_FIX) {
+                util_sappend(&text, "\n");
+                util_sappend(&text, _("(file: %s)"), t->file);
+            }
             cJSON_AddStringToObject(j, "output", text ? text : "");
             free(text);
             cJSON_AddStringToObject(j, "output_format", "text");

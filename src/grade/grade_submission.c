@@ -9,6 +9,7 @@
 #include "gpumodel/technique.h"
 #include "run/srcpolicy.h"
 #include "base/util.h"
+#include "text/i18n.h"
 #include "grade/verdict.h"
 #include "run/wproto.h"
 
@@ -39,7 +40,7 @@ static int is_chapter_name(const char *n) {
 int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size_t errlen) {
     int root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (root < 0) {
-        util_errf(err, errlen, "%s: not a folder", dir);
+        util_errf(err, errlen, _("%s: not a folder"), dir);
         return -1;
     }
     int fd = open_dir_at(root, "exercises");
@@ -53,7 +54,7 @@ int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size
     DIR *d = fdopendir(root);
     if (!d) {
         close(root);
-        util_errf(err, errlen, "%s: cannot list the folder", dir);
+        util_errf(err, errlen, _("%s: cannot list the folder"), dir);
         return -1;
     }
     struct dirent *e;
@@ -84,14 +85,15 @@ int grade_find_exercises(const char *dir, char *buf, size_t len, char *err, size
         return 0;
     }
     if (found > 1)
-        util_errf(err, errlen, "%s holds no exercises/ folder (several subfolders have one: give one of them)", dir);
+        util_errf(err, errlen, _("%s holds no exercises/ folder (several subfolders have one: give one of them)"),
+                  dir);
     else if (loose[0])
         util_errf(err, errlen,
-                  "%s holds %s loose, with no exercises/ folder: hand in the exercises/ folder itself, each file "
-                  "in its chapter's folder (exercises/02-atomic/histogram.cl), or, when one chapter is graded, "
-                  "that chapter's file under its own name (histogram.cl)", dir, loose);
+                  _("%s holds %s loose, with no exercises/ folder: hand in the exercises/ folder itself, each file "
+                    "in its chapter's folder (exercises/02-atomic/histogram.cl), or, when one chapter is graded, "
+                    "that chapter's file under its own name (histogram.cl)"), dir, loose);
     else
-        util_errf(err, errlen, "%s holds no exercises/ folder", dir);
+        util_errf(err, errlen, _("%s holds no exercises/ folder"), dir);
     return -1;
 }
 
@@ -114,7 +116,7 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
     else snprintf(shown, sizeof shown, "exercises/%s/%s", id, file);
     int root = open(exercises_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (root < 0) {
-        util_errf(err, errlen, "no exercises/ folder in the submission");
+        util_errf(err, errlen, "%s", _("no exercises/ folder in the submission"));
         return NULL;
     }
     int dir = open_dir_at(root, id);
@@ -123,9 +125,9 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
     if (dir < 0) {
         if (saved == ELOOP || saved == ENOTDIR) {
             *refused = 1;
-            util_errf(err, errlen, "exercises/%s is not a plain folder (a symbolic link?); it was not read", id);
+            util_errf(err, errlen, _("exercises/%s is not a plain folder (a symbolic link?); it was not read"), id);
         } else {
-            util_errf(err, errlen, "%s is not in the submission", shown);
+            util_errf(err, errlen, _("%s is not in the submission"), shown);
         }
         return NULL;
     }
@@ -135,9 +137,9 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
     if (fd < 0) {
         if (saved == ELOOP) {
             *refused = 1;
-            util_errf(err, errlen, "%s is a symbolic link; only plain files are graded", shown);
+            util_errf(err, errlen, _("%s is a symbolic link; only plain files are graded"), shown);
         } else {
-            util_errf(err, errlen, "%s is not in the submission", shown);
+            util_errf(err, errlen, _("%s is not in the submission"), shown);
         }
         return NULL;
     }
@@ -145,13 +147,13 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
         *refused = 1;
-        util_errf(err, errlen, "%s is not a plain file; it was not read", shown);
+        util_errf(err, errlen, _("%s is not a plain file; it was not read"), shown);
         return NULL;
     }
     if (st.st_size > KERNEL_MAX_BYTES) {
         close(fd);
         *refused = 1;
-        util_errf(err, errlen, "%s is %lld bytes, more than the %d a kernel file may have", shown,
+        util_errf(err, errlen, _("%s is %lld bytes, more than the %d a kernel file may have"), shown,
                   (long long)st.st_size, KERNEL_MAX_BYTES);
         return NULL;
     }
@@ -165,14 +167,14 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
     }
     close(fd);
     if (!text) {
-        util_errf(err, errlen, "out of memory");
+        util_errf(err, errlen, "%s", _("out of memory"));
         return NULL;
     }
     text[got] = '\0';
     if (!valid_text(text, got)) {
         free(text);
         *refused = 1;
-        util_errf(err, errlen, "%s is not a text file", shown);
+        util_errf(err, errlen, _("%s is not a text file"), shown);
         return NULL;
     }
     char names_buf[512];

@@ -71,7 +71,7 @@ int verdict_plan(const lesson *l, verdict *v, char *err, size_t errlen) {
     memset(v, 0, sizeof *v);
     const problem_ops *ops = problem_find(l->problem);
     if (!ops) {
-        util_errf(err, errlen, "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
+        util_errf(err, errlen, _("%s/lesson.ini: unknown problem '%s'"), l->dir, l->problem);
         return -1;
     }
     char perr[512];
@@ -189,7 +189,7 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
     if (gm->run.status != ENG_PASS) {
         set_item(it, VO_FAIL, N_("Not credited"), "The run the GPU memory model measured (%s) was not correct (%s), so "
                  "the technique is not credited. Make the kernel correct at every size first.", gm->size_text,
-                 gm->run.headline);
+                 _(gm->run.headline));
         return;
     }
     technique_result r;
@@ -199,9 +199,22 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
         set_item(it, VO_FAIL, N_("Not met"), "%s", r.detail);
         return;
     }
-    char head[128];
+    char head[128]; /* English, as every headline: verdict_headline translates it */
     snprintf(head, sizeof head, "%s: %s = %.3g", r.met ? "Met" : "Not met", technique_metric_name(c->metric), r.value);
     set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
+}
+
+const char *verdict_headline(const char *headline, char *buf, size_t len) {
+    /* a technique's "Met: METRIC = VALUE" (verdict_technique), else a headline as written */
+    if (!strncmp(headline, "Met: ", 5))
+        /* TRANSLATORS: a technique check's result; %s is its measure and value, as in "active_lanes = 30.7" */
+        snprintf(buf, len, _("Met: %s"), headline + 5);
+    else if (!strncmp(headline, "Not met: ", 9))
+        /* TRANSLATORS: a technique check's result; %s is its measure and value, as in "active_lanes = 3.2" */
+        snprintf(buf, len, _("Not met: %s"), headline + 9);
+    else
+        snprintf(buf, len, "%s", _(headline));
+    return buf;
 }
 
 void verdict_settle(verdict *v) {
@@ -324,7 +337,8 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         if (stop) {
             memset(&gm, 0, sizeof gm);
             gm.status = GM_FAILED;
-            snprintf(gm.message, sizeof gm.message, "no test passed, so there is nothing correct to check yet");
+            snprintf(gm.message, sizeof gm.message, "%s",
+                     _("no test passed, so there is nothing correct to check yet"));
         } else {
             gpumodel_analyze(&erq, progress, progress_user, cancel, &gm);
             if (cancel && *cancel) v->cancelled = 1;
@@ -428,5 +442,7 @@ void verdict_to_progress(const verdict *v, progress_run *run) {
         return;
     }
     if (run->verdict == PV_INCOMPLETE)
-        snprintf(run->verdict_note, sizeof run->verdict_note, "the race check or the technique could not run here");
+        /* kept in the learner's progress in English, as the headlines are */
+        snprintf(run->verdict_note, sizeof run->verdict_note, "%s",
+                 N_("the race check or the technique could not run here"));
 }

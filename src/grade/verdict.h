@@ -113,6 +113,10 @@ int verdict_fix_allowed(const lesson_bug *b);
  * first thing that failed, in words (run's other fields untouched). */
 void verdict_to_progress(const verdict *v, progress_run *run);
 
+/* An item's headline (kept in English) in the learner's language, in buf;
+ * returns buf. */
+const char *verdict_headline(const char *headline, char *buf, size_t len);
+
 /* Sets passed/failed from the items. */
 void verdict_settle(verdict *v);
 

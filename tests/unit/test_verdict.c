@@ -1,10 +1,12 @@
 /* test_verdict — the rules of a chapter's verdict: technique figures per
  * instruction, the race check, visible tests, and what counts as a fix. */
+#define _DEFAULT_SOURCE
 #include "suites.h"
 #include "course/catalog.h"
 #include "gpumodel/technique.h"
 #include "base/util.h"
 #include "grade/verdict.h"
+#include "text/i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +207,28 @@ START_TEST(visible_tests_cover_the_default_size_and_bug_inputs) {
 }
 END_TEST
 
+START_TEST(headlines_are_shown_in_the_learners_language) {
+    char buf[128], dir[4096];
+    i18n_set_lang("en");
+    /* English: every headline byte for byte as the verdict wrote it */
+    ck_assert_str_eq(verdict_headline("Met: active_lanes = 30.7", buf, sizeof buf), "Met: active_lanes = 30.7");
+    ck_assert_str_eq(verdict_headline("Not met: local_loads = 0", buf, sizeof buf), "Not met: local_loads = 0");
+    ck_assert_str_eq(verdict_headline("Not met", buf, sizeof buf), "Not met");
+    ck_assert_str_eq(verdict_headline("Correct", buf, sizeof buf), "Correct");
+    /* Chinese, from the catalogue beside the test program: the measure and its value stay as they are */
+    unsetenv("LANGUAGE");
+    ck_assert_int_eq(util_exe_dir(dir, sizeof dir), 0);
+    i18n_init(dir, "/nonexistent");
+    i18n_set_lang("zh");
+    ck_assert_str_eq(verdict_headline("Not met", buf, sizeof buf), "未达到");
+    ck_assert_str_eq(verdict_headline("Correct", buf, sizeof buf), "正确");
+    verdict_headline("Met: active_lanes = 30.7", buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "active_lanes = 30.7"));
+    ck_assert_str_eq(verdict_headline("0.22x", buf, sizeof buf), "0.22x");
+    i18n_set_lang("en");
+}
+END_TEST
+
 Suite *verdict_suite(void) {
     Suite *s = suite_create("verdict");
     TCase *t = tcase_create("verdict");
@@ -214,6 +238,7 @@ Suite *verdict_suite(void) {
     tcase_add_test(t, safety_names_the_race_and_what_to_do);
     tcase_add_test(t, a_fix_is_a_small_edit);
     tcase_add_test(t, visible_tests_cover_the_default_size_and_bug_inputs);
+    tcase_add_test(t, headlines_are_shown_in_the_learners_language);
     suite_add_tcase(s, t);
     return s;
 }
