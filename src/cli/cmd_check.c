@@ -151,9 +151,12 @@ static void on_verdict_item(void *user, const verdict *v, int index, const engin
     const char *colour = ok ? "\033[32m" : skip ? "\033[33m" : "\033[31m";
     const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? _("race check") : _("technique");
     print_mark(st, mark, colour, what);
-    if (it->kind != VK_TEST) printf(_("%s: %s\n"), _(it->name), _(it->headline));
-    else if (!ok) printf(_("%s: %s\n"), _(it->headline), it->detail);
-    else printf("%s\n", _(it->headline));
+    char name[256], head[256];
+    verdict_item_name(it, name, sizeof name);
+    verdict_headline(it->headline, head, sizeof head);
+    if (it->kind != VK_TEST) printf(_("%s: %s\n"), name, head);
+    else if (!ok) printf(_("%s: %s\n"), head, it->detail);
+    else printf("%s\n", head);
     /* why a check could not run here is the same for each: said once a chapter */
     int first_skip = 1;
     for (int i = 0; i < index && skip; i++) first_skip &= v->items[i].outcome != VO_SKIP;

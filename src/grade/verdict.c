@@ -217,6 +217,22 @@ const char *verdict_headline(const char *headline, char *buf, size_t len) {
     return buf;
 }
 
+const char *verdict_item_name(const verdict_item *it, char *buf, size_t len) {
+    /* a technique of one kernel: "technique: ... (kernel NAME)" (technique_title) */
+    const char *k = strstr(it->name, " (kernel ");
+    size_t n = strlen(it->name);
+    if (!k || n < 2 || it->name[n - 1] != ')') {
+        snprintf(buf, len, "%s", _(it->name));
+        return buf;
+    }
+    char base[sizeof it->name], kernel[sizeof it->name];
+    snprintf(base, sizeof base, "%.*s", (int)(k - it->name), it->name);
+    snprintf(kernel, sizeof kernel, "%.*s", (int)(n - 1 - (size_t)(k + 9 - it->name)), k + 9);
+    /* TRANSLATORS: a technique check of one of a chapter's kernels: the check, then the kernel's name */
+    util_textf(buf, len, _("%s (kernel %s)"), _(base), kernel);
+    return buf;
+}
+
 void verdict_settle(verdict *v) {
     v->passed = v->n > 0 && !v->cancelled;
     v->failed = v->skipped = v->done = 0;

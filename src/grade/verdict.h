@@ -116,6 +116,9 @@ void verdict_to_progress(const verdict *v, progress_run *run);
 /* An item's headline (kept in English) in the learner's language, in buf;
  * returns buf. */
 const char *verdict_headline(const char *headline, char *buf, size_t len);
+/* An item's name in the learner's language (a technique of one kernel: its
+ * check's name translated, and the kernel's). */
+const char *verdict_item_name(const verdict_item *it, char *buf, size_t len);
 
 /* Sets passed/failed from the items. */
 void verdict_settle(verdict *v);

@@ -133,9 +133,12 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
         int style = it->outcome == VO_PASS ? ST_OK : it->outcome == VO_FAIL ? ST_ERR : ST_DIM;
         const char *mark = it->outcome == VO_PASS ? ok : it->outcome == VO_FAIL ? bad : wait;
         st_line_addf(l, style, "  %s ", mark);
-        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, _(it->headline));
-        else if (it->outcome == VO_PENDING) st_line_addf(l, ST_NORMAL, "%s", _(it->name));
-        else st_line_addf(l, ST_NORMAL, _("%s: %s"), _(it->name), _(it->headline));
+        char name[256], head[256];
+        verdict_item_name(it, name, sizeof name);
+        verdict_headline(it->headline, head, sizeof head);
+        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, head);
+        else if (it->outcome == VO_PENDING) st_line_addf(l, ST_NORMAL, "%s", name);
+        else st_line_addf(l, ST_NORMAL, _("%s: %s"), name, head);
         if (it->line > 0) l->tag = it->line;
         if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
     }
