@@ -153,8 +153,10 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
             char when[32], buf[300], med[32];
             fmt_when(in->last_run->when, when, sizeof when);
             st_fmt_ms(med, sizeof med, in->last_run->median_ms);
-            if (in->last_run->passed)
+            if (in->last_run->passed && in->last_run->median_ms > 0)
                 snprintf(buf, sizeof buf, _("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
+            else if (in->last_run->passed) /* a check from the command line times nothing */
+                snprintf(buf, sizeof buf, _("Your last run (%s) passed. Press r to run and time the kernel again, or e to edit it: saving the file runs it."), when);
             else
                 snprintf(buf, sizeof buf, _("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, _(in->last_run->status));
             wrap_text(out, width, ST_NORMAL, buf, "");
@@ -373,6 +375,16 @@ static void ref_row(st_doc *out, const tui_ref_time *rt, const char *label, doub
 void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     int timed = r && r->n_samples > 0 && r->status == ENG_PASS;
+    if (!timed && !r && in->last_run && in->last_run->passed && in->last_run->median_ms > 0) {
+        /* a course opened again: the last time measured, until a run measures anew */
+        char when[32], med[32], buf[400];
+        fmt_when(in->last_run->when, when, sizeof when);
+        st_fmt_ms(med, sizeof med, in->last_run->median_ms);
+        snprintf(buf, sizeof buf, _("Your last timed run (%s) took %s on %s. Press r to time the kernel again."), when, med,
+                 in->last_run->device[0] ? in->last_run->device : "?");
+        wrap_text(out, width, ST_NORMAL, buf, "");
+        return;
+    }
     if (!timed) {
         st_doc_addf(out, ST_DIM, "%s", !r ? _("Not run yet.") : _("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
         if (!r || r->serial_ms <= 0) return;
