@@ -1,5 +1,5 @@
 /* gm_text — the GPU memory model's report as text lines with their roles,
- * notes for source lines, and the comparison with another analysis. */
+ * and notes for source lines (the comparison is in gm_compare.c). */
 #define _GNU_SOURCE
 #include "gpumodel/gm_text.h"
 #include "base/util.h"
@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define GM_TEXT_MAX 1024 /* a sentence of the report, a note */
 
 /* The names people read; the JSON keeps gpumodel_space_name's and gpumodel_kind_name's. */
 static const char *space_shown(int sp) {
@@ -34,7 +32,7 @@ static const char *kinds_shown(int kd) {
 }
 
 /* One kind of access in one space: "global load" (a note), "global loads" (a summary, a comparison). */
-static const char *access_shown(int sp, int kd, int plural) {
+const char *gm_access_shown(int sp, int kd, int plural) {
     static const char *const one[GM_N_SPACES][GM_N_KINDS] = {
         {N_("global load"), N_("global store"), N_("global atomic")},
         {N_("constant load"), N_("constant store"), N_("constant atomic")},
@@ -65,7 +63,7 @@ static int max_width(int cols, const char *text) {
 
 /* The count that picks the plural form of a figure as written: its value
  * when whole ("1", "32"), else 2 (English writes "1.5 sectors"). */
-static unsigned long long count_of(const char *num) {
+unsigned long long gm_count_of(const char *num) {
     char *end;
     double v = strtod(num, &end);
     if (end == num || *end || v < 0 || v != floor(v) || v > 1e18) return 2;
@@ -73,8 +71,7 @@ static unsigned long long count_of(const char *num) {
 }
 
 static void add_line(char ***lines, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_line_v(char ***lines, int *n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
-static void add_line_v(char ***lines, int *n, const char *fmt, va_list ap) {
+void gm_add_line_v(char ***lines, int *n, const char *fmt, va_list ap) {
     char *s = NULL;
     if (vasprintf(&s, fmt, ap) < 0) s = NULL;
     if (!s) return;
@@ -90,7 +87,7 @@ static void add_line_v(char ***lines, int *n, const char *fmt, va_list ap) {
 static void add_line(char ***lines, int *n, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    add_line_v(lines, n, fmt, ap);
+    gm_add_line_v(lines, n, fmt, ap);
     va_end(ap);
 }
 
@@ -138,19 +135,19 @@ static void mark_last(int **marks, int *n_marks, int n_lines, gm_line_role role,
     (*n_marks)++;
 }
 
-static void fmt_pct(char *buf, size_t len, double f) {
+void gm_fmt_pct(char *buf, size_t len, double f) {
     double p = f * 100.0;
     if (p >= 99.95) snprintf(buf, len, "100%%");
     else if (p >= 10 || fabs(p - round(p)) < 0.05) snprintf(buf, len, "%.*f%%", fabs(p - round(p)) < 0.05 ? 0 : 1, p);
     else snprintf(buf, len, "%.1f%%", p);
 }
 
-static void fmt_num(char *buf, size_t len, double v) {
+void gm_fmt_num(char *buf, size_t len, double v) {
     if (fabs(v - round(v)) < 0.05) snprintf(buf, len, "%.0f", v);
     else snprintf(buf, len, "%.1f", v);
 }
 
-static void fmt_bytes(char *buf, size_t len, double b) {
+void gm_fmt_bytes(char *buf, size_t len, double b) {
     if (b >= 1e9) snprintf(buf, len, "%.1f GB", b / 1e9);
     else if (b >= 1e6) snprintf(buf, len, "%.1f MB", b / 1e6);
     else if (b >= 1e3) snprintf(buf, len, "%.1f kB", b / 1e3);
@@ -163,7 +160,7 @@ static void fmt_width(char *buf, size_t len, const gm_access *a) {
 }
 
 /* Appends a clause to the text in buf, after "; " when there is one. */
-static void add_clause(char *buf, size_t len, const char *clause) {
+void gm_add_clause(char *buf, size_t len, const char *clause) {
     char was[GM_TEXT_MAX];
     snprintf(was, sizeof was, "%s", buf);
     /* TRANSLATORS: two clauses of one sentence, the second after the first */
@@ -176,13 +173,13 @@ static void access_detail(const gm_access *a, char *buf, size_t len) {
     char x[32], y[32], c[GM_TEXT_MAX];
     buf[0] = '\0';
     if (a->space == GM_LOCAL) {
-        fmt_num(x, sizeof x, a->bank_avg);
+        gm_fmt_num(x, sizeof x, a->bank_avg);
         if (a->bank_max <= 1)
             util_textf(buf, len, "%s", _("no bank conflicts"));
         else
             util_textf(buf, len, _("bank conflicts: %s-way on average, %llu-way at worst"), x, a->bank_max);
     } else if (a->space == GM_CONSTANT) {
-        fmt_num(x, sizeof x, a->distinct_avg);
+        gm_fmt_num(x, sizeof x, a->distinct_avg);
         if (a->distinct_max <= 1)
             util_textf(buf, len, "%s", _("1 address per warp (broadcast)"));
         else
@@ -193,11 +190,11 @@ static void access_detail(const gm_access *a, char *buf, size_t len) {
                                                       : _("every work-item of a warp writes the same address"));
     }
     if (a->kind == GM_ATOMIC) {
-        fmt_num(x, sizeof x, a->contention_avg);
-        fmt_num(y, sizeof y, a->lanes_avg);
+        gm_fmt_num(x, sizeof x, a->contention_avg);
+        gm_fmt_num(y, sizeof y, a->lanes_avg);
         util_textf(c, sizeof c, _("%s of %s work-items of a warp on one address on average, %llu at worst"), x, y,
                    a->contention_max);
-        add_clause(buf, len, c);
+        gm_add_clause(buf, len, c);
     }
     if (a->skipped) {
         const char *why = _("(figures from the first 65536 executions per work-item between barriers)");
@@ -209,18 +206,18 @@ static void access_detail(const gm_access *a, char *buf, size_t len) {
 static void access_note(const gm_access *a, char *buf, size_t len) {
     char e[16], s[32], d[GM_TEXT_MAX];
     access_detail(a, d, sizeof d);
-    const char *what = access_shown(a->space, a->kind, 0);
+    const char *what = gm_access_shown(a->space, a->kind, 0);
     if (a->space == GM_LOCAL || a->kind == GM_ATOMIC) {
         /* TRANSLATORS: a kind of memory access and what the model saw of it */
         util_textf(buf, len, _("%s: %s"), what, d);
         return;
     }
-    fmt_pct(e, sizeof e, a->efficiency);
-    fmt_num(s, sizeof s, a->sectors_per_request);
+    gm_fmt_pct(e, sizeof e, a->efficiency);
+    gm_fmt_num(s, sizeof s, a->sectors_per_request);
     util_textf(buf, len,
-               P_("%s: %s sector per request, %s efficient", "%s: %s sectors per request, %s efficient", count_of(s)),
+               P_("%s: %s sector per request, %s efficient", "%s: %s sectors per request, %s efficient", gm_count_of(s)),
                what, s, e);
-    if (d[0]) add_clause(buf, len, d);
+    if (d[0]) gm_add_clause(buf, len, d);
 }
 
 static char **read_source(const char *path, int *n) {
@@ -242,7 +239,7 @@ static void add_note(gpumodel_report *rep, int line, const char *text) {
     if (line <= 0) return;
     for (int i = 0; i < rep->n_notes; i++)
         if (rep->notes[i].line == line) {
-            if (!strstr(rep->notes[i].text, text)) add_clause(rep->notes[i].text, sizeof rep->notes[i].text, text);
+            if (!strstr(rep->notes[i].text, text)) gm_add_clause(rep->notes[i].text, sizeof rep->notes[i].text, text);
             return;
         }
     gm_note *nn = realloc(rep->notes, sizeof *nn * (size_t)(rep->n_notes + 1));
@@ -311,15 +308,15 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
             const char *space = space_shown(sp), *kinds = kinds_shown(kd);
             char x[32], y[32], z[32];
             if (kd == GM_ATOMIC) {
-                fmt_num(x, sizeof x, s->contention_avg);
+                gm_fmt_num(x, sizeof x, s->contention_avg);
                 summary_line(lines, n, space, kinds,
                              P_("%llu operations; %s work-item of a warp on one address on average, %llu at worst "
                                 "(line %d)",
                                 "%llu operations; %s work-items of a warp on one address on average, %llu at worst "
-                                "(line %d)", count_of(x)),
+                                "(line %d)", gm_count_of(x)),
                              s->execs, x, s->contention_max, b->line);
                 if (sp == GM_LOCAL) {
-                    fmt_num(y, sizeof y, s->bank_avg);
+                    gm_fmt_num(y, sizeof y, s->bank_avg);
                     if (s->bank_max <= 1)
                         summary_line(lines, n, "", "", "%s", _("no bank conflicts"));
                     else
@@ -327,34 +324,34 @@ static void kernel_summary(const gm_kernel *k, char ***lines, int *n) {
                                      s->bank_max);
                 }
             } else if (sp == GM_LOCAL) {
-                fmt_num(x, sizeof x, s->bank_avg);
+                gm_fmt_num(x, sizeof x, s->bank_avg);
                 if (s->bank_max <= 1)
                     summary_line(lines, n, space, kinds, "%s", _("no bank conflicts"));
                 else
                     summary_line(lines, n, space, kinds, _("bank conflicts %s-way on average, %llu-way at worst (line %d)"),
                                  x, s->bank_max, b->line);
             } else {
-                fmt_pct(x, sizeof x, s->efficiency);
-                fmt_num(y, sizeof y, s->sectors_per_request);
-                fmt_num(z, sizeof z, b->sectors_per_request);
+                gm_fmt_pct(x, sizeof x, s->efficiency);
+                gm_fmt_num(y, sizeof y, s->sectors_per_request);
+                gm_fmt_num(z, sizeof z, b->sectors_per_request);
                 char moved[32];
-                fmt_bytes(moved, sizeof moved, (double)s->sectors * GM_SECTOR);
+                gm_fmt_bytes(moved, sizeof moved, (double)s->sectors * GM_SECTOR);
                 summary_line(lines, n, space, kinds,
                              P_("%s efficient, %s sector per request (line %d: %s), %s moved",
-                                "%s efficient, %s sectors per request (line %d: %s), %s moved", count_of(y)),
+                                "%s efficient, %s sectors per request (line %d: %s), %s moved", gm_count_of(y)),
                              x, y, b->line, z, moved);
                 if (sp == GM_CONSTANT) {
-                    fmt_num(x, sizeof x, s->distinct_avg);
+                    gm_fmt_num(x, sizeof x, s->distinct_avg);
                     if (s->distinct_max <= 1)
                         summary_line(lines, n, "", "",
                                      P_("%s distinct address per warp on average, %llu at worst (broadcast)",
                                         "%s distinct addresses per warp on average, %llu at worst (broadcast)",
-                                        count_of(x)),
+                                        gm_count_of(x)),
                                      x, s->distinct_max);
                     else
                         summary_line(lines, n, "", "",
                                      P_("%s distinct address per warp on average, %llu at worst",
-                                        "%s distinct addresses per warp on average, %llu at worst", count_of(x)),
+                                        "%s distinct addresses per warp on average, %llu at worst", gm_count_of(x)),
                                      x, s->distinct_max);
                 }
             }
@@ -419,11 +416,11 @@ static void format_access(formatting *f, gm_access *a, const int *cols) {
     char loc[24], w[16], rpw[24], spr[24], eff[16], det[GM_TEXT_MAX];
     snprintf(loc, sizeof loc, "%d:%d", a->line, a->col);
     fmt_width(w, sizeof w, a);
-    fmt_num(rpw, sizeof rpw, a->requests_per_warp);
+    gm_fmt_num(rpw, sizeof rpw, a->requests_per_warp);
     int sectors = a->space != GM_LOCAL;
-    if (sectors) fmt_num(spr, sizeof spr, a->sectors_per_request);
+    if (sectors) gm_fmt_num(spr, sizeof spr, a->sectors_per_request);
     else snprintf(spr, sizeof spr, "-");
-    if (sectors && a->kind != GM_ATOMIC) fmt_pct(eff, sizeof eff, a->efficiency);
+    if (sectors && a->kind != GM_ATOMIC) gm_fmt_pct(eff, sizeof eff, a->efficiency);
     else snprintf(eff, sizeof eff, "-");
     access_detail(a, det, sizeof det);
     const char *cell[N_COLS] = {loc, space_shown(a->space), kind_shown(a->kind), w, rpw, spr, eff};
@@ -580,229 +577,3 @@ void gpumodel_format(gpumodel_report *rep) {
 
 #undef ADD
 #undef MARK
-
-/* ---- comparison ---- */
-
-static void add_sentence(gpumodel_report *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_sentence(gpumodel_report *rep, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    add_line_v(&rep->compare, &rep->n_compare, fmt, ap);
-    va_end(ap);
-}
-
-static int differs(double a, double b, double rel) {
-    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-    return m > 0 && fabs(a - b) > rel * m;
-}
-
-/* Atomics: how many, and how many work-items of a warp meet on one address. */
-static void compare_atomics(gpumodel_report *rep, const char *what, const gm_summary *o, const gm_summary *c, int had,
-                            int sp) {
-    char x[32], y[32];
-    fmt_num(x, sizeof x, c->contention_avg);
-    if (!had) {
-        char ops[64];
-        util_textf(ops, sizeof ops, P_("%llu operation", "%llu operations", c->execs), c->execs);
-        add_sentence(rep,
-                     P_("%s: new, %s, %s work-item of a warp on one address on average.",
-                        "%s: new, %s, %s work-items of a warp on one address on average.", count_of(x)),
-                     what, ops, x);
-        return;
-    }
-    fmt_num(y, sizeof y, o->contention_avg);
-    if (o->execs == c->execs && !differs(o->contention_avg, c->contention_avg, 0.05))
-        add_sentence(rep,
-                     P_("%s: %llu operations as before, %s work-item of a warp on one address on average.",
-                        "%s: %llu operations as before, %s work-items of a warp on one address on average.",
-                        count_of(x)),
-                     what, c->execs, x);
-    else if (o->execs == c->execs)
-        add_sentence(rep, _("%s: %llu operations as before; work-items of a warp on one address (they take turns): "
-                            "%s → %s on average."), what, c->execs, y, x);
-    else if (c->execs < o->execs)
-        add_sentence(rep, _("%s: %llu → %llu operations (%.1fx fewer); work-items of a warp on one address (they take "
-                            "turns): %s → %s on average."), what, o->execs, c->execs,
-                     (double)o->execs / (double)(c->execs ? c->execs : 1), y, x);
-    else
-        add_sentence(rep, _("%s: %llu → %llu operations (%.1fx more); work-items of a warp on one address (they take "
-                            "turns): %s → %s on average."), what, o->execs, c->execs,
-                     (double)c->execs / (double)(o->execs ? o->execs : 1), y, x);
-    if (sp == GM_LOCAL && differs(o->bank_avg, c->bank_avg, 0.02)) {
-        fmt_num(x, sizeof x, c->bank_avg);
-        fmt_num(y, sizeof y, o->bank_avg);
-        if (c->bank_max <= 1) add_sentence(rep, _("%s: bank conflicts %s-way → %s-way on average (none)."), what, y, x);
-        else add_sentence(rep, _("%s: bank conflicts %s-way → %s-way on average."), what, y, x);
-    }
-}
-
-/* Local loads and stores: bank conflicts. */
-static void compare_local(gpumodel_report *rep, const char *what, const gm_summary *o, const gm_summary *c,
-                          const gm_access *cb, int had) {
-    char x[32], y[32];
-    fmt_num(x, sizeof x, c->bank_avg);
-    if (!had) {
-        if (c->bank_max <= 1)
-            add_sentence(rep, _("%s: new, %llu of them, with no bank conflicts."), what, c->execs);
-        else
-            add_sentence(rep, _("%s: new, %llu of them, with %s-way bank conflicts on average (%llu-way at worst, line "
-                                "%d)."), what, c->execs, x, c->bank_max, cb->line);
-        return;
-    }
-    fmt_num(y, sizeof y, o->bank_avg);
-    if (!differs(o->bank_avg, c->bank_avg, 0.02) && c->bank_max <= 1)
-        add_sentence(rep, _("%s: no bank conflicts, as before."), what);
-    else if (!differs(o->bank_avg, c->bank_avg, 0.02))
-        add_sentence(rep, _("%s: %s-way bank conflicts on average, as before."), what, x);
-    else if (c->bank_max <= 1)
-        add_sentence(rep,
-                     P_("%s: bank conflicts %s-way → %s-way on average (none): each request now takes %s instead of %s "
-                        "pass through the banks.",
-                        "%s: bank conflicts %s-way → %s-way on average (none): each request now takes %s instead of %s "
-                        "passes through the banks.", count_of(y)),
-                     what, y, x, x, y);
-    else
-        add_sentence(rep,
-                     P_("%s: bank conflicts %s-way → %s-way on average: each request now takes %s instead of %s pass "
-                        "through the banks.",
-                        "%s: bank conflicts %s-way → %s-way on average: each request now takes %s instead of %s passes "
-                        "through the banks.", count_of(y)),
-                     what, y, x, x, y);
-}
-
-/* Global and constant loads and stores: efficiency, sectors, widths, requests. */
-static void compare_memory(gpumodel_report *rep, const char *what, const gm_kernel *old, const gm_summary *o,
-                           const gm_summary *c, const gm_access *cb, int had, int sp, int kd) {
-    char a[32], b[32], x[32], y[32];
-    int load = kd == GM_LOAD;
-    fmt_pct(b, sizeof b, c->efficiency);
-    fmt_num(x, sizeof x, cb->sectors_per_request);
-    if (!had) {
-        if (load)
-            add_sentence(rep,
-                         P_("%s: new, %s efficient; each warp reads %s sector per request (line %d).",
-                            "%s: new, %s efficient; each warp reads %s sectors per request (line %d).", count_of(x)),
-                         what, b, x, cb->line);
-        else
-            add_sentence(rep,
-                         P_("%s: new, %s efficient; each warp writes %s sector per request (line %d).",
-                            "%s: new, %s efficient; each warp writes %s sectors per request (line %d).", count_of(x)),
-                         what, b, x, cb->line);
-        return;
-    }
-    const gm_access *ob = &old->acc[o->busiest];
-    fmt_pct(a, sizeof a, o->efficiency);
-    fmt_num(y, sizeof y, ob->sectors_per_request);
-    /* the efficiency and the sectors per request, then what else changed, one clause each */
-    char text[GM_TEXT_MAX], clause[GM_TEXT_MAX];
-    int same_eff = !strcmp(a, b), same_sectors = !strcmp(x, y);
-    unsigned long long nx = count_of(x);
-    if (!same_eff && !same_sectors && load)
-        util_textf(text, sizeof text,
-                   P_("%s: %s → %s efficient: each warp now reads %s sector per request instead of %s",
-                      "%s: %s → %s efficient: each warp now reads %s sectors per request instead of %s", nx),
-                   what, a, b, x, y);
-    else if (!same_eff && !same_sectors)
-        util_textf(text, sizeof text,
-                   P_("%s: %s → %s efficient: each warp now writes %s sector per request instead of %s",
-                      "%s: %s → %s efficient: each warp now writes %s sectors per request instead of %s", nx),
-                   what, a, b, x, y);
-    else if (!same_eff)
-        util_textf(text, sizeof text,
-                   P_("%s: %s → %s efficient, %s sector per request", "%s: %s → %s efficient, %s sectors per request",
-                      nx),
-                   what, a, b, x);
-    else if (!same_sectors && load)
-        util_textf(text, sizeof text,
-                   P_("%s: %s efficient as before: each warp now reads %s sector per request instead of %s",
-                      "%s: %s efficient as before: each warp now reads %s sectors per request instead of %s", nx),
-                   what, b, x, y);
-    else if (!same_sectors)
-        util_textf(text, sizeof text,
-                   P_("%s: %s efficient as before: each warp now writes %s sector per request instead of %s",
-                      "%s: %s efficient as before: each warp now writes %s sectors per request instead of %s", nx),
-                   what, b, x, y);
-    else
-        util_textf(text, sizeof text,
-                   P_("%s: %s efficient as before, %s sector per request",
-                      "%s: %s efficient as before, %s sectors per request", nx),
-                   what, b, x);
-    if (o->width_max != c->width_max) {
-        util_textf(clause, sizeof clause,
-                   load ? _("the widest reads %u bytes per work-item instead of %u")
-                        : _("the widest writes %u bytes per work-item instead of %u"),
-                   c->width_max, o->width_max);
-        add_clause(text, sizeof text, clause);
-    }
-    if (differs((double)o->requests, (double)c->requests, 0.1)) {
-        double r = (double)o->requests / (double)(c->requests ? c->requests : 1);
-        if (r >= 1) util_textf(clause, sizeof clause, _("each warp makes %.1fx fewer requests"), r);
-        else util_textf(clause, sizeof clause, _("each warp makes %.1fx more requests"), 1 / r);
-        add_clause(text, sizeof text, clause);
-    }
-    /* TRANSLATORS: the end of a sentence of the comparison */
-    add_sentence(rep, _("%s."), text);
-    if (sp == GM_CONSTANT && differs(o->distinct_avg, c->distinct_avg, 0.05)) {
-        fmt_num(x, sizeof x, c->distinct_avg);
-        fmt_num(y, sizeof y, o->distinct_avg);
-        add_sentence(rep, _("%s: %s → %s distinct addresses per warp."), what, y, x);
-    }
-}
-
-/* What a comparison is about: in a report of several kernels, with the kernel's name. */
-static void about(char *buf, size_t len, const char *kernel, const char *what) {
-    /* TRANSLATORS: a kernel's name and what of it is compared: "transpose, global loads" */
-    if (kernel) util_textf(buf, len, _("%s, %s"), kernel, what);
-    else util_textf(buf, len, "%s", what);
-}
-
-static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_kernel *cur, const char *kernel) {
-    for (int sp = 0; sp < GM_N_SPACES; sp++)
-        for (int kd = 0; kd < GM_N_KINDS; kd++) {
-            const gm_summary *o = old ? &old->sum[sp][kd] : NULL, *c = &cur->sum[sp][kd];
-            int had = o && o->present, has = c->present;
-            if (!had && !has) continue;
-            char what[160];
-            about(what, sizeof what, kernel, access_shown(sp, kd, 1));
-            if (!has) {
-                add_sentence(rep, _("%s: none any more (there were %llu)."), what, o->execs);
-                continue;
-            }
-            const gm_access *cb = &cur->acc[c->busiest];
-            if (kd == GM_ATOMIC) compare_atomics(rep, what, o, c, had, sp);
-            else if (sp == GM_LOCAL) compare_local(rep, what, o, c, cb, had);
-            else compare_memory(rep, what, old, o, c, cb, had, sp, kd);
-        }
-    if (old && old->moved && cur->moved && differs((double)old->moved, (double)cur->moved, 0.05)) {
-        char a[32], b[32], what[160];
-        fmt_bytes(a, sizeof a, (double)old->moved);
-        fmt_bytes(b, sizeof b, (double)cur->moved);
-        about(what, sizeof what, kernel, _("global memory traffic"));
-        double r = (double)old->moved / (double)(cur->moved ? cur->moved : 1);
-        if (r >= 1)
-            add_sentence(rep, _("%s: %s → %s (%.1fx less)."), what, a, b, r);
-        else
-            add_sentence(rep, _("%s: %s → %s (%.1fx more)."), what, a, b, 1 / r);
-    }
-}
-
-void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const char *label) {
-    gm_free_lines(&rep->compare, &rep->n_compare);
-    util_copy_text(rep->prev_label, sizeof rep->prev_label, label ? label : _("the previous chapter"));
-    if (!prev || prev->status != GM_OK) {
-        if (prev && prev->message[0])
-            add_sentence(rep, _("(no comparison: %s could not be analysed: %s)"), rep->prev_label, prev->message);
-        else
-            add_sentence(rep, _("(no comparison: %s could not be analysed)"), rep->prev_label);
-    } else {
-        for (int i = 0; i < rep->n_kernels; i++) {
-            const gm_kernel *cur = &rep->kernels[i], *old = NULL;
-            for (int j = 0; j < prev->n_kernels; j++)
-                if (!strcmp(prev->kernels[j].name, cur->name)) old = &prev->kernels[j];
-            if (!old && rep->n_kernels == 1 && prev->n_kernels == 1) old = &prev->kernels[0];
-            compare_kernel(rep, old, cur, rep->n_kernels > 1 ? cur->name : NULL);
-        }
-        if (!rep->n_compare) add_sentence(rep, "%s", _("no memory accesses to compare."));
-    }
-    gpumodel_format(rep);
-}

@@ -284,6 +284,66 @@ static void next_hint(ui_app *a) {
     a->st.overlay_list.top = 1 << 20; /* show the newest */
 }
 
+/* The sizes or files dialog opened: its list, the cursor on the one in use. */
+static void list_opened(ui_app *a, int sizes_list) {
+    if (!a->in_chapter) return;
+    char sizes[24][64];
+    int n = ui_chapter_sizes(a, sizes, 24), cur = 0;
+    const char *now = ui_chapter_size(a);
+    for (int i = 0; now && i < n; i++)
+        if (!strcmp(sizes[i], now)) cur = i;
+    a->st.n_sizes = n;
+    a->st.n_files = 1 + a->ch.l->n_bugs;
+    a->st.overlay_list.len = sizes_list ? n : a->st.n_files;
+    a->st.overlay_list.cur = sizes_list ? cur : a->ch.file;
+}
+
+/* Runs at the i-th size of the chapter's list from now on. */
+static void set_size(ui_app *a, int i) {
+    if (!a->in_chapter) return;
+    char sizes[24][64];
+    int n = ui_chapter_sizes(a, sizes, 24);
+    if (i < 0 || i >= n) return;
+    /* the chapter's own size (or a listing's own) is no choice to keep */
+    const lesson *l = a->ch.l;
+    const char *own = a->ch.file > 0 && l->bugs[a->ch.file - 1].exposes[0] ? l->bugs[a->ch.file - 1].exposes
+                                                                           : l->default_size;
+    util_copy_text(a->ch.size_spec, sizeof a->ch.size_spec, strcmp(sizes[i], own) ? sizes[i] : "");
+    ui_app_note(a, 0, _("Runs use the size %s now (--size %s on the command line); S changes it."), sizes[i], sizes[i]);
+    ui_chapter_start_run(a);
+}
+
+/* The next time limit a run may take: 10, 30, 60, 120 s, round. */
+static void next_time_limit(ui_app *a) {
+    static const double limits[] = {10, 30, 60, 120};
+    int i = 0;
+    while (i < 4 && limits[i] <= a->timeout_s) i++;
+    a->timeout_s = limits[i % 4];
+    ui_app_note(a, 0, _("A run may take %.0f s now (--timeout %.0f on the command line); T changes it."), a->timeout_s,
+                a->timeout_s);
+}
+
+/* The whole check (cltutor check), on the chapter's own kernel. */
+static void check_all(ui_app *a) {
+    if (!a->in_chapter) return;
+    if (a->ch.file != 0) ui_chapter_show_file(a, 0); /* the chapter is passed by its kernel, not a listing */
+    ui_chapter_start_verdict(a);
+    a->st.tab = TAB_RESULT;
+    a->st.focus = PANE_RESULTS;
+    a->ch.tab_dirty[TAB_RESULT] = 1;
+    ui_app_note(a, 0, "%s", _("Checking: every visible test, the race check and the technique (cltutor check)."));
+}
+
+/* Shows file k of the chapter: 0 its kernel, k its k-th find-the-bug listing. */
+static void open_file(ui_app *a, int k) {
+    if (!a->in_chapter || k < 0 || k > a->ch.l->n_bugs) return;
+    a->ch.size_spec[0] = '\0';
+    ui_chapter_show_file(a, k);
+    if (k == 0) ui_app_note(a, 0, "%s", _("Back to the chapter's kernel."));
+    else ui_app_note(a, 0, _("Find the bug: %s. r runs it at %s, where the bug shows; B goes back."),
+                     a->ch.l->bugs[k - 1].file, a->ch.l->bugs[k - 1].exposes);
+}
+
 /* Carries out a key's action; what only the terminal can do comes back. */
 static ui_effect do_action(ui_app *a, tui_action act) {
     switch (act.kind) {
@@ -357,59 +417,11 @@ static ui_effect do_action(ui_app *a, tui_action act) {
         break;
     }
     case ACT_SIZES:
-    case ACT_FILES: {
-        if (!a->in_chapter) break;
-        char sizes[24][64];
-        int n = ui_chapter_sizes(a, sizes, 24), cur = 0;
-        const char *now = ui_chapter_size(a);
-        for (int i = 0; now && i < n; i++)
-            if (!strcmp(sizes[i], now)) cur = i;
-        a->st.n_sizes = n;
-        a->st.n_files = 1 + a->ch.l->n_bugs;
-        a->st.overlay_list.len = act.kind == ACT_SIZES ? n : a->st.n_files;
-        a->st.overlay_list.cur = act.kind == ACT_SIZES ? cur : a->ch.file;
-        break;
-    }
-    case ACT_SET_SIZE: {
-        if (!a->in_chapter) break;
-        char sizes[24][64];
-        int n = ui_chapter_sizes(a, sizes, 24);
-        if (act.arg < 0 || act.arg >= n) break;
-        /* the chapter's own size (or a listing's own) is no choice to keep */
-        const char *own = a->ch.file > 0 && a->ch.l->bugs[a->ch.file - 1].exposes[0] ? a->ch.l->bugs[a->ch.file - 1].exposes
-                                                                                      : a->ch.l->default_size;
-        util_copy_text(a->ch.size_spec, sizeof a->ch.size_spec, strcmp(sizes[act.arg], own) ? sizes[act.arg] : "");
-        ui_app_note(a, 0, _("Runs use the size %s now (--size %s on the command line); S changes it."), sizes[act.arg],
-                    sizes[act.arg]);
-        ui_chapter_start_run(a);
-        break;
-    }
-    case ACT_TIME_LIMIT: {
-        static const double limits[] = {10, 30, 60, 120};
-        int i = 0;
-        while (i < 4 && limits[i] <= a->timeout_s) i++;
-        a->timeout_s = limits[i % 4];
-        ui_app_note(a, 0, _("A run may take %.0f s now (--timeout %.0f on the command line); T changes it."), a->timeout_s,
-                    a->timeout_s);
-        break;
-    }
-    case ACT_CHECK_ALL:
-        if (!a->in_chapter) break;
-        if (a->ch.file != 0) ui_chapter_show_file(a, 0); /* the chapter is passed by its kernel, not a listing */
-        ui_chapter_start_verdict(a);
-        a->st.tab = TAB_RESULT;
-        a->st.focus = PANE_RESULTS;
-        a->ch.tab_dirty[TAB_RESULT] = 1;
-        ui_app_note(a, 0, "%s", _("Checking: every visible test, the race check and the technique (cltutor check)."));
-        break;
-    case ACT_OPEN_FILE:
-        if (!a->in_chapter || act.arg < 0 || act.arg > a->ch.l->n_bugs) break;
-        a->ch.size_spec[0] = '\0';
-        ui_chapter_show_file(a, act.arg);
-        if (act.arg == 0) ui_app_note(a, 0, "%s", _("Back to the chapter's kernel."));
-        else ui_app_note(a, 0, _("Find the bug: %s. r runs it at %s, where the bug shows; B goes back."),
-                         a->ch.l->bugs[act.arg - 1].file, a->ch.l->bugs[act.arg - 1].exposes);
-        break;
+    case ACT_FILES: list_opened(a, act.kind == ACT_SIZES); break;
+    case ACT_SET_SIZE: set_size(a, act.arg); break;
+    case ACT_TIME_LIMIT: next_time_limit(a); break;
+    case ACT_CHECK_ALL: check_all(a); break;
+    case ACT_OPEN_FILE: open_file(a, act.arg); break;
     case ACT_NONE: break;
     }
     return (ui_effect){UI_DO_NOTHING, 0};

@@ -8,6 +8,10 @@ out=$(python3 "$root/scripts/layers.py" "$root/src")
 printf '%s\n' "$out" | grep -v '^ok ' | sed 's/^/# /'
 if printf '%s\n' "$out" | grep -q '^FAIL'; then bad "src/ keeps its layers" "$out"; else ok "src/ keeps its layers: no include reaches above its layer, curses only in src/term"; fi
 
+too_big=$(printf '%s\n' "$out" | grep 'to split')
+if [ -z "$too_big" ]; then ok "no function over 100 lines and no file over 800 in src/"
+else bad "no function over 100 lines and no file over 800 in src/" "$too_big"; fi
+
 # the check itself, on a copy broken both ways: a layer that reaches up, and curses outside src/term
 cp -R "$root/src" "$tmp/src"
 printf '#include "term/ui.h"\n' >> "$tmp/src/base/util.h"
