@@ -111,9 +111,12 @@ void verify_summarise(verify_report *vr, const char *total_name) {
                      noun(vr->what, 1));
     if (total_name && vr->expected_total != vr->actual_total && n > 0 && (size_t)n < sizeof vr->summary) {
         long long d = vr->actual_total - vr->expected_total;
+        unsigned long long off = (unsigned long long)(d < 0 ? -d : d);
         snprintf(vr->summary + n, sizeof vr->summary - (size_t)n,
-                 d < 0 ? _(" The %s is %lld instead of %lld: %lld counts are missing.")
-                       : _(" The %s is %lld instead of %lld: %lld counts too many."),
+                 d < 0 ? P_(" The %s is %lld instead of %lld: %lld count is missing.",
+                            " The %s is %lld instead of %lld: %lld counts are missing.", off)
+                       : P_(" The %s is %lld instead of %lld: %lld count too many.",
+                            " The %s is %lld instead of %lld: %lld counts too many.", off),
                  _(total_name), vr->actual_total, vr->expected_total, d < 0 ? -d : d);
     }
 }

@@ -21,11 +21,14 @@ rules = [
     (r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?", "<date>"),
     (r"\d+(\.\d+)?x (faster|slower)", r"#x \2"),
     (r"(快|慢) \d+(\.\d+)? 倍", r"\1 # 倍"),
-    (r"\d+(\.\d+)? ?(ms|µs|us|ns|GB/s|s|秒)\b", r"# \2"),
+    (r"\d+(\.\d+)? ?(ms|µs|us|ns|GB/s|GFLOP/s|s|秒)\b", r"# \2"),
     (r"\d+(\.\d+)? ?(ms|µs|us|ns|秒)", r"# \2"),
     (r"±\d+(\.\d+)?%", "±#%"),
     (r"(faster|slower)", "<faster/slower>"),
     (r"(快|慢) # 倍", "<快/慢> # 倍"),
+    # a reference is timed after the learner's run: measured or not yet, the screen is the same
+    (r"vs chapter (\d+): measuring…", r"vs chapter \1: #x <faster/slower>"),
+    (r"对比第 (\d+) 章：测量中…", r"对比第 \1 章：<快/慢> # 倍"),
 ]
 for pattern, repl in rules:
     text = re.sub(pattern, repl, text)
