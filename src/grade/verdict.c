@@ -171,7 +171,7 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
              P_("%s at line %d%s of kernel '%s': %s%s, %llu time at %s. %s%s",
                 "%s at line %d%s of kernel '%s': %s%s, %llu times at %s. %s%s", first->count),
              _(kind), first->line, where, first->kernel, first->what, who, first->count, gm->size_text,
-             _(issue_advice(first)), n > 1 ? _(" The simulator found other problems too: `cltutor analyze` lists them.") : "");
+             _(issue_advice(first)), n > 1 ? _(" The simulator found other problems too: the GPU model (key 8 in the course, or `cltutor analyze`) lists them.") : "");
     return 0;
 }
 
