@@ -12,7 +12,7 @@ BUILD   ?= build
 PKGS     = OpenCL libcjson inih md4c libseccomp
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
-CFLAGS  += -fopenmp -std=c11 -Wall -Wextra $(WERROR)
+CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wformat-security $(WERROR)
 CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' -DCLT_LOCALEDIR='"$(LOCALEDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp) -lm

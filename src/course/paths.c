@@ -76,7 +76,7 @@ static int per_user_workspace(paths *p, char *err, size_t errlen) {
     if (xdg && *xdg == '/') snprintf(p->workspace, sizeof p->workspace, "%s/cltutor", xdg);
     else if (home && *home) snprintf(p->workspace, sizeof p->workspace, "%s/.local/share/cltutor", home);
     else {
-        util_errf(err, errlen, _("no workspace: set CLTUTOR_WORKSPACE or HOME"));
+        util_errf(err, errlen, "%s", _("no workspace: set CLTUTOR_WORKSPACE or HOME"));
         return -1;
     }
     return 0;
