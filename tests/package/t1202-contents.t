@@ -9,7 +9,8 @@ need_package
 dpkg-deb -c "$deb" > "$tmp/contents" 2>&1
 for path in usr/bin/cltutor usr/share/cltutor/lessons/ usr/share/cltutor/exercises/ usr/share/cltutor/kernels/ \
     usr/share/man/man1/cltutor.1.gz usr/share/doc/cltutor/copyright usr/share/doc/cltutor/changelog.gz \
-    usr/share/bash-completion/completions/cltutor usr/lib/cltutor/cltutor-gpumodel.so; do
+    usr/share/bash-completion/completions/cltutor usr/lib/cltutor/cltutor-gpumodel.so \
+    usr/share/locale/zh_CN/LC_MESSAGES/cltutor.mo; do
   if grep -q " \./$path\$" "$tmp/contents"; then ok "the package holds /$path"
   else bad "the package holds /$path" "$(grep -v ' \./usr/share/cltutor/' "$tmp/contents")"; fi
 done
