@@ -54,6 +54,13 @@ uint64_t grade_fresh_seed(void) {
     return s ? s : 1;
 }
 
+uint64_t grade_student_seed(uint64_t batch_seed, const char *student) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the name */
+    for (const unsigned char *p = (const unsigned char *)student; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    uint64_t s = rng_mix64(rng_mix64(batch_seed) ^ h) % 4000000000ull;
+    return s ? s : 1;
+}
+
 /* ---- running ---------------------------------------------------------------- */
 
 /* Text for reports: valid UTF-8, no control characters but newline and tab. */
