@@ -335,8 +335,11 @@ static char *render_junit(const grade_result *r, const grade_report_style *st) {
     util_sappend(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
     xml_append(&out, "cltutor grade: ", 1);
     xml_append(&out, r->student, 1);
-    util_sappend(&out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n", r->n_tests, failures, errors,
-                 r->wall_s);
+    if (r->fatal) /* the grader's own failure: one test, in error, whatever the plan held */
+        util_sappend(&out, "\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"%.3f\">\n", r->wall_s);
+    else
+        util_sappend(&out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n", r->n_tests, failures,
+                     errors, r->wall_s);
     if (r->fatal) {
         /* the grader's own failure: one suite with one error, so that CI shows it */
         util_sappend(&out, "  <testsuite name=\"grader\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
