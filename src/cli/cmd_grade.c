@@ -80,9 +80,10 @@ static const char *const grade_usage = N_(
     "                       stopped, the CSV says time_limit, the others go on\n"
     "\n"
     "`grade merge` joins the CSV (or JSON) reports of a batch's shards into the\n"
-    "report the whole batch would give; it refuses a student found twice, and\n"
-    "names the students of the class that no report has (the class comes from\n"
-    "JSON reports, or from --batch DIR).\n"
+    "report the whole batch would give (JSON reports into a CSV when -o names a\n"
+    ".csv file); it refuses a student found twice, and names the students of the\n"
+    "class that no report has (the class comes from JSON reports, or from\n"
+    "--batch DIR).\n"
     "\n"
     "Temporary files live in one folder, cltutor-grade-XXXXXX in $TMPDIR (or /tmp),\n"
     "removed at the end, also on SIGINT or SIGTERM.\n"
@@ -587,7 +588,10 @@ static int grade_merge_cmd(int argc, char **argv) {
     if (optind >= argc) return cli_usage_error("grade", "%s", _("grade merge: name the shards' reports to merge"));
     grade_merge_info info;
     char err[1400];
-    char *text = grade_merge((const char *const *)argv + optind, argc - optind, batch, &info, err, sizeof err);
+    size_t ol = output ? strlen(output) : 0;
+    int to_csv = ol > 4 && !strcmp(output + ol - 4, ".csv"); /* JSON shards into the class's CSV */
+    char *text = grade_merge((const char *const *)argv + optind, argc - optind, batch, to_csv, &info, err,
+                             sizeof err);
     if (!text) {
         say("%s", err);
         return EXIT_USAGE;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "grade/grade_merge.h"
 #include "grade/grade_batch.h"
+#include "grade/grade_report.h"
 #include "base/util.h"
 #include "text/i18n.h"
 
@@ -118,9 +119,63 @@ static int by_student(const void *a, const void *b) {
     return strcmp(((const merge_row *)a)->student, ((const merge_row *)b)->student);
 }
 
-/* The output: CSV (header and records) or JSON (the first input's keys, every student). */
-static char *merged_text(merge_set *m, const char *header, cJSON *first) {
+/* One CSV field as grade_batch_csv writes it. */
+static void csv_put(char **out, const char *s) {
+    int lead = s[0] && strchr("=+-@\t", s[0]);
+    if (!strpbrk(s, ",\"\n\r") && !lead) {
+        util_sappend(out, "%s", s);
+        return;
+    }
+    util_sappend(out, "\"%s", lead ? "'" : "");
+    for (const char *p = s; *p; p++) util_sappend(out, *p == '"' ? "\"\"" : "%c", *p);
+    util_sappend(out, "\"");
+}
+
+static void csv_points(char **out, const cJSON *v) {
+    char a[32] = "";
+    if (cJSON_IsNumber(v)) grade_format_points(v->valuedouble, a, sizeof a);
+    util_sappend(out, ",%s", a);
+}
+
+/* JSON rows as the batch's CSV, the columns of grade_batch_csv. */
+static char *json_to_csv(merge_set *m, cJSON *first) {
     char *out = NULL;
+    const cJSON *ids = cJSON_GetObjectItemCaseSensitive(first, "chapters"), *id;
+    util_sappend(&out, "student,score,max_score,percent");
+    cJSON_ArrayForEach(id, ids) util_sappend(&out, ",%s", cJSON_IsString(id) ? id->valuestring : "");
+    util_sappend(&out, ",tests,passed,failed,skipped,seed,status,report\n");
+    for (int i = 0; i < m->n; i++) {
+        const cJSON *r = m->rows[i].json, *score = cJSON_GetObjectItemCaseSensitive(r, "score");
+        const cJSON *max = cJSON_GetObjectItemCaseSensitive(r, "max_score");
+        const cJSON *chs = cJSON_GetObjectItemCaseSensitive(r, "chapters");
+        csv_put(&out, m->rows[i].student);
+        csv_points(&out, score);
+        csv_points(&out, max);
+        if (cJSON_IsNumber(score) && cJSON_IsNumber(max))
+            util_sappend(&out, ",%.1f", max->valuedouble > 0 ? 100.0 * score->valuedouble / max->valuedouble : 0.0);
+        else util_sappend(&out, ",");
+        cJSON_ArrayForEach(id, ids) csv_points(&out, cJSON_GetObjectItemCaseSensitive(chs, id->valuestring));
+        const char *counts[] = {"tests", "passed", "failed", "skipped"};
+        for (int k = 0; k < 4; k++) {
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(r, counts[k]);
+            if (cJSON_IsNumber(c)) util_sappend(&out, ",%d", c->valueint);
+            else util_sappend(&out, ",");
+        }
+        util_sappend(&out, ",%.0f,", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "seed")));
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "status"));
+        const char *rep = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "report"));
+        csv_put(&out, st ? st : "");
+        util_sappend(&out, ",");
+        csv_put(&out, rep ? rep : "");
+        util_sappend(&out, "\n");
+    }
+    return out;
+}
+
+/* The output: CSV (header and records) or JSON (the first input's keys, every student). */
+static char *merged_text(merge_set *m, const char *header, cJSON *first, int to_csv) {
+    char *out = NULL;
+    if (!header && to_csv) return json_to_csv(m, first);
     if (header) {
         util_sappend(&out, "%s", header);
         for (int i = 0; i < m->n; i++) util_sappend(&out, "%s", m->rows[i].text);
@@ -172,8 +227,8 @@ static int read_inputs(merge_set *m, const char *const *files, int n, char **hea
     return 0;
 }
 
-char *grade_merge(const char *const *files, int n, const char *batch_dir, grade_merge_info *info, char *err,
-                  size_t errlen) {
+char *grade_merge(const char *const *files, int n, const char *batch_dir, int to_csv, grade_merge_info *info,
+                  char *err, size_t errlen) {
     memset(info, 0, sizeof *info);
     merge_set m = {0};
     char *header = NULL, *out = NULL;
@@ -194,7 +249,7 @@ char *grade_merge(const char *const *files, int n, const char *batch_dir, grade_
             ok = 0;
         }
     if (ok) {
-        out = merged_text(&m, header, first);
+        out = merged_text(&m, header, first, to_csv);
         info->rows = m.n;
         info->class_known = m.n_names > 0;
         for (int i = 0; i < m.n_names; i++) {

@@ -15,11 +15,11 @@ typedef struct {
  * writes them), rows sorted by student as one whole-class batch sorts them, so
  * that the shards of a batch merge into the CSV the whole batch gives. The
  * class is the JSON inputs' "class", or batch_dir's entries when batch_dir is
- * not NULL. Refuses (NULL, with err naming the files) a student in two inputs,
+ * not NULL. to_csv writes JSON inputs' rows as the batch's CSV. Refuses (NULL, with err naming the files) a student in two inputs,
  * inputs of different chapters or seeds, and a file that is neither. Returns
  * the merged text (malloc'd). */
-char *grade_merge(const char *const *files, int n, const char *batch_dir, grade_merge_info *info, char *err,
-                  size_t errlen);
+char *grade_merge(const char *const *files, int n, const char *batch_dir, int to_csv, grade_merge_info *info,
+                  char *err, size_t errlen);
 void grade_merge_info_free(grade_merge_info *info);
 
 #endif

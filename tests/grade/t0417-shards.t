@@ -56,6 +56,10 @@ PY
 then ok "grade merge of the shards' JSON gives the whole class's students"
 else bad "merged JSON (exit $rc)" "$(cat "$tmp/shards/mergej.err")"; fi
 
+(cd "$tmp/shards" && "$bin" grade merge s1.json s2.json s3.json s4.json -o fromjson.csv 2> /dev/null)
+if cmp -s "$tmp/shards/fromjson.csv" "$tmp/whole/grades.csv"; then ok "grade merge of the JSON shards into a .csv gives the whole-class CSV"
+else bad "JSON shards merged into CSV differ" "$(diff "$tmp/shards/fromjson.csv" "$tmp/whole/grades.csv")"; fi
+
 expect "merge refuses a student found in two reports" 64 'is in s1.csv and in s1-again.csv' -- \
   sh -c "cd '$tmp/shards' && cp s1.csv s1-again.csv && '$bin' grade merge s1.csv s1-again.csv s2.csv"
 expect "merge of JSON names the students no shard has" 1 'in no report:.* (bob|cy)' -- \
