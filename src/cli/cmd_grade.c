@@ -48,6 +48,8 @@ static const char *const grade_usage = N_(
     "                       one, printed, so that a grade can be reproduced); with\n"
     "                       --batch, each student's seed is drawn from N and the\n"
     "                       student's name (the CSV's seed column)\n"
+    "  --same-seed          with --batch, grade every student on the seed itself:\n"
+    "                       the same hidden inputs for the whole class\n"
     "  --device SPEC        an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC        wall-clock limit of one kernel run (default 10)\n"
     "  --cpu-limit SEC      CPU time of one test's worker (default 60 + the\n"
@@ -382,7 +384,7 @@ static int run_single(void *arg, const char *scratch) {
 }
 
 enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
-       O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD };
+       O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED };
 
 /* What the command line asked for. */
 typedef struct {
@@ -390,7 +392,7 @@ typedef struct {
     const char *dir, *output, *batch, *reports, *visibility, *kernel;
     grade_format fmt;
     grade_hidden hidden;
-    int plan, have_seed, have_format, csv, shard, shards;
+    int plan, have_seed, have_format, csv, shard, shards, same_seed;
     double jobs, student_limit, pass;
 } grade_args;
 
@@ -430,6 +432,7 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
             return cli_usage_error("grade", _("--hidden-inputs '%s': use after_due_date or visible"), arg);
         break;
     case O_SHARD: return parse_shard(arg, a);
+    case O_SAME_SEED: a->same_seed = 1; break;
     case 'o': a->output = arg; break;
     case O_SEED: {
         char *end;
@@ -482,7 +485,8 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         {"tests", required_argument, 0, O_TESTS},      {"student-limit", required_argument, 0, O_STUDENT_LIMIT},
         {"kernel", required_argument, 0, O_KERNEL},    {"score-only", no_argument, 0, O_SCORE_ONLY},
         {"pass", required_argument, 0, O_PASS},        {"hidden-inputs", required_argument, 0, O_HIDDEN},
-        {"shard", required_argument, 0, O_SHARD},      {"help", no_argument, 0, 'h'},
+        {"shard", required_argument, 0, O_SHARD},      {"same-seed", no_argument, 0, O_SAME_SEED},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
@@ -499,9 +503,9 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         return cli_usage_error("grade", "%s", _("--batch writes a CSV (or with --format json, JSON) and a JSON report "
                                                 "per student; the other formats are for one submission"));
     if (a->csv && !a->batch) return cli_usage_error("grade", "%s", _("--format csv is for --batch"));
-    if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0 || a->shards))
+    if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0 || a->shards || a->same_seed))
         return cli_usage_error("grade", _("%s needs --batch"), a->reports ? "--reports" : a->jobs != 1 ? "--jobs"
-                               : a->shards ? "--shard" : "--student-limit");
+                               : a->shards ? "--shard" : a->same_seed ? "--same-seed" : "--student-limit");
     if (a->shards && !a->have_seed)
         return cli_usage_error("grade", "%s", _("--shard needs --seed: every shard of a batch must draw from the same "
                                                 "seed"));
@@ -555,7 +559,7 @@ static int grade_submissions(cli_ctx *cx, grade_args *a, const lesson **lessons,
                        .reports = a->reports, .kernel = a->kernel, .json = a->fmt == GF_JSON, .pass = a->pass,
                        .fmt = a->fmt, .st = st, .live = live};
     g.spec = (grade_batch_spec){.jobs = (int)a->jobs, .student_limit_s = a->student_limit > 0 ? a->student_limit : 1800,
-                                .shard = a->shard, .shards = a->shards};
+                                .shard = a->shard, .shards = a->shards, .same_seed = a->same_seed};
     if (!a->batch && !a->kernel) {
         snprintf(subm, sizeof subm, "%s", a->dir ? a->dir : cx->paths.workspace);
         if (!util_is_dir(subm)) return cli_usage_error("grade", _("--dir %s: no such folder"), subm);

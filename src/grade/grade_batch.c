@@ -254,18 +254,136 @@ static void unpack_rows(grade_batch_row *rows, int n, const char *scratch) {
     }
 }
 
-int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir,
-                    const grade_batch_spec *spec, const grade_report_style *st, grade_batch_cb cb, void *user,
-                    grade_batch_row **rows_out, int *n_out, char *err, size_t errlen) {
-    *rows_out = NULL;
-    *n_out = 0;
-    int jobs = spec->jobs;
-    double student_limit_s = spec->student_limit_s;
-    int n = 0;
-    grade_batch_row *rows = NULL;
-    if (grade_batch_list(batch_dir, spec->shard, spec->shards, &rows, &n, NULL, err, errlen) != 0) return -1;
+/* A batch while it runs: the rows, the graders running and the counts. */
+typedef struct {
+    const grade_options *base;
+    const grade_report_style *st;
+    grade_batch_row *rows;
+    int n, jobs;
+    running *run;
+    const char *tmpl;            /* the batch's temporary folder */
+    double student_limit_s;
+    int next, active, finished, ticks, per_student;
+    const char *last;            /* the student finished last */
+} batch_state;
+
+/* Starts graders while there are free places. */
+static void start_graders(batch_state *b) {
+    while (b->active < b->jobs && b->next < b->n) {
+        grade_batch_row *row = &b->rows[b->next];
+        if (row->refused) {
+            b->next++;
+            continue;
+        }
+        int slot = 0;
+        while (b->run[slot].pid) slot++;
+        int pfd[2];
+        if (pipe(pfd) != 0) break;
+        char work[1100];
+        snprintf(work, sizeof work, "%s/%d", b->tmpl, b->next);
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            close(pfd[0]);
+            for (int k = 0; k < b->jobs; k++) if (b->run[k].pid && b->run[k].fd >= 0) close(b->run[k].fd);
+            _exit(grade_child(b->base, row, work, b->st, pfd[1]));
+        }
+        close(pfd[1]);
+        if (pid < 0) {
+            close(pfd[0]);
+            snprintf(row->error, sizeof row->error, "%s", _("could not start a grader process"));
+            row->fatal = 1;
+            b->finished++;
+            b->next++;
+            continue;
+        }
+        setpgid(pid, pid);
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+        b->run[slot] = (running){.pid = pid, .fd = pfd[0], .row = b->next, .ticks = 0, .started = util_now()};
+        b->active++;
+        b->next++;
+    }
+}
+
+/* Reads the graders' progress (waiting up to 200 ms), and stops those past the limit. */
+static void poll_graders(batch_state *b) {
+    struct pollfd pf[64];
+    int np = 0, map[64];
+    for (int k = 0; k < b->jobs && np < 64; k++)
+        if (b->run[k].pid && b->run[k].fd >= 0) {
+            pf[np] = (struct pollfd){.fd = b->run[k].fd, .events = POLLIN};
+            map[np++] = k;
+        }
+    if (np) poll(pf, (nfds_t)np, 200);
+    else usleep(20000);
+    for (int p = 0; p < np; p++) {
+        if (!(pf[p].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        char buf[256];
+        ssize_t r;
+        while ((r = read(pf[p].fd, buf, sizeof buf)) > 0) {
+            b->run[map[p]].ticks += (int)r;
+            b->ticks += (int)r;
+        }
+        if (r == 0) { /* the grader has finished (its workers too): stop polling it */
+            close(pf[p].fd);
+            b->run[map[p]].fd = -1;
+        }
+    }
+    double now = util_now();
+    for (int k = 0; k < b->jobs; k++) {
+        running *g = &b->run[k];
+        if (g->pid && !g->killed && b->student_limit_s > 0 && now - g->started > b->student_limit_s) {
+            kill(-g->pid, SIGKILL);
+            kill(g->pid, SIGKILL);
+            g->killed = 1;
+        }
+    }
+}
+
+/* Reads back the graders that have ended into their rows. */
+static void reap_graders(batch_state *b) {
+    for (int k = 0; k < b->jobs; k++) {
+        running *g = &b->run[k];
+        if (!g->pid) continue;
+        int status;
+        if (waitpid(g->pid, &status, WNOHANG) != g->pid) continue;
+        if (g->fd >= 0) {
+            char buf[256];
+            ssize_t r;
+            while ((r = read(g->fd, buf, sizeof buf)) > 0) { g->ticks += (int)r; b->ticks += (int)r; }
+            close(g->fd);
+            g->fd = -1;
+        }
+        grade_batch_row *row = &b->rows[g->row];
+        if (g->killed) {
+            kill(-g->pid, SIGKILL); /* what is left of its group */
+            char work[1100];
+            snprintf(work, sizeof work, "%s/%d", b->tmpl, g->row);
+            grade_remove_tree(work);
+            stopped_at_limit(b->base, row, b->student_limit_s, b->st);
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            read_back(b->base, row);
+        } else {
+            row->fatal = 1;
+            snprintf(row->error, sizeof row->error, "%s",
+                     WIFSIGNALED(status) ? _("the grader process was killed")
+                                         : _("the grader process could not write its report"));
+        }
+        if (g->ticks < b->per_student) b->ticks += b->per_student - g->ticks;
+        b->last = row->student;
+        g->pid = 0;
+        b->active--;
+        b->finished++;
+    }
+}
+
+/* Each row's report path, seed and chapter scores; 0, or -1 with err. */
+static int prepare_rows(const grade_options *base, grade_batch_row *rows, int n, const char *reports_dir,
+                        int same_seed, char *err, size_t errlen) {
     if (util_mkdirs(reports_dir) != 0) {
-        free(rows);
         util_errf(err, errlen, _("%s: cannot create the reports folder"), reports_dir);
         return -1;
     }
@@ -278,10 +396,22 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                 snprintf(rows[i].report, sizeof rows[i].report, "%s/%s-%d.json", reports_dir, name, i + 1);
         rows[i].chapter_score = malloc(sizeof(double) * (size_t)(base->n_lessons ? base->n_lessons : 1));
         for (int c = 0; c < base->n_lessons; c++) rows[i].chapter_score[c] = -1;
-        rows[i].seed = grade_student_seed(base->seed, rows[i].student);
+        rows[i].seed = same_seed ? base->seed : grade_student_seed(base->seed, rows[i].student);
         unlink(rows[i].report); /* a report left from an earlier batch must not pass for this one's */
     }
-    int per_student = grade_count(base, err, errlen);
+    return 0;
+}
+
+int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir,
+                    const grade_batch_spec *spec, const grade_report_style *st, grade_batch_cb cb, void *user,
+                    grade_batch_row **rows_out, int *n_out, char *err, size_t errlen) {
+    *rows_out = NULL;
+    *n_out = 0;
+    int n = 0;
+    grade_batch_row *rows = NULL;
+    if (grade_batch_list(batch_dir, spec->shard, spec->shards, &rows, &n, NULL, err, errlen) != 0) return -1;
+    int per_student = prepare_rows(base, rows, n, reports_dir, spec->same_seed, err, errlen) == 0
+                          ? grade_count(base, err, errlen) : -1;
     if (per_student < 0) {
         grade_batch_free(rows, n);
         return -1;
@@ -301,123 +431,27 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
             write_fatal_report(base, &rows[i], 1, 0, st);
             refused++;
         }
-    if (jobs < 1) jobs = 1;
+    int jobs = spec->jobs < 1 ? 1 : spec->jobs;
     /* the CPUs the jobs leave over go to each student's untimed tests */
     grade_options per = *base;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (per.threads <= 0) per.threads = ncpu > jobs ? (int)(ncpu / jobs) : 1;
-    base = &per;
-    running *run = calloc((size_t)jobs, sizeof *run);
-    int next = 0, active = 0, finished = refused, ticks = 0, total = per_student * (n - refused), last_ticks = 0,
-        last_finished = 0;
-    const char *last = "";
-    if (cb) cb(user, 0, total, 0, n, last);
-    while (finished < n) {
-        /* start graders while there are free places */
-        while (active < jobs && next < n) {
-            if (rows[next].refused) {
-                next++;
-                continue;
-            }
-            int slot = 0;
-            while (run[slot].pid) slot++;
-            int pfd[2];
-            if (pipe(pfd) != 0) break;
-            char work[1100];
-            snprintf(work, sizeof work, "%s/%d", tmpl, next);
-            fflush(stdout);
-            fflush(stderr);
-            pid_t pid = fork();
-            if (pid == 0) {
-                setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                close(pfd[0]);
-                for (int k = 0; k < jobs; k++) if (run[k].pid && run[k].fd >= 0) close(run[k].fd);
-                _exit(grade_child(base, &rows[next], work, st, pfd[1]));
-            }
-            close(pfd[1]);
-            if (pid < 0) {
-                close(pfd[0]);
-                snprintf(rows[next].error, sizeof rows[next].error, "%s", _("could not start a grader process"));
-                rows[next].fatal = 1;
-                finished++;
-                next++;
-                continue;
-            }
-            setpgid(pid, pid);
-            fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-            run[slot] = (running){.pid = pid, .fd = pfd[0], .row = next, .ticks = 0, .started = util_now()};
-            active++;
-            next++;
-        }
-        struct pollfd pf[64];
-        int np = 0, map[64];
-        for (int k = 0; k < jobs && np < 64; k++)
-            if (run[k].pid && run[k].fd >= 0) {
-                pf[np] = (struct pollfd){.fd = run[k].fd, .events = POLLIN};
-                map[np++] = k;
-            }
-        if (np) poll(pf, (nfds_t)np, 200);
-        else usleep(20000);
-        for (int p = 0; p < np; p++) {
-            if (!(pf[p].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            char buf[256];
-            ssize_t r;
-            while ((r = read(pf[p].fd, buf, sizeof buf)) > 0) {
-                run[map[p]].ticks += (int)r;
-                ticks += (int)r;
-            }
-            if (r == 0) { /* the grader has finished (its workers too): stop polling it */
-                close(pf[p].fd);
-                run[map[p]].fd = -1;
-            }
-        }
-        double now = util_now();
-        for (int k = 0; k < jobs; k++)
-            if (run[k].pid && !run[k].killed && student_limit_s > 0 && now - run[k].started > student_limit_s) {
-                kill(-run[k].pid, SIGKILL);
-                kill(run[k].pid, SIGKILL);
-                run[k].killed = 1;
-            }
-        for (int k = 0; k < jobs; k++) {
-            if (!run[k].pid) continue;
-            int status;
-            pid_t w = waitpid(run[k].pid, &status, WNOHANG);
-            if (w != run[k].pid) continue;
-            if (run[k].fd >= 0) {
-                char buf[256];
-                ssize_t r;
-                while ((r = read(run[k].fd, buf, sizeof buf)) > 0) { run[k].ticks += (int)r; ticks += (int)r; }
-                close(run[k].fd);
-                run[k].fd = -1;
-            }
-            grade_batch_row *row = &rows[run[k].row];
-            if (run[k].killed) {
-                kill(-run[k].pid, SIGKILL); /* what is left of its group */
-                char work[1100];
-                snprintf(work, sizeof work, "%s/%d", tmpl, run[k].row);
-                grade_remove_tree(work);
-                stopped_at_limit(base, row, student_limit_s, st);
-            } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-                read_back(base, row);
-            } else {
-                row->fatal = 1;
-                snprintf(row->error, sizeof row->error, "%s",
-                         WIFSIGNALED(status) ? _("the grader process was killed")
-                                             : _("the grader process could not write its report"));
-            }
-            if (run[k].ticks < per_student) ticks += per_student - run[k].ticks;
-            last = row->student;
-            run[k].pid = 0;
-            active--;
-            finished++;
-        }
-        int shown = ticks < total ? ticks : total;
-        if (cb && (shown != last_ticks || finished != last_finished)) cb(user, shown, total, finished, n, last);
+    batch_state b = {.base = &per, .st = st, .rows = rows, .n = n, .jobs = jobs,
+                     .run = calloc((size_t)jobs, sizeof(running)), .tmpl = tmpl,
+                     .student_limit_s = spec->student_limit_s, .finished = refused, .per_student = per_student,
+                     .last = ""};
+    int total = per_student * (n - refused), last_ticks = 0, last_finished = 0;
+    if (cb) cb(user, 0, total, 0, n, b.last);
+    while (b.finished < n) {
+        start_graders(&b);
+        poll_graders(&b);
+        reap_graders(&b);
+        int shown = b.ticks < total ? b.ticks : total;
+        if (cb && (shown != last_ticks || b.finished != last_finished)) cb(user, shown, total, b.finished, n, b.last);
         last_ticks = shown;
-        last_finished = finished;
+        last_finished = b.finished;
     }
-    free(run);
+    free(b.run);
     grade_remove_tree(tmpl);
     *rows_out = rows;
     *n_out = n;

@@ -34,6 +34,7 @@ typedef struct {
     int jobs;                   /* students graded at once */
     double student_limit_s;     /* 0: no limit */
     int shard, shards;          /* grade the shard-th (1-based) of `shards` slices; 0 0: every student */
+    int same_seed;              /* every student on the batch's seed, not a seed of their own */
 } grade_batch_spec;
 
 /* Every entry of batch_dir (hidden ones skipped), sorted by student: folders,

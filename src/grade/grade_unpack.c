@@ -163,6 +163,7 @@ int unpack_archive(const char *archive, const char *dest, const unpack_limits *l
         }
         if (check_entry(e, shown, err, errlen) != 0) { rc = -1; break; }
         const char *name = archive_entry_pathname(e);
+        if (!strncmp(name, "__MACOSX/", 9) || !strcmp(name, "__MACOSX")) continue; /* macOS's resource forks */
         if (archive_entry_filetype(e) == AE_IFDIR) {
             if (make_dirs(dest, name, 1) != 0) {
                 util_errf(err, errlen, _("%s: entry '%s' could not be unpacked (%s)"), shown, name, strerror(errno));

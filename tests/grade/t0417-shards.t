@@ -83,6 +83,13 @@ assert "99" not in seeds
 PY
 then ok "each student has a seed of their own, drawn from the batch seed"
 else bad "per-student seeds" "$(cat "$tmp/whole/grades.csv")"; fi
+nomodel "$bin" grade 1 --batch "$b" --seed 99 --same-seed --timeout 2 -o "$tmp/same.csv" 2>/dev/null
+if python3 -c "
+import csv, sys
+sys.exit(0 if {r['seed'] for r in csv.DictReader(open(sys.argv[1]))} == {'99'} else 1)" "$tmp/same.csv"; then
+  ok "--same-seed grades every student on the batch seed itself"
+else bad "--same-seed" "$(cat "$tmp/same.csv")"; fi
+expect "--same-seed needs --batch" 64 'same-seed needs --batch' -- "$bin" grade 1 --same-seed
 seed=$(awk -F, '$1 == "eve" { print $(NF-2) }' "$tmp/whole/grades.csv")
 nomodel "$bin" grade 1 2 --dir "$b/eve" --seed "$seed" --timeout 2 --format json -o "$tmp/eve.json" 2>/dev/null
 if python3 - "$tmp/eve.json" "$tmp/whole/reports/eve.json" <<'PY'
