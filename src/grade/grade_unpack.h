@@ -23,7 +23,8 @@ void unpack_stem(const char *name, char *buf, size_t len);
 /* Unpacks archive into dest (an empty folder that exists). Every entry must be
  * a regular file or a folder with a relative path, no ".." component and no
  * link (symbolic or hard); files are written with O_EXCL | O_NOFOLLOW, so no
- * entry can replace another. Returns 0, or -1 with the reason in err (the
+ * entry can replace another; entries under __MACOSX/ (macOS's resource forks)
+ * are left out. Returns 0, or -1 with the reason in err (the
  * entry's name and what is wrong with it, or the archive's own error); on -1
  * dest may hold part of the archive, for the caller to remove. */
 int unpack_archive(const char *archive, const char *dest, const unpack_limits *lim, char *err, size_t errlen);

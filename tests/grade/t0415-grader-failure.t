@@ -32,6 +32,8 @@ g = json.load(open(p + ".gradescope"))
 assert "score" not in g and g["tests"] == [] and "could not run" in g["output"], "gradescope: a score"
 pl = json.load(open(p + ".prairielearn"))
 assert pl["gradable"] is False and "score" not in pl and pl["message"], "prairielearn: gradable"
+import re
+assert not re.search(r"\d+x\d+", pl["message"] + g["output"]), "a hidden size in a student's message"
 cr = json.load(open(p + ".coderunner"))
 assert "fraction" not in cr and "could not run" in cr["prologuehtml"], "coderunner: a fraction"
 assert open(p + ".score").read() == "", "score-only: printed a score"
