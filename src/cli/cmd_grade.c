@@ -503,6 +503,9 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         return cli_usage_error("grade", "%s", _("--batch writes a CSV (or with --format json, JSON) and a JSON report "
                                                 "per student; the other formats are for one submission"));
     if (a->csv && !a->batch) return cli_usage_error("grade", "%s", _("--format csv is for --batch"));
+    if (a->batch && (a->pass < 1 || a->fmt == GF_SCORE))
+        return cli_usage_error("grade", _("%s is for one submission; a batch's grades are in its CSV"),
+                               a->pass < 1 ? "--pass" : "--score-only");
     if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0 || a->shards || a->same_seed))
         return cli_usage_error("grade", _("%s needs --batch"), a->reports ? "--reports" : a->jobs != 1 ? "--jobs"
                                : a->shards ? "--shard" : a->same_seed ? "--same-seed" : "--student-limit");

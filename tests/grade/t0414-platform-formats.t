@@ -107,5 +107,6 @@ expect "--pass 0.9: below the threshold exits 1" 1 '' -- nomodel "$bin" grade 1 
 expect "--kernel needs one chapter" 64 'one LESSON' -- "$bin" grade --kernel "$k/crash.cl"
 expect "--hidden-inputs takes after_due_date or visible" 64 'after_due_date or visible' -- "$bin" grade 1 --hidden-inputs soon
 expect "--format csv is for --batch" 64 'csv is for --batch' -- "$bin" grade 1 --format csv
+expect "--pass is for one submission" 64 'pass is for one submission' -- "$bin" grade 1 --batch "$tmp" --pass 0.5
 
 finish
