@@ -536,10 +536,10 @@ static const lesson **grade_lessons(cli_ctx *cx, int argc, char **argv, int *n) 
 }
 
 /* A report in the asked format that says the grader could not run (msg: why), as
- * each platform expects a failure; returns GRADE_EXIT_CANNOT_RUN. */
-static int cannot_run(const grade_args *a, const char *msg) {
+ * each platform expects a failure; returns status. */
+static int cannot_run(const grade_args *a, const char *msg, int status) {
     say(_("the grader could not run: %s"), msg);
-    if (a->batch || a->plan || a->fmt == GF_TEXT) return GRADE_EXIT_CANNOT_RUN;
+    if (a->batch || a->plan || a->fmt == GF_TEXT) return status;
     grade_result r;
     memset(&r, 0, sizeof r);
     r.fatal = GRADE_EXIT_CANNOT_RUN;
@@ -550,7 +550,7 @@ static int cannot_run(const grade_args *a, const char *msg) {
     char *text = grade_report_render(&r, a->fmt, &st);
     write_out(a->output, text ? text : "");
     free(text);
-    return GRADE_EXIT_CANNOT_RUN;
+    return status;
 }
 
 /* Grades one submission or a batch, every temporary file in one scratch
@@ -628,13 +628,14 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     if (rc >= 0) return rc;
     a.o.device_spec = cli_device(cx, a.o.device_spec);
     if (cli_load_course(cx))
-        return cannot_run(&a, _("the installed course could not be read (the grader's standard error says why)"));
+        return cannot_run(&a, _("the installed course could not be read (the grader's standard error says why)"),
+                          GRADE_EXIT_CANNOT_RUN);
     if (!paths_have_solutions(&cx->paths)) {
         char msg[1400];
         snprintf(msg, sizeof msg, _("the instructor withheld the reference solutions from this install (it has no "
                                     "%s/kernels/); grading compares with them, so grade on an instructor's install."),
                  cx->paths.data);
-        return cannot_run(&a, msg);
+        return cannot_run(&a, msg, EXIT_USAGE); /* an install without solutions: the wrong install, 64 */
     }
     int nl = 0;
     const lesson **lessons = grade_lessons(cx, argc, argv, &nl);
@@ -653,7 +654,7 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     char err[1400];
     int count = a.plan ? 0 : grade_count(&a.o, err, sizeof err);
     if (a.plan) rc = print_plan(&a.o, a.fmt == GF_JSON);
-    else if (count < 0) rc = cannot_run(&a, err);
+    else if (count < 0) rc = cannot_run(&a, err, GRADE_EXIT_CANNOT_RUN);
     else if (count == 0 && a.o.only)
         rc = cli_usage_error("grade", _("--tests %s: no test of these chapters has that id (see --plan)"), a.o.only);
     else rc = grade_submissions(cx, &a, lessons, &st, &live);
