@@ -35,6 +35,10 @@ static const char *const grade_usage = N_(
     "                       (default: your own workspace)\n"
     "  --kernel FILE        grade FILE (- for standard input) as the exercise of the\n"
     "                       one LESSON named, e.g. an answer that CodeRunner pipes in\n"
+    "                       (implies --exercise-only)\n"
+    "  --exercise-only      grade only the tests of each chapter's exercise file,\n"
+    "                       without its fixed find-the-bug listings (for a platform\n"
+    "                       where students hand in one file)\n"
     "  --format FORMAT      text (default), json, junit, tap, gradescope,\n"
     "                       prairielearn or coderunner; with --batch, csv (default)\n"
     "                       or json\n"
@@ -384,7 +388,8 @@ static int run_single(void *arg, const char *scratch) {
 }
 
 enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
-       O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED };
+       O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED,
+       O_EXERCISE_ONLY };
 
 /* What the command line asked for. */
 typedef struct {
@@ -392,7 +397,7 @@ typedef struct {
     const char *dir, *output, *batch, *reports, *visibility, *kernel;
     grade_format fmt;
     grade_hidden hidden;
-    int plan, have_seed, have_format, csv, shard, shards, same_seed;
+    int plan, have_seed, have_format, csv, shard, shards, same_seed, exercise_only;
     double jobs, student_limit, pass;
 } grade_args;
 
@@ -433,6 +438,7 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
         break;
     case O_SHARD: return parse_shard(arg, a);
     case O_SAME_SEED: a->same_seed = 1; break;
+    case O_EXERCISE_ONLY: a->exercise_only = 1; break;
     case 'o': a->output = arg; break;
     case O_SEED: {
         char *end;
@@ -486,6 +492,7 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         {"kernel", required_argument, 0, O_KERNEL},    {"score-only", no_argument, 0, O_SCORE_ONLY},
         {"pass", required_argument, 0, O_PASS},        {"hidden-inputs", required_argument, 0, O_HIDDEN},
         {"shard", required_argument, 0, O_SHARD},      {"same-seed", no_argument, 0, O_SAME_SEED},
+        {"exercise-only", no_argument, 0, O_EXERCISE_ONLY},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int ch;
@@ -551,6 +558,28 @@ static int cannot_run(const grade_args *a, const char *msg, int status) {
     write_out(a->output, text ? text : "");
     free(text);
     return status;
+}
+
+/* --exercise-only: the ids of the tests that grade each chapter's exercise file
+ * (every test but the fixed listings'), as --tests takes them, into *ids
+ * (malloc'd); 0, or the exit status after saying why. */
+static int exercise_only_ids(const grade_args *a, char **ids) {
+    *ids = NULL;
+    util_sappend(ids, "%s", "");
+    for (int i = 0; i < a->o.n_lessons; i++) {
+        grade_chapter ch;
+        char err[1400];
+        memset(&ch, 0, sizeof ch);
+        if (grade_plan(&a->o, a->o.lessons[i], &ch, err, sizeof err) != 0) {
+            free(ch.tests);
+            return cannot_run(a, err, GRADE_EXIT_CANNOT_RUN);
+        }
+        for (int k = 0; k < ch.n_tests; k++)
+            if (!strcmp(ch.tests[k].file, a->o.lessons[i]->exercise))
+                util_sappend(ids, "%s%s", **ids ? "," : "", ch.tests[k].id);
+        free(ch.tests);
+    }
+    return 0;
 }
 
 /* Grades one submission or a batch, every temporary file in one scratch
@@ -650,6 +679,14 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     a.o.course = cx->paths.data;
     if (!a.have_seed) a.o.seed = grade_fresh_seed();
     grade_report_style st = {.color = 0, .visibility = a.visibility, .version = CLT_VERSION, .hidden = a.hidden};
+    char *ids = NULL;
+    if ((a.exercise_only || a.kernel) && !a.o.only) {
+        if ((rc = exercise_only_ids(&a, &ids))) {
+            free(lessons);
+            return rc;
+        }
+        a.o.only = ids;
+    }
     grade_live live = {.enabled = isatty(2)};
     char err[1400];
     int count = a.plan ? 0 : grade_count(&a.o, err, sizeof err);
@@ -659,5 +696,6 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         rc = cli_usage_error("grade", _("--tests %s: no test of these chapters has that id (see --plan)"), a.o.only);
     else rc = grade_submissions(cx, &a, lessons, &st, &live);
     free(lessons);
+    free(ids);
     return rc;
 }

@@ -87,6 +87,19 @@ want=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print('%.4f'
 if [ "$out" = "1.0000" ] && [ "$bad_out" = "$want" ]; then ok "--score-only prints the score as a fraction 0..1 ($bad_out)"
 else bad "--score-only printed '$out' and '$bad_out' (wanted 1.0000 and $want)"; fi
 
+# --kernel grades the exercise alone: the chapter's fixed listings are left out, not failed as missing
+ex3=$(cat "$root/kernels/03-coalesced/histogram.cl" | nomodel "$bin" grade 3 --kernel - --seed 21 --score-only 2>/dev/null)
+nomodel "$bin" grade 3 --plan --seed 21 --exercise-only --format json > "$tmp/ex3.json" 2>/dev/null
+nomodel "$bin" grade 3 --plan --seed 21 --format json > "$tmp/all3.json" 2>/dev/null
+if [ "$ex3" = "1.0000" ] && python3 - "$tmp/ex3.json" "$tmp/all3.json" <<'PY'
+import json, sys
+ex, al = (json.load(open(f))["chapters"][0]["tests"] for f in sys.argv[1:3])
+assert any(t["kind"] == "fix" for t in al) and not any(t["kind"] == "fix" for t in ex)
+assert [t for t in al if t["kind"] != "fix"] == ex
+PY
+then ok "--kernel and --exercise-only grade the exercise's tests only (score $ex3)"
+else bad "--exercise-only (score $ex3)" "$(head -c 600 "$tmp/ex3.json")"; fi
+
 # JUnit: each test's weight as a property of its suite, by id, in the order of the test cases
 if python3 - "$tmp/mixed.junit" "$tmp/mixed.json" <<'PY'
 import json, sys, xml.etree.ElementTree as ET
