@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 int main(void){cl_platform_id p[4];cl_uint np;cl_device_id d;char b[16384];size_t s;
-clGetPlatformIDs(4,p,&np);clGetDeviceIDs(p[0],CL_DEVICE_TYPE_ALL,1,&d,NULL);
+clGetPlatformIDs(4,p,&np);for(cl_uint i=0;i<np;i++)if(!clGetDeviceIDs(p[i],CL_DEVICE_TYPE_GPU,1,&d,NULL))break;
 clGetDeviceInfo(d,CL_DEVICE_NAME,sizeof b,b,0);printf("%s\n",b);
 clGetDeviceInfo(d,CL_DEVICE_VERSION,sizeof b,b,0);printf("%s\n",b);
 clGetDeviceInfo(d,CL_DEVICE_OPENCL_C_VERSION,sizeof b,b,0);printf("%s\n",b);
