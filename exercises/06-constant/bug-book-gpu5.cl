@@ -2,7 +2,7 @@
  * book's listing moves the centroids to __constant memory, as this chapter
  * does, and is still named after the kernel before it. This one reads the
  * centroids one float at a time, as the book does, and adds a bounds guard.
- * It is right for 64 descriptors and wrong for 1000.
+ * It is right for 64 descriptors and wrong for 500.
  * Fix it, then:  cltutor check 6
  */
 #ifndef LOCAL_FEATURES
