@@ -12,6 +12,7 @@
 #include "problem/problem.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/codefrag.h"
 #include "text/i18n.h"
 
 #include <ctype.h>
@@ -35,7 +36,9 @@ static const char *const validate_usage = N_(
     "  metadata        required lesson.ini keys, a known problem, sizes that parse,\n"
     "                  files that exist, a previous chapter that exists\n"
     "  text            lesson.en.md and lesson.zh.md exist and are not empty\n"
-    "  hints           at least 3 hints in each language, none missing\n"
+    "  hints           at least 3 hints in each language, none missing, for the\n"
+    "                  chapter and for each find-the-bug listing; no hint\n"
+    "                  quotes code its file already has\n"
     "  sources         every figure in the texts (a number with a unit of time,\n"
     "                  GB/s, FLOP/s or a speed-up) equals one in a committed\n"
     "                  results file at the precision written, or its paragraph\n"
@@ -43,7 +46,8 @@ static const char *const validate_usage = N_(
     "                  comes from (docs/authoring.md)\n"
     "  reference       the reference solution passes every visible test\n"
     "  starting file   the learner's starting file builds and runs on every\n"
-    "                  visible test (a wrong answer is fine; a crash is not)\n"
+    "                  visible test, and is wrong on at least one (a crash is\n"
+    "                  not a wrong answer)\n"
     "  bug NAME        each find-the-bug listing fails on its exposing input,\n"
     "                  and the reference passes that input\n"
     "  figures         where a technique check compares with the previous\n"
@@ -233,22 +237,53 @@ static int blank_text(const char *s) {
     return 1;
 }
 
-static void check_hints(validate_run *vr, const lesson *l) {
-    char *notes = NULL;
-    int n_en = 0, n_zh = 0;
-    for (int i = 0; i < l->n_hints; i++) {
-        n_en += !blank_text(l->hints_en[i]);
-        n_zh += !blank_text(l->hints_zh[i]);
-        if (blank_text(l->hints_en[i])) note(&notes, _("en.%d is missing"), i + 1);
-        if (blank_text(l->hints_zh[i])) note(&notes, _("zh.%d is missing"), i + 1);
+/* Counts one set of hints; notes missing ones and code the file they are about already has. */
+static void hint_set_notes(const lesson_hints *h, const char *what, const char *source, const char *file_name,
+                           char **notes, int *n_en, int *n_zh) {
+    *n_en = *n_zh = 0;
+    for (int i = 0; i < h->n; i++) {
+        *n_en += !blank_text(h->en[i]);
+        *n_zh += !blank_text(h->zh[i]);
+        if (blank_text(h->en[i])) note(notes, _("%sen.%d is missing"), what, i + 1);
+        if (blank_text(h->zh[i])) note(notes, _("%szh.%d is missing"), what, i + 1);
+        for (int lang = 0; lang < 2 && source; lang++) {
+            const char *text = lang ? h->zh[i] : h->en[i];
+            char frag[256];
+            size_t pos = 0;
+            while (text && codefrag_next(text, &pos, 6, frag, sizeof frag))
+                if (codefrag_in_source(frag, source))
+                    note(notes, _("%s%s.%d quotes %s, which %s already has: a hint gives only code still to be "
+                                  "written"), what, lang ? "zh" : "en", i + 1, frag, file_name);
+        }
     }
-    if (n_en < MIN_HINTS)
-        note(&notes, P_("%d English hint: give at least %d", "%d English hints: give at least %d",
-                        (unsigned long long)n_en), n_en, MIN_HINTS);
-    if (n_zh < MIN_HINTS)
-        note(&notes, P_("%d Chinese hint: give at least %d", "%d Chinese hints: give at least %d",
-                        (unsigned long long)n_zh), n_zh, MIN_HINTS);
-    if (notes) result(vr, 0, "hints", notes, "%s", _("the [hints] section is incomplete:"));
+    if (*n_en < MIN_HINTS)
+        note(notes, P_("%s%d English hint: give at least %d", "%s%d English hints: give at least %d",
+                       (unsigned long long)*n_en), what, *n_en, MIN_HINTS);
+    if (*n_zh < MIN_HINTS)
+        note(notes, P_("%s%d Chinese hint: give at least %d", "%s%d Chinese hints: give at least %d",
+                       (unsigned long long)*n_zh), what, *n_zh, MIN_HINTS);
+}
+
+/* The chapter's hints against its starting file, each listing's against the listing. */
+static void check_hints(validate_run *vr, const lesson *l) {
+    char *notes = NULL, path[1400], what[64];
+    int n_en, n_zh, bug_en, bug_zh;
+    paths_starting(&vr->cx->paths, l, path, sizeof path);
+    char *source = util_read_file(path, NULL);
+    hint_set_notes(&l->hints, "", source, l->exercise, &notes, &n_en, &n_zh);
+    free(source);
+    for (int b = 0; b < l->n_bugs; b++) {
+        snprintf(path, sizeof path, "%s/exercises/%s/%s", vr->cx->paths.data, l->id, l->bugs[b].file);
+        snprintf(what, sizeof what, "[bug.%s] ", l->bugs[b].name);
+        source = util_read_file(path, NULL);
+        hint_set_notes(&l->bugs[b].hints, what, source, l->bugs[b].file, &notes, &bug_en, &bug_zh);
+        free(source);
+    }
+    if (notes) result(vr, 0, "hints", notes, "%s", _("the hints are incomplete or give away code already there:"));
+    else if (l->n_bugs)
+        result(vr, 1, "hints", NULL, P_("%d in English, %d in Chinese; and for %d find-the-bug listing",
+                                        "%d in English, %d in Chinese; and for each of %d find-the-bug listings",
+                                        (unsigned long long)l->n_bugs), n_en, n_zh, l->n_bugs);
     else result(vr, 1, "hints", NULL, _("%d in English, %d in Chinese"), n_en, n_zh);
     free(notes);
 }
@@ -406,7 +441,8 @@ static void check_starting(validate_run *vr, const lesson *l) {
         result(vr, 1, "starting file", NULL, _("builds and runs; wrong on %d of %d tests, as a starting point should be"),
                wrong, wrong + correct);
     else
-        result(vr, 1, "starting file", NULL, _("builds and runs; note: it already passes all %d tests"), correct);
+        result(vr, 0, "starting file", NULL, _("%s already passes all %d visible tests: a starting file leaves the "
+               "chapter's work to the learner"), l->exercise, correct);
     free(notes);
 }
 
