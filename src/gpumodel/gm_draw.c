@@ -144,7 +144,10 @@ static void lane_list(const int *in, int n_lanes, char *buf, size_t len) {
 static void draw_joined(st_doc *out, const int *grp, char tag, const gm_draw_opts *o) {
     int per = lanes_per_row(o);
     for (int r0 = 0; r0 < GM_WARP; r0 += per) {
-        st_line *ln = st_doc_add(out), *cn = st_doc_add(out), *lb = st_doc_add(out);
+        st_doc_add(out);
+        st_doc_add(out);
+        st_doc_add(out); /* three lines; pointers only once the array stops moving */
+        st_line *ln = &out->lines[out->n - 3], *cn = &out->lines[out->n - 2], *lb = &out->lines[out->n - 1];
         st_line_pad(ln, ST_DIM, _("lane"), LEFT, 0);
         st_line_pad(cn, ST_NORMAL, "", LEFT, 0);
         st_line_pad(lb, ST_DIM, tag == 's' ? _("sector") : _("address"), LEFT, 0);
@@ -197,10 +200,16 @@ static void sayf(st_doc *out, const gm_draw_opts *o, int style, const char *fmt,
  * moved for nothing) and how many the warp uses. */
 static void draw_sector_rows(st_doc *out, const gm_request *r, const unsigned long long *sec, unsigned ns,
                              const gm_draw_opts *o) {
-    st_line *h = st_doc_add(out);
-    st_line_pad(h, ST_DIM, _("sector"), 8, 0);
-    st_line_pad(h, ST_DIM, _("offset"), 8, 0);
-    st_line_addf(h, ST_DIM, _("32 bytes (%s used by the warp, %s moved for nothing)"), box(o, B_FULL), box(o, B_DOT));
+    int wide = o->width >= 66; /* room for the offset and the count beside the 32 bytes */
+    if (wide) {
+        st_line *h = st_doc_add(out);
+        st_line_pad(h, ST_DIM, _("sector"), 8, 0);
+        st_line_pad(h, ST_DIM, _("offset"), 8, 0);
+        st_line_addf(h, ST_DIM, _("32 bytes (%s used by the warp, %s moved for nothing)"), box(o, B_FULL), box(o, B_DOT));
+    } else {
+        sayf(out, o, ST_DIM, _("Each sector's 32 bytes: %s used by the warp, %s moved for nothing."), box(o, B_FULL),
+             box(o, B_DOT));
+    }
     unsigned shown = ns > MAX_SECTOR_ROWS ? MAX_SECTOR_ROWS - 4 : ns;
     unsigned long long rest_used = 0;
     for (unsigned s = 0; s < ns; s++) {
@@ -218,10 +227,11 @@ static void draw_sector_rows(st_doc *out, const gm_request *r, const unsigned lo
         char name[16], off[24];
         snprintf(name, sizeof name, "s%u", s);
         snprintf(off, sizeof off, "+%llu", (sec[s] - sec[0]) * GM_SECTOR);
-        st_line_pad(l, colour((int)s) | ST_A_BOLD, name, 8, 0);
-        st_line_pad(l, ST_DIM, off, 8, 0);
+        st_line_pad(l, colour((int)s) | ST_A_BOLD, name, wide ? 8 : 5, 0);
+        if (wide) st_line_pad(l, ST_DIM, off, 8, 0);
         for (int b = 0; b < GM_SECTOR; b++) st_line_adds(l, strcmp(bytes[b], box(o, B_DOT)) ? ST_OK : ST_ERR, bytes[b]);
-        st_line_addf(l, used == GM_SECTOR ? ST_OK : ST_WARN, _("  %2u of 32 used"), used);
+        if (wide) st_line_addf(l, used == GM_SECTOR ? ST_OK : ST_WARN, _("  %2u of 32 used"), used);
+        else st_line_addf(l, used == GM_SECTOR ? ST_OK : ST_WARN, " %2u", used);
     }
     if (ns > shown)
         sayf(out, o, ST_DIM, _("… %u more sectors, s%u to s%u: %llu of their %u bytes used."), ns - shown, shown, ns - 1,
@@ -407,7 +417,7 @@ static void draw_atomics(st_doc *out, const gm_access *a, const gm_request *r, c
         st_line *l = st_doc_add(out);
         st_line_pad(l, colour(g) | ST_A_BOLD, name, 5, 0);
         st_line_pad(l, ST_DIM, off, 7, 0);
-        for (int k = 0; k < n; k++) st_line_adds(l, colour(g), box(o, B_FULL));
+        for (int k = 0; k < n && o->width >= 60; k++) st_line_adds(l, colour(g), box(o, B_FULL));
         st_line_addf(l, n == (int)f->contention && n > 1 ? ST_ERR | ST_A_BOLD : ST_NORMAL,
                      P_(" %d lane: %s", " %d lanes: %s", n), n, which);
     }
@@ -493,7 +503,9 @@ static void draw_intervals(st_doc *out, const gm_access *a, const gm_draw_opts *
     st_line *h = st_doc_add(out);
     st_line_pad(h, ST_DIM, _("barriers"), 9, 0);
     st_line_pad(h, ST_DIM, _("lanes"), 14, 0);
-    st_line_pad(h, ST_DIM, _("elements (from the lowest)"), 40, 0);
+    int el_w = o->width - 9 - 14 - 11 > 40 ? 40 : o->width - 9 - 14 - 11;
+    if (el_w < 8) el_w = 8;
+    st_line_pad(h, ST_DIM, _("elements (from the lowest)"), el_w, 0);
     st_line_adds(h, ST_DIM, a->kind == GM_ATOMIC ? _("contention") : a->space == GM_LOCAL ? _("degree") : _("sectors"));
     for (int i = 0; i < a->n_reqs; i++) {
         const gm_request *r = &a->reqs[i];
@@ -508,12 +520,14 @@ static void draw_intervals(st_doc *out, const gm_access *a, const gm_draw_opts *
         lane_list(lanes, nl, which, sizeof which);
         snprintf(cell, sizeof cell, "%.13s", which);
         elements_text(r, base, el, sizeof el);
+        int fit_cols = 0;
+        el[st_fit(el, strlen(el), el_w - 1, &fit_cols)] = '\0';
         unsigned c = a->kind == GM_ATOMIC ? f.contention : a->space == GM_LOCAL ? f.degree : f.sectors;
         snprintf(cost, sizeof cost, "%u", c);
         st_line *l = st_doc_add(out);
         st_line_pad(l, ST_NUMBER, num, 9, 0);
         st_line_pad(l, ST_NORMAL, cell, 14, 0);
-        st_line_pad(l, ST_NORMAL, el, 40, 0);
+        st_line_pad(l, ST_NORMAL, el, el_w, 0);
         int bad = a->space == GM_LOCAL ? c > 1 : 0;
         st_line_adds(l, bad ? ST_ERR | ST_A_BOLD : ST_OK, cost);
     }

@@ -23,5 +23,6 @@ Suite *limits_suite(void);
 Suite *progress_suite(void);
 Suite *config_suite(void);
 Suite *uiapp_suite(void);
+Suite *gmdraw_suite(void);
 
 #endif
