@@ -421,7 +421,10 @@ static void draw_atomics(st_doc *out, const gm_access *a, const gm_request *r, c
         st_line_addf(l, n == (int)f->contention && n > 1 ? ST_ERR | ST_A_BOLD : ST_NORMAL,
                      P_(" %d lane: %s", " %d lanes: %s", n), n, which);
     }
-    if (na > shown) sayf(out, o, ST_DIM, _("… %u more addresses with fewer lanes each."), na - shown);
+    if (na > shown)
+        sayf(out, o, ST_DIM, P_("… %u more addresses, %d lane each at most.", "… %u more addresses, %d lanes each at most.",
+                                (unsigned long)count[order[shown]]),
+             na - shown, count[order[shown]]);
     if (f->contention > 1)
         sayf(out, o, ST_ERR | ST_A_BOLD, _("Largest group: %u lanes on one address take turns: contention %u."),
              f->contention, f->contention);
