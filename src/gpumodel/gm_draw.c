@@ -443,8 +443,11 @@ static void draw_atomics(st_doc *out, const gm_access *a, const gm_request *r, c
 
 /* ---- one request, one instruction ----------------------------------------- */
 
-static const char *role_text(const gm_request *r, char *buf, size_t len) {
-    if (r->role == GM_REQ_WORST)
+/* The title of a drawn request; also_worst: the first request, as costly as the worst. */
+static const char *role_text(const gm_request *r, int also_worst, char *buf, size_t len) {
+    if (r->role == GM_REQ_FIRST && also_worst)
+        util_textf(buf, len, _("The first request (warp %u of work-group %llu), as costly as the worst:"), r->warp, r->group);
+    else if (r->role == GM_REQ_WORST)
         util_textf(buf, len, _("The worst request (warp %u of work-group %llu):"), r->warp, r->group);
     else if (r->role == GM_REQ_FIRST)
         util_textf(buf, len, _("The first request (warp %u of work-group %llu):"), r->warp, r->group);
@@ -536,11 +539,15 @@ static void draw_intervals(st_doc *out, const gm_access *a, const gm_draw_opts *
     }
 }
 
-static void heading(st_doc *out, const gm_kernel *k, const gm_access *a, const char *whose, const gm_draw_opts *o) {
-    char w[32];
-    snprintf(w, sizeof w, "%u", a->width_max);
-    sayf(out, o, ST_TITLE | ST_A_BOLD, _("%sKernel %s, line %d, column %d: %s, %s bytes per work-item"), whose, k->name,
-         a->line, a->col, gm_access_shown(a->space, a->kind, 0), w);
+/* The instruction's title; before: it is the compared kernel's. */
+static void heading(st_doc *out, const gm_kernel *k, const gm_access *a, int before, const gm_draw_opts *o) {
+    const char *what = gm_access_shown(a->space, a->kind, 0);
+    if (before)
+        sayf(out, o, ST_TITLE | ST_A_BOLD, _("Before: kernel %s, line %d, column %d: %s, %u bytes per work-item"),
+             k->name, a->line, a->col, what, a->width_max);
+    else
+        sayf(out, o, ST_TITLE | ST_A_BOLD, _("Kernel %s, line %d, column %d: %s, %u bytes per work-item"), k->name,
+             a->line, a->col, what, a->width_max);
 }
 
 /* The drawn request of an instruction: its worst, else its first. */
@@ -588,7 +595,7 @@ static void before_after_sentence(st_doc *out, const gm_access *b, const gm_acce
 
 static void draw_titled(st_doc *out, const gm_access *a, const gm_request *r, const gm_draw_opts *o) {
     char t[256];
-    say(out, o, ST_H2 | ST_A_BOLD, role_text(r, t, sizeof t));
+    say(out, o, ST_H2 | ST_A_BOLD, role_text(r, 0, t, sizeof t));
     draw_request(out, a, r, o);
 }
 
@@ -614,7 +621,7 @@ void gm_draw_access(st_doc *out, const gpumodel_report *rep, int ki, int ai, con
 static void draw_one(st_doc *out, const gpumodel_report *rep, int ki, int ai, const gm_draw_opts *o) {
     const gm_kernel *k = &rep->kernels[ki];
     const gm_access *a = &k->acc[ai];
-    heading(out, k, a, "", o);
+    heading(out, k, a, 0, o);
     const gm_request *w = find_req(a, GM_REQ_WORST), *f = find_req(a, GM_REQ_FIRST);
     if (!w && !f) {
         say(out, o, ST_WARN, _("The simulator kept no request of this instruction to draw: rebuild cltutor's Oclgrind "
@@ -631,13 +638,7 @@ static void draw_one(st_doc *out, const gpumodel_report *rep, int ki, int ai, co
     if (w && f) st_doc_add(out);
     if (f) {
         char t[256];
-        role_text(f, t, sizeof t);
-        if (!w && find_req(a, GM_REQ_WORST)) {
-            size_t u = strlen(t);
-            if (u && t[u - 1] == ':') t[u - 1] = '\0';
-            util_textf(t + strlen(t), sizeof t - strlen(t), "%s", _(", as costly as the worst:"));
-        }
-        say(out, o, ST_H2 | ST_A_BOLD, t);
+        say(out, o, ST_H2 | ST_A_BOLD, role_text(f, !w && find_req(a, GM_REQ_WORST), t, sizeof t));
         draw_request(out, a, f, o);
     }
     draw_intervals(out, a, o);
@@ -646,7 +647,7 @@ static void draw_one(st_doc *out, const gpumodel_report *rep, int ki, int ai, co
     if (!pa || !main_req(pa)) return;
     st_doc_add(out);
     sayf(out, o, ST_H1 | ST_A_BOLD, _("Before %s after: compared with %s"), box(o, B_ARROW), rep->prev_label);
-    heading(out, pk, pa, _("Before: "), o);
+    heading(out, pk, pa, 1, o);
     draw_titled(out, pa, main_req(pa), o);
     draw_intervals(out, pa, o);
     st_doc_add(out);
