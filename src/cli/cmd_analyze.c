@@ -117,6 +117,17 @@ static int draw(const gpumodel_report *rep, int line) {
     return n > 0 ? 0 : -1;
 }
 
+/* --draw's LINE (0: the busiest instruction), or -1 after a usage error. */
+static int draw_line_of(const char *arg, int with_json) {
+    if (with_json) return cli_usage_error("analyze", "%s", _("--draw and --json cannot be used together")), -1;
+    if (!arg) return 0;
+    char *end = NULL;
+    long v = strtol(arg, &end, 10);
+    if (!*arg || *end || v < 1 || v > 1000000)
+        return cli_usage_error("analyze", _("--draw takes a kernel line number (1 or more), not '%s'"), arg), -1;
+    return (int)v;
+}
+
 static int exit_code_for(const gpumodel_report *rep) {
     if (rep->status == GM_UNAVAILABLE) return EXIT_NO_DEVICE;
     if (rep->status == GM_FAILED) {
@@ -158,14 +169,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         return cli_usage_error("analyze", _("which chapter? Give its number or name, e.g. `cltutor %s %d`"), "analyze", 3);
     if (drawing && !draw_arg && optind + 2 == argc) draw_arg = argv[--argc]; /* --draw LINE */
     if (optind + 1 < argc) return cli_usage_error("analyze", _("unexpected argument '%s'"), argv[optind + 1]);
-    if (draw_arg) {
-        char *end = NULL;
-        long v = strtol(draw_arg, &end, 10);
-        if (!*draw_arg || *end || v < 1 || v > 1000000)
-            return cli_usage_error("analyze", _("--draw takes a kernel line number (1 or more), not '%s'"), draw_arg);
-        draw_line = (int)v;
-    }
-    if (drawing && json) return cli_usage_error("analyze", "%s", _("--draw and --json cannot be used together"));
+    if ((draw_line = draw_line_of(draw_arg, drawing && json)) < 0) return EXIT_USAGE;
     if (kernel && solution)
         return cli_usage_error("analyze", "%s", _("--kernel and --solution cannot be used together"));
     int rc = cli_load_course(cx);

@@ -79,7 +79,7 @@ static const tui_key_help rows[] = {
     {2, KC_CHAPTER, {CMD_NEXT_HINT}, 0, N_("show the next hint")},
     {2, KC_CHAPTER, {CMD_SOLUTION}, 0, N_("the reference solution (after you pass, or after 3 failed runs)")},
     {2, KC_CHAPTER, {CMD_ANALYSIS}, 0, N_("the GPU memory-model report, when available")},
-    {2, KC_CHAPTER, {CMD_WARP}, 0, N_("see the warp: what one warp does to memory at the selected line (GPU model)")},
+    {2, KC_CHAPTER, {CMD_WARP}, 0, N_("see the warp: draw the selected line's memory accesses (GPU model)")},
     {2, KC_CHAPTER, {CMD_ZOOM}, 0, N_("zoom: the focused pane fills the screen")},
     {2, KC_CHAPTER, {CMD_RESET}, 1, N_("put the starting file back (yours is kept as .bak)")},
     {2, KC_CHAPTER, {CMD_CHECK_ALL}, 0, N_("check: every visible test, the race check and the technique (cltutor check)")},
