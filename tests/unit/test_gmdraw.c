@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "suites.h"
 #include "gpumodel/gm_draw.h"
+#include "ui/tui_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,40 @@ START_TEST(a_line_without_access_names_the_others) {
 }
 END_TEST
 
+/* v opens the picture: of the kernel line under the cursor, of the GPU-model tab's row, else of the busiest. */
+START_TEST(v_opens_the_warp_picture) {
+    tui_state s;
+    tui_state_init(&s, 9);
+    tui_open_chapter(&s); /* the kernel pane has the focus */
+    s.pane[PANE_KERNEL].cur = 22;
+    tui_action a = tui_key(&s, 'v');
+    ck_assert_int_eq(a.kind, ACT_WARP);
+    ck_assert_int_eq(a.arg, 23);
+    ck_assert_int_eq(s.overlay, OV_WARP);
+    tui_key(&s, TK_ESC);
+    ck_assert_int_eq(s.overlay, OV_NONE);
+    s.focus = PANE_RESULTS;
+    s.tab_enabled[TAB_ANALYSIS] = 1;
+    s.tab = TAB_ANALYSIS;
+    s.tabs[TAB_ANALYSIS].cur = 4;
+    a = tui_key(&s, 'v');
+    ck_assert_int_eq(a.arg, -5);
+    s.overlay = OV_NONE;
+    s.focus = PANE_LESSON;
+    ck_assert_int_eq(tui_key(&s, 'v').arg, 0);
+    /* the help screen lists it, from the same key map */
+    int found = 0;
+    for (const tui_key_help *r = tui_help_rows(); r->what; r++)
+        if (r->commands[0] == CMD_WARP) {
+            char keys[64];
+            tui_help_row_keys(r, keys, sizeof keys);
+            ck_assert_str_eq(keys, "v");
+            found = 1;
+        }
+    ck_assert(found);
+}
+END_TEST
+
 Suite *gmdraw_suite(void) {
     Suite *s = suite_create("gmdraw");
     TCase *tc = tcase_create("draw");
@@ -167,6 +202,7 @@ Suite *gmdraw_suite(void) {
     tcase_add_test(tc, pictures_fit_and_show_the_degree);
     tcase_add_test(tc, bad_request_records_are_named);
     tcase_add_test(tc, a_line_without_access_names_the_others);
+    tcase_add_test(tc, v_opens_the_warp_picture);
     suite_add_tcase(s, tc);
     return s;
 }
