@@ -136,6 +136,7 @@ install: $(BUILD)/cltutor plugin translations
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
 	rm -rf $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/exercises $(DESTDIR)$(DATADIR)/kernels
 	cp -R lessons exercises $(if $(NO_SOLUTIONS),,kernels) $(DESTDIR)$(DATADIR)/
+	install -d $(DESTDIR)$(DATADIR)/bench && install -m 644 bench/peers.py $(DESTDIR)$(DATADIR)/bench/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
 	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/

@@ -1,6 +1,7 @@
 /* bench: each chapter's reference against the device's own limits */
 #define _DEFAULT_SOURCE
 #include "run/bench.h"
+#include "run/peers.h"
 #include "cli/cli.h"
 #include "run/report.h"
 #include "base/util.h"
@@ -14,7 +15,7 @@
 #include <unistd.h>
 
 static const char *const bench_usage = N_(
-    "Usage: cltutor bench [LESSON...|all] [--device SPEC] [--budget SEC] [--json]\n"
+    "Usage: cltutor bench [LESSON...|all] [--device SPEC] [--budget SEC] [--json] [--no-peers]\n"
     "\n"
     "Measures the device's own limits (the bandwidth of a copy kernel over\n"
     "buffers far larger than any cache, reads and writes counted, and a\n"
@@ -27,7 +28,13 @@ static const char *const bench_usage = N_(
     "\n"
     "  --device SPEC   an index from `cltutor devices` or part of a device name\n"
     "  --budget SEC    time spent repeating each kernel (default 2)\n"
-    "  --json          print the results as JSON\n");
+    "  --json          print the results as JSON\n"
+    "  --no-peers      do not time the libraries a learner would call instead\n"
+    "\n"
+    "Peers: on an NVIDIA GPU, where python3 finds PyTorch (and NPP), the same\n"
+    "run times torch.bincount, torch.cumsum and NPP's integral image at the\n"
+    "sizes of chapters 7, 8 and 9 (bench/peers.py), with the reference's\n"
+    "speed-up over each. A peer that is not there is named, not timed.\n");
 
 static void fmt_ratio(char *buf, size_t len, double r) {
     if (r <= 0) snprintf(buf, len, "-");
@@ -54,9 +61,129 @@ static void row_title(char *buf, size_t len, const bench_row *r) {
     snprintf(buf, len, "%.*s", BENCH_TITLE_WIDTH, t);
 }
 
+/* The peers' results, for the rows they compare with. */
+typedef struct {
+    bench_peer items[PEERS_MAX];
+    int n;
+    char note[512]; /* why none was timed; "" when the script ran */
+} peers_run;
+
+/* The chapter's reference (beyond 0) or beyond kernel (1) that did a problem, passed; NULL none. */
+static const bench_row *row_for_problem(const bench_row *rows, int n, const char *problem, int beyond) {
+    for (int i = 0; i < n; i++)
+        if (!rows[i].variant[0] == !beyond && rows[i].report.status == ENG_PASS &&
+            !strcmp(rows[i].lesson->problem, problem))
+            return &rows[i];
+    return NULL;
+}
+
+/* The count before the size's ":INPUT" ("268435456:uniform" -> "268435456"). */
+static void size_count(const bench_row *r, char *out, size_t len) {
+    out[0] = 0;
+    if (!r) return;
+    util_copy_text(out, len, r->report.size_text);
+    char *colon = strchr(out, ':');
+    if (colon) *colon = 0;
+    long v;
+    if (!strchr(out, 'x') && util_parse_count(out, &v) == 0) snprintf(out, len, "%ld", v);
+}
+
+static void measure_peers(const cli_ctx *cx, const bench_limits *lim, const bench_row *rows, int n, double budget,
+                          cli_live_status *live, peers_run *pr) {
+    memset(pr, 0, sizeof *pr);
+    const bench_row *by[3] = {row_for_problem(rows, n, "bytes", 0), row_for_problem(rows, n, "scan", 0),
+                              row_for_problem(rows, n, "integral", 0)};
+    if (!by[0] && !by[1] && !by[2]) return; /* no chapter here has a peer */
+    if (!strstr(lim->device.type, "GPU") || !util_contains_ci(lim->device.platform, "NVIDIA")) {
+        util_textf(pr->note, sizeof pr->note, _("not timed: they run through CUDA, and %s is not an NVIDIA GPU"),
+                   lim->device.name);
+        return;
+    }
+    peers_sizes sz;
+    size_count(by[0], sz.bytes, sizeof sz.bytes);
+    size_count(by[1], sz.scan, sizeof sz.scan);
+    size_count(by[2], sz.integral, sizeof sz.integral);
+    char script[1400];
+    util_pathf(script, sizeof script, "%s/bench/peers.py", cx->paths.data);
+    if (live->enabled) fprintf(stderr, "\r\033[K%s", _("Timing the peers (PyTorch, NPP)..."));
+    pr->n = peers_measure(script, &sz, budget, 300, pr->items, PEERS_MAX, pr->note, sizeof pr->note);
+    if (live->enabled) fprintf(stderr, "\r\033[K");
+    if (pr->n < 0) pr->n = 0;
+    else if (pr->n > 0) pr->note[0] = 0;
+}
+
+/* A peer's figures beside its chapter's reference: GB/s on the reference's
+ * ideal bytes, and how many times faster the reference is. */
+static void peer_figures(const bench_peer *p, const bench_row *r, double *gbps, double *speedup) {
+    *gbps = *speedup = 0;
+    if (!r || p->status != PEER_PASS || p->median_ms <= 0) return;
+    *gbps = r->gbps * r->report.timing.median / p->median_ms;
+    *speedup = p->median_ms / r->report.timing.median;
+}
+
+static void print_peers_table(const bench_limits *lim, const bench_row *rows, int n, const peers_run *pr) {
+    if (!pr->n && !pr->note[0]) return;
+    printf("\n%s\n", _("Peers: what a learner would call instead, on the same GPU at the same size (CUDA events after a warm-up)."));
+    if (pr->note[0]) printf("  %s\n", pr->note);
+    for (int i = 0; i < pr->n; i++) {
+        const bench_peer *p = &pr->items[i];
+        const bench_row *r = row_for_problem(rows, n, p->problem, 0), *b = row_for_problem(rows, n, p->problem, 1);
+        char num[8] = "-", med[16], ratio[16], ratio_b[16], size[48];
+        if (r) snprintf(num, sizeof num, "%d", r->lesson->number);
+        if (p->status != PEER_PASS) {
+            printf("%-3s %-24s %s: %s\n", num, p->name, peer_status_name(p->status), p->message);
+            continue;
+        }
+        double gbps, speedup, gbps_b, speedup_b;
+        peer_figures(p, r, &gbps, &speedup);
+        peer_figures(p, b, &gbps_b, &speedup_b);
+        util_fmt_ms(med, sizeof med, p->median_ms);
+        fmt_ratio(ratio, sizeof ratio, speedup);
+        fmt_size(size, sizeof size, p->size);
+        printf("%-3s %-24s %-16s %10s %8.1f GB/s %5.1f%%  ", num, p->name, size, med, gbps,
+               lim->copy_gbps > 0 ? 100 * gbps / lim->copy_gbps : 0);
+        if (b) {
+            fmt_ratio(ratio_b, sizeof ratio_b, speedup_b);
+            printf(_("reference %s, %d+ %s the peer's speed (%s)\n"), ratio, b->lesson->number, ratio_b, p->version);
+        } else {
+            printf(_("reference %s the peer's speed (%s)\n"), ratio, p->version);
+        }
+    }
+}
+
+static void add_peers_json(cJSON *o, const bench_limits *lim, const bench_row *rows, int n, const peers_run *pr) {
+    cJSON *arr = cJSON_AddArrayToObject(o, "peers");
+    if (pr->note[0]) cJSON_AddStringToObject(o, "peers_note", pr->note);
+    for (int i = 0; i < pr->n; i++) {
+        const bench_peer *p = &pr->items[i];
+        const bench_row *r = row_for_problem(rows, n, p->problem, 0), *b = row_for_problem(rows, n, p->problem, 1);
+        double gbps, speedup, gbps_b, speedup_b;
+        peer_figures(p, r, &gbps, &speedup);
+        peer_figures(p, b, &gbps_b, &speedup_b);
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "peer", p->name);
+        cJSON_AddStringToObject(c, "problem", p->problem);
+        if (r) cJSON_AddNumberToObject(c, "chapter", r->lesson->number);
+        cJSON_AddStringToObject(c, "size", p->size);
+        cJSON_AddStringToObject(c, "status", peer_status_name(p->status));
+        if (p->status == PEER_PASS) {
+            cJSON_AddNumberToObject(c, "median_ms", p->median_ms);
+            cJSON_AddNumberToObject(c, "runs", p->runs);
+            cJSON_AddNumberToObject(c, "gb_per_s", gbps);
+            cJSON_AddNumberToObject(c, "fraction_of_copy", lim->copy_gbps > 0 ? gbps / lim->copy_gbps : 0);
+            cJSON_AddNumberToObject(c, "reference_speedup", speedup);
+            if (b) cJSON_AddNumberToObject(c, "beyond_speedup", speedup_b);
+            cJSON_AddStringToObject(c, "version", p->version);
+        } else {
+            cJSON_AddStringToObject(c, "message", p->message);
+        }
+        cJSON_AddItemToArray(arr, c);
+    }
+}
+
 /* The rows as JSON; returns how many failed. */
 static int print_bench_json(const bench_limits *lim, const bench_row *rows, int n, const bench_row *gpu1,
-                            const char *date) {
+                            const peers_run *pr, const char *date) {
     int failures = 0;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "date", date);
@@ -95,6 +222,7 @@ static int print_bench_json(const bench_limits *lim, const bench_row *rows, int 
         cJSON_AddItemToArray(arr, c);
         failures += e->status != ENG_PASS;
     }
+    add_peers_json(o, lim, rows, n, pr);
     cli_print_json(o);
     cJSON_Delete(o);
     return failures;
@@ -102,7 +230,7 @@ static int print_bench_json(const bench_limits *lim, const bench_row *rows, int 
 
 /* The rows as a table; returns how many failed. */
 static int print_bench_table(const bench_limits *lim, const bench_row *rows, int n, const bench_row *gpu1,
-                             const char *date) {
+                             const peers_run *pr, const char *date) {
     int failures = 0;
     printf(_("Device:  %s (%s, %s, driver %s), %s\n"), lim->device.name, lim->device.type, lim->device.platform,
            lim->device.driver, date);
@@ -150,6 +278,7 @@ static int print_bench_table(const bench_limits *lim, const bench_row *rows, int
            "GB/s: bytes an ideal kernel must move / median. vs GPU1, C, OMP: speedup over chapter 2's\n"
            "kernel at the same size, the serial C reference and an OpenMP C loop on this machine's CPU.\n"
            "N+: the chapter's \"beyond\" kernel, past what the chapter asks.\n"));
+    print_peers_table(lim, rows, n, pr);
     return failures;
 }
 
@@ -157,18 +286,20 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"device", required_argument, 0, 'd'},
                                          {"budget", required_argument, 0, 'b'},
                                          {"json", no_argument, 0, 'j'},
+                                         {"no-peers", no_argument, 0, 'P'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     const char *device = NULL;
     double budget = 2;
-    int json = 0, ch;
-    while ((ch = getopt_long(argc, argv, "d:b:jh", opts, NULL)) != -1) {
+    int json = 0, no_peers = 0, ch;
+    while ((ch = getopt_long(argc, argv, "d:b:jPh", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': device = optarg; break;
         case 'b':
             if (cli_parse_double("bench", "--budget", optarg, 0.1, 600, &budget)) return EXIT_USAGE;
             break;
         case 'j': json = 1; break;
+        case 'P': no_peers = 1; break;
         case 'h': fputs(_(bench_usage), stdout); return 0;
         default: return cli_usage_error("bench", _("unknown option %s"), argv[optind - 1]);
         }
@@ -234,7 +365,10 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     time_t now = time(NULL);
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    int failures = json ? print_bench_json(&lim, rows, n, gpu1, date) : print_bench_table(&lim, rows, n, gpu1, date);
+    peers_run peers = {0};
+    if (!no_peers) measure_peers(cx, &lim, rows, n, budget, &live, &peers);
+    int failures = json ? print_bench_json(&lim, rows, n, gpu1, &peers, date)
+                        : print_bench_table(&lim, rows, n, gpu1, &peers, date);
     for (int i = 0; i < n; i++) bench_row_free(&rows[i]);
     free(rows);
     return failures ? EXIT_WRONG : 0;

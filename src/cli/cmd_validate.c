@@ -3,6 +3,7 @@
 #include "run/bench.h"
 #include "cli/cli.h"
 #include "course/catalog.h"
+#include "course/figsource.h"
 #include "run/engine.h"
 #include "gpumodel/gpumodel.h"
 #include "gpumodel/technique.h"
@@ -11,6 +12,7 @@
 #include "problem/problem.h"
 #include "run/report.h"
 #include "base/util.h"
+#include "text/codefrag.h"
 #include "text/i18n.h"
 
 #include <ctype.h>
@@ -27,17 +29,25 @@
 /* The two %s are VERDICT_PREVIOUS_FIGURES. */
 static const char *const validate_usage = N_(
     "Usage: cltutor validate [LESSON...|all] [--device SPEC] [--timeout SEC] [--static]\n"
-    "                        [--write-figures]\n"
+    "                        [--results DIR] [--write-figures]\n"
     "\n"
     "Checks that chapters are complete and consistent; for lesson authors.\n"
     "For each chapter named (default: every chapter):\n"
     "  metadata        required lesson.ini keys, a known problem, sizes that parse,\n"
     "                  files that exist, a previous chapter that exists\n"
     "  text            lesson.en.md and lesson.zh.md exist and are not empty\n"
-    "  hints           at least 3 hints in each language, none missing\n"
+    "  hints           at least 3 hints in each language, none missing, for the\n"
+    "                  chapter and for each find-the-bug listing; no hint\n"
+    "                  quotes code its file already has\n"
+    "  sources         every figure in the texts (a number with a unit of time,\n"
+    "                  GB/s, FLOP/s or a speed-up) equals one in a committed\n"
+    "                  results file at the precision written, or its paragraph\n"
+    "                  or table carries a \"Source:\" label naming where it\n"
+    "                  comes from (docs/authoring.md)\n"
     "  reference       the reference solution passes every visible test\n"
     "  starting file   the learner's starting file builds and runs on every\n"
-    "                  visible test (a wrong answer is fine; a crash is not)\n"
+    "                  visible test, and is wrong on at least one (a crash is\n"
+    "                  not a wrong answer)\n"
     "  bug NAME        each find-the-bug listing fails on its exposing input,\n"
     "                  and the reference passes that input\n"
     "  figures         where a technique check compares with the previous\n"
@@ -47,7 +57,10 @@ static const char *const validate_usage = N_(
     "\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC    limit for each kernel run (default 20)\n"
-    "  --static         metadata, text and hints only: no kernel is built or run\n"
+    "  --static         metadata, texts, hints and sources only: no kernel is\n"
+    "                   built or run\n"
+    "  --results DIR    the committed results (default: docs/results beside the\n"
+    "                   course, when there is one)\n"
     "  --write-figures  write each %s afresh instead of checking it\n"
     "\n"
     "Exit status: 0 when every check passes, 1 when any fails, 64 usage error,\n"
@@ -65,6 +78,10 @@ typedef struct {
     double timeout;
     int static_only;
     int write_figures;       /* --write-figures: rewrite each chapter's previous-reference.ini */
+    const char *results_dir; /* --results, else docs/results beside the course */
+    figsource_index results;
+    int have_results;
+    char results_err[512];
     report_style style;
     cli_live_status live;
     int passed, failed, fatal;
@@ -220,23 +237,86 @@ static int blank_text(const char *s) {
     return 1;
 }
 
-static void check_hints(validate_run *vr, const lesson *l) {
-    char *notes = NULL;
-    int n_en = 0, n_zh = 0;
-    for (int i = 0; i < l->n_hints; i++) {
-        n_en += !blank_text(l->hints_en[i]);
-        n_zh += !blank_text(l->hints_zh[i]);
-        if (blank_text(l->hints_en[i])) note(&notes, _("en.%d is missing"), i + 1);
-        if (blank_text(l->hints_zh[i])) note(&notes, _("zh.%d is missing"), i + 1);
+/* Counts one set of hints; notes missing ones and code the file they are about already has. */
+static void hint_set_notes(const lesson_hints *h, const char *what, const char *source, const char *file_name,
+                           char **notes, int *n_en, int *n_zh) {
+    *n_en = *n_zh = 0;
+    for (int i = 0; i < h->n; i++) {
+        *n_en += !blank_text(h->en[i]);
+        *n_zh += !blank_text(h->zh[i]);
+        if (blank_text(h->en[i])) note(notes, _("%sen.%d is missing"), what, i + 1);
+        if (blank_text(h->zh[i])) note(notes, _("%szh.%d is missing"), what, i + 1);
+        for (int lang = 0; lang < 2 && source; lang++) {
+            const char *text = lang ? h->zh[i] : h->en[i];
+            char frag[256];
+            size_t pos = 0;
+            while (text && codefrag_next(text, &pos, 6, frag, sizeof frag))
+                if (codefrag_in_source(frag, source))
+                    note(notes, _("%s%s.%d quotes %s, which %s already has: a hint gives only code still to be "
+                                  "written"), what, lang ? "zh" : "en", i + 1, frag, file_name);
+        }
     }
-    if (n_en < MIN_HINTS)
-        note(&notes, P_("%d English hint: give at least %d", "%d English hints: give at least %d",
-                        (unsigned long long)n_en), n_en, MIN_HINTS);
-    if (n_zh < MIN_HINTS)
-        note(&notes, P_("%d Chinese hint: give at least %d", "%d Chinese hints: give at least %d",
-                        (unsigned long long)n_zh), n_zh, MIN_HINTS);
-    if (notes) result(vr, 0, "hints", notes, "%s", _("the [hints] section is incomplete:"));
+    if (*n_en < MIN_HINTS)
+        note(notes, P_("%s%d English hint: give at least %d", "%s%d English hints: give at least %d",
+                       (unsigned long long)*n_en), what, *n_en, MIN_HINTS);
+    if (*n_zh < MIN_HINTS)
+        note(notes, P_("%s%d Chinese hint: give at least %d", "%s%d Chinese hints: give at least %d",
+                       (unsigned long long)*n_zh), what, *n_zh, MIN_HINTS);
+}
+
+/* The chapter's hints against its starting file, each listing's against the listing. */
+static void check_hints(validate_run *vr, const lesson *l) {
+    char *notes = NULL, path[1400], what[64];
+    int n_en, n_zh, bug_en, bug_zh;
+    paths_starting(&vr->cx->paths, l, path, sizeof path);
+    char *source = util_read_file(path, NULL);
+    hint_set_notes(&l->hints, "", source, l->exercise, &notes, &n_en, &n_zh);
+    free(source);
+    for (int b = 0; b < l->n_bugs; b++) {
+        snprintf(path, sizeof path, "%s/exercises/%s/%s", vr->cx->paths.data, l->id, l->bugs[b].file);
+        snprintf(what, sizeof what, "[bug.%s] ", l->bugs[b].name);
+        source = util_read_file(path, NULL);
+        hint_set_notes(&l->bugs[b].hints, what, source, l->bugs[b].file, &notes, &bug_en, &bug_zh);
+        free(source);
+    }
+    if (notes) result(vr, 0, "hints", notes, "%s", _("the hints are incomplete or give away code already there:"));
+    else if (l->n_bugs)
+        result(vr, 1, "hints", NULL, P_("%d in English, %d in Chinese; and for %d find-the-bug listing",
+                                        "%d in English, %d in Chinese; and for each of %d find-the-bug listings",
+                                        (unsigned long long)l->n_bugs), n_en, n_zh, l->n_bugs);
     else result(vr, 1, "hints", NULL, _("%d in English, %d in Chinese"), n_en, n_zh);
+    free(notes);
+}
+
+/* ---- figures in the texts */
+
+static void check_sources(validate_run *vr, const lesson *l) {
+    if (!vr->have_results) {
+        result(vr, 1, "sources", NULL, _("not checked: %s"), vr->results_err);
+        return;
+    }
+    static const char *const langs[] = {"en", "zh"};
+    char *notes = NULL;
+    int seen = 0, bad = 0;
+    for (int i = 0; i < 2; i++) {
+        char path[1400], name[64];
+        size_t len = 0;
+        lesson_text_path(l, langs[i], path, sizeof path);
+        char *md = util_read_file(path, &len);
+        if (!md) continue; /* the text check names it */
+        int n_bad = 0;
+        snprintf(name, sizeof name, "lesson.%s.md", langs[i]);
+        seen += figsource_check_lesson(&vr->results, name, md, len, &notes, &n_bad);
+        bad += n_bad;
+        free(md);
+    }
+    if (bad)
+        result(vr, 0, "sources", notes, P_("%d figure without a source:", "%d figures without a source:",
+                                           (unsigned long long)bad), bad);
+    else
+        result(vr, 1, "sources", NULL, P_("%d figure, each in %s or labelled with its source",
+                                          "%d figures, each in %s or labelled with its source", (unsigned long long)seen),
+               seen, vr->results.dir);
     free(notes);
 }
 
@@ -361,7 +441,8 @@ static void check_starting(validate_run *vr, const lesson *l) {
         result(vr, 1, "starting file", NULL, _("builds and runs; wrong on %d of %d tests, as a starting point should be"),
                wrong, wrong + correct);
     else
-        result(vr, 1, "starting file", NULL, _("builds and runs; note: it already passes all %d tests"), correct);
+        result(vr, 0, "starting file", NULL, _("%s already passes all %d visible tests: a starting file leaves the "
+               "chapter's work to the learner"), l->exercise, correct);
     free(notes);
 }
 
@@ -411,6 +492,7 @@ static void validate_lesson(validate_run *vr, const lesson *l) {
     int meta_ok = check_metadata(vr, l);
     check_texts(vr, l);
     check_hints(vr, l);
+    check_sources(vr, l);
     if (vr->static_only) return;
     if (!meta_ok) {
         result(vr, 0, "kernels", NULL, "%s", _("not run: fix the metadata first"));
@@ -439,16 +521,29 @@ static void report_skipped(validate_run *vr, const char *only) {
     }
 }
 
+/* The committed results the texts' figures are checked against: --results, else docs/results beside the course. */
+static void load_results(validate_run *vr) {
+    char dir[1400];
+    if (vr->results_dir) util_copy_text(dir, sizeof dir, vr->results_dir);
+    else if (util_pathf(dir, sizeof dir, "%s/docs/results", vr->cx->paths.data) || !util_is_dir(dir)) {
+        util_errf(vr->results_err, sizeof vr->results_err, _("no docs/results/ beside the course in %s; give --results DIR"),
+                  vr->cx->paths.data);
+        return;
+    }
+    vr->have_results = figsource_index_load(&vr->results, dir, vr->results_err, sizeof vr->results_err) == 0;
+}
+
 int cmd_validate(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"device", required_argument, 0, 'd'},
                                          {"timeout", required_argument, 0, 't'},
                                          {"static", no_argument, 0, 's'},
                                          {"write-figures", no_argument, 0, 'W'},
+                                         {"results", required_argument, 0, 'r'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     validate_run vr = {.cx = cx, .timeout = 20};
     int ch;
-    while ((ch = getopt_long(argc, argv, "d:t:sWh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "d:t:sWr:h", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': vr.device = optarg; break;
         case 't':
@@ -456,6 +551,7 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
             break;
         case 's': vr.static_only = 1; break;
         case 'W': vr.write_figures = 1; break;
+        case 'r': vr.results_dir = optarg; break;
         case 'h': printf(_(validate_usage), VERDICT_PREVIOUS_FIGURES, VERDICT_PREVIOUS_FIGURES); return 0;
         default: return cli_usage_error("validate", _("unknown option %s"), argv[optind - 1]);
         }
@@ -471,6 +567,11 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
     int selected[CATALOG_MAX];
     int n_selected = cli_select_lessons(cx, "validate", argc - optind, argv + optind, selected);
     if (n_selected < 0) return EXIT_USAGE;
+    load_results(&vr);
+    if (vr.results_dir && !vr.have_results) {
+        fprintf(stderr, "cltutor validate: --results %s: %s\n", vr.results_dir, vr.results_err);
+        return EXIT_USAGE;
+    }
     vr.style = report_style_for(stdout);
     vr.live.enabled = isatty(2);
     for (int i = 0; i < cx->cat.count && !vr.fatal; i++) {
@@ -483,6 +584,7 @@ int cmd_validate(cli_ctx *cx, int argc, char **argv) {
     else if (vr.fatal)
         fprintf(stderr, "cltutor validate: %s\n", _("the device given with --device cannot be used"));
     printf(_("\n%d passed, %d failed\n"), vr.passed, vr.failed);
+    figsource_index_free(&vr.results);
     if (vr.fatal) return vr.fatal;
     return vr.failed ? EXIT_WRONG : 0;
 }

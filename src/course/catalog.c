@@ -35,6 +35,35 @@ static int split_words(const char *s, char (*out)[64], int max) {
     return n;
 }
 
+/* A hint key (en.N or zh.N) of [hints] or [bug.NAME]; an indented
+ * continuation line comes as the same key again. Returns 1, or 0 with err set. */
+static int add_hint(lesson_hints *h, const char *section, const char *name, const char *value, char *err,
+                    size_t errlen) {
+    const char *dot = strchr(name, '.');
+    int idx = dot ? atoi(dot + 1) : 0;
+    if (!dot || idx < 1 || idx > LESSON_MAX_HINTS) {
+        snprintf(err, errlen, _("[%s]: hint key '%s' should be en.N or zh.N with N in 1..%d"), section, name,
+                 LESSON_MAX_HINTS);
+        return 0;
+    }
+    char **slot = !strncmp(name, "en.", 3) ? &h->en[idx - 1] : !strncmp(name, "zh.", 3) ? &h->zh[idx - 1] : NULL;
+    if (!slot) {
+        snprintf(err, errlen, _("[%s]: hint key '%s': language must be en or zh"), section, name);
+        return 0;
+    }
+    if (*slot && **slot && *value) {
+        /* inih keeps a physical line under 200 bytes; no space between CJK text */
+        size_t len = strlen(*slot);
+        int glue = (unsigned char)(*slot)[len - 1] < 0x80 && (unsigned char)value[0] < 0x80;
+        util_sappend(slot, "%s%s", glue ? " " : "", value);
+    } else {
+        free(*slot);
+        *slot = util_strdup(value);
+    }
+    if (idx > h->n) h->n = idx;
+    return 1;
+}
+
 static int on_entry(void *user, const char *section, const char *name, const char *value) {
     parse_ctx *pc = user;
     lesson *l = pc->l;
@@ -61,34 +90,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         }
         return 1;
     }
-    if (strcmp(section, "hints") == 0) {
-        /* keys: en.1, zh.1, ... */
-        const char *dot = strchr(name, '.');
-        int idx = dot ? atoi(dot + 1) : 0;
-        if (!dot || idx < 1 || idx > LESSON_MAX_HINTS) {
-            snprintf(pc->err, sizeof pc->err, _("hint key '%s' should be en.N or zh.N with N in 1..%d"),
-                     name, LESSON_MAX_HINTS);
-            return 0;
-        }
-        char **slot = !strncmp(name, "en.", 3) ? &l->hints_en[idx - 1]
-                    : !strncmp(name, "zh.", 3) ? &l->hints_zh[idx - 1] : NULL;
-        if (!slot) {
-            snprintf(pc->err, sizeof pc->err, _("hint key '%s': language must be en or zh"), name);
-            return 0;
-        }
-        if (*slot && **slot && *value) {
-            /* the key again: an indented continuation line (inih keeps a
-             * physical line under 200 bytes); no space between CJK text */
-            size_t len = strlen(*slot);
-            int glue = (unsigned char)(*slot)[len - 1] < 0x80 && (unsigned char)value[0] < 0x80;
-            util_sappend(slot, "%s%s", glue ? " " : "", value);
-        } else {
-            free(*slot);
-            *slot = util_strdup(value);
-        }
-        if (idx > l->n_hints) l->n_hints = idx;
-        return 1;
-    }
+    if (strcmp(section, "hints") == 0) return add_hint(&l->hints, section, name, value, pc->err, sizeof pc->err);
     if (strncmp(section, "bug.", 4) == 0 && section[4]) {
         lesson_bug *b = NULL;
         for (int i = 0; i < l->n_bugs; i++)
@@ -105,6 +107,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
         else if (!strcmp(name, "exposes")) copy_field(b->exposes, sizeof b->exposes, value);
         else if (!strcmp(name, "title")) copy_field(b->title, sizeof b->title, value);
         else if (!strcmp(name, "title_zh")) copy_field(b->title_zh, sizeof b->title_zh, value);
+        else if (!strncmp(name, "en.", 3) || !strncmp(name, "zh.", 3))
+            return add_hint(&b->hints, section, name, value, pc->err, sizeof pc->err);
         else if (!strcmp(name, "max_changed_lines")) {
             char *end;
             long v = strtol(value, &end, 10);
@@ -116,7 +120,7 @@ static int on_entry(void *user, const char *section, const char *name, const cha
             b->max_changed_lines = (int)v;
         } else {
             snprintf(pc->err, sizeof pc->err,
-                     _("unknown key '%s' in [%s] (file, exposes, title, title_zh, max_changed_lines)"), name, section);
+                     _("unknown key '%s' in [%s] (file, exposes, title, title_zh, max_changed_lines, en.N, zh.N)"), name, section);
             return 0;
         }
         return 1;
@@ -169,12 +173,17 @@ int lesson_load(lesson *l, const char *dir, const char *id, char *err, size_t er
     return 0;
 }
 
-void lesson_free(lesson *l) {
+static void hints_free(lesson_hints *h) {
     for (int i = 0; i < LESSON_MAX_HINTS; i++) {
-        free(l->hints_en[i]);
-        free(l->hints_zh[i]);
-        l->hints_en[i] = l->hints_zh[i] = NULL;
+        free(h->en[i]);
+        free(h->zh[i]);
     }
+    memset(h, 0, sizeof *h);
+}
+
+void lesson_free(lesson *l) {
+    hints_free(&l->hints);
+    for (int b = 0; b < l->n_bugs; b++) hints_free(&l->bugs[b].hints);
 }
 
 static int cmp_names(const void *a, const void *b) {

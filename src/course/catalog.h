@@ -14,6 +14,13 @@ typedef struct {
     char value[256];
 } lesson_param;
 
+/* Hints from a nudge to nearly the code: keys en.N and zh.N (N from 1). */
+typedef struct {
+    char *en[LESSON_MAX_HINTS];
+    char *zh[LESSON_MAX_HINTS];
+    int n;                    /* the highest N given in either language */
+} lesson_hints;
+
 /* A "find the bug" exercise: a listing with a real bug, a test that exposes it. */
 #define LESSON_MAX_BUGS 4
 typedef struct {
@@ -23,6 +30,7 @@ typedef struct {
     char title[160];
     char title_zh[160];
     int max_changed_lines;    /* code lines a fix may change in the listing; 0: the default */
+    lesson_hints hints;       /* en.N, zh.N in [bug.NAME] */
 } lesson_bug;
 
 typedef struct {
@@ -42,9 +50,7 @@ typedef struct {
     char check_sizes[LESSON_MAX_SIZES][64]; /* visible tests, "SIZE[:INPUT]" */
     int n_check_sizes;
     int previous;             /* chapter number whose reference this one is compared with; 0 none */
-    char *hints_en[LESSON_MAX_HINTS];
-    char *hints_zh[LESSON_MAX_HINTS];
-    int n_hints;
+    lesson_hints hints;       /* [hints] */
     lesson_bug bugs[LESSON_MAX_BUGS];
     int n_bugs;
     lesson_param params[LESSON_MAX_PARAMS]; /* problem-specific keys: layout, local_size, ... */

@@ -136,8 +136,8 @@ static int write_request(wproto_kind kind, const engine_request *rq, const char 
     int ok = blob_put(fd, WR_HEADER, &h, sizeof h) == 0;
     if (rq && rq->lesson) {
         lesson l = *rq->lesson;
-        memset(l.hints_en, 0, sizeof l.hints_en);
-        memset(l.hints_zh, 0, sizeof l.hints_zh);
+        memset(&l.hints, 0, sizeof l.hints); /* pointers mean nothing in the worker */
+        for (int b = 0; b < l.n_bugs; b++) memset(&l.bugs[b].hints, 0, sizeof l.bugs[b].hints);
         ok = ok && blob_put(fd, WR_LESSON, &l, sizeof l) == 0;
     }
     if (rq) {

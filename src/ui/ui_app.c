@@ -275,9 +275,15 @@ static void set_device(ui_app *a, int i) {
 
 static void next_hint(ui_app *a) {
     if (!a->in_chapter) return;
+    if (a->ch.file > 0) { /* a find-the-bug listing: its own hints */
+        int *seen = &a->ch.bug_hints_seen[a->ch.file - 1];
+        if (*seen < a->ch.l->bugs[a->ch.file - 1].hints.n) (*seen)++;
+        a->st.overlay_list.top = 1 << 20;
+        return;
+    }
     progress_chapter *pc = progress_get(&a->prog, a->ch.l->id, 1);
     if (!pc) return;
-    if (pc->hints_seen < a->ch.l->n_hints) {
+    if (pc->hints_seen < a->ch.l->hints.n) {
         progress_set_hints_seen(&a->prog, a->ch.l->id, pc->hints_seen + 1);
         ui_app_save_progress(a);
     }

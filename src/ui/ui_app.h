@@ -64,6 +64,7 @@ typedef struct {
     double vd_median_ms;      /* the correct run's time it started from, kept as a best time on a pass */
     char vd_device[256];
     int file;                 /* the file shown: 0 the chapter's kernel, k its k-th find-the-bug listing */
+    int bug_hints_seen[LESSON_MAX_BUGS]; /* a listing's hints shown so far (the chapter's are in progress) */
     char size_spec[64];       /* the size runs use, "" the chapter's (or the listing's) */
     int warp_line;            /* the kernel line the warp picture shows, 0 the busiest instruction */
 } ui_chapter;

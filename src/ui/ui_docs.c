@@ -129,6 +129,26 @@ static void changes_doc(ui_app *a, int width, st_doc *d) {
 }
 
 /* The sizes dialog: one row a size (the cursor's rows), then what they are. */
+/* The hints seen so far, and how to see the next. */
+static void hints_doc(const lesson_hints *h, int seen, int listing, int width, st_doc *out) {
+    int zh = !strcmp(i18n_lang(), "zh");
+    if (seen > h->n) seen = h->n;
+    if (h->n == 0) {
+        st_doc_addf(out, ST_DIM, "%s", listing ? _("This listing has no hints.") : _("This chapter has no hints."));
+        return;
+    }
+    for (int i = 0; i < seen; i++) {
+        const char *text = zh && h->zh[i] ? h->zh[i] : h->en[i];
+        if (!text) continue;
+        char pre[32];
+        snprintf(pre, sizeof pre, "%d. ", i + 1);
+        st_doc_wrap(out, width, ST_NORMAL, text, pre, "   ", ST_KEY | ST_A_BOLD);
+        st_doc_add(out);
+    }
+    if (seen < h->n) st_doc_addf(out, ST_DIM, _("Press n or Enter for hint %d of %d."), seen + 1, h->n);
+    else st_doc_addf(out, ST_DIM, _("That was the last hint (%d of %d)."), h->n, h->n);
+}
+
 static void sizes_doc(ui_app *a, int width, st_doc *out, char *title, size_t tlen) {
     snprintf(title, tlen, "%s", _("Run at which size?"));
     if (!a->in_chapter) return;
@@ -304,27 +324,18 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
         snprintf(title, tlen, "%s", _("Hints"));
         if (!a->in_chapter) break;
         const lesson *l = a->ch.l;
-        progress_chapter *pc = progress_get(&a->prog, l->id, 0);
-        int seen = pc ? pc->hints_seen : 0;
-        if (seen > l->n_hints) seen = l->n_hints;
-        int zh = !strcmp(i18n_lang(), "zh");
-        if (l->n_hints == 0) {
-            st_doc_addf(out, ST_DIM, "%s", _("This chapter has no hints."));
-            break;
+        const lesson_hints *h = &l->hints;
+        int seen;
+        if (a->ch.file > 0) {
+            const lesson_bug *bug = &l->bugs[a->ch.file - 1];
+            snprintf(title, tlen, _("Hints for %s"), bug->file);
+            h = &bug->hints;
+            seen = a->ch.bug_hints_seen[a->ch.file - 1];
+        } else {
+            progress_chapter *pc = progress_get(&a->prog, l->id, 0);
+            seen = pc ? pc->hints_seen : 0;
         }
-        for (int i = 0; i < seen; i++) {
-            const char *h = zh && l->hints_zh[i] ? l->hints_zh[i] : l->hints_en[i];
-            if (!h) continue;
-            char pre[32], pre2[32];
-            snprintf(pre, sizeof pre, "%d. ", i + 1);
-            snprintf(pre2, sizeof pre2, "   ");
-            st_doc_wrap(out, width, ST_NORMAL, h, pre, pre2, ST_KEY | ST_A_BOLD);
-            st_doc_add(out);
-        }
-        if (seen < l->n_hints)
-            st_doc_addf(out, ST_DIM, _("Press n or Enter for hint %d of %d."), seen + 1, l->n_hints);
-        else
-            st_doc_addf(out, ST_DIM, _("That was the last hint (%d of %d)."), l->n_hints, l->n_hints);
+        hints_doc(h, seen, a->ch.file > 0, width, out);
         break;
     }
     case OV_SIZES: sizes_doc(a, width, out, title, tlen); break;

@@ -24,5 +24,6 @@ Suite *progress_suite(void);
 Suite *config_suite(void);
 Suite *uiapp_suite(void);
 Suite *gmdraw_suite(void);
+Suite *peers_suite(void);
 
 #endif

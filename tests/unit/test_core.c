@@ -153,9 +153,9 @@ START_TEST(catalog_finds_by_number_and_name) {
     ck_assert_ptr_null(catalog_find(&c, "nope"));
     ck_assert_ptr_null(catalog_find(&c, ""));
     ck_assert_str_eq(a->problem, "surf");
-    ck_assert_int_ge(a->n_hints, 3);
-    ck_assert_ptr_nonnull(a->hints_en[0]);
-    ck_assert_ptr_nonnull(a->hints_zh[0]);
+    ck_assert_int_ge(a->hints.n, 3);
+    ck_assert_ptr_nonnull(a->hints.en[0]);
+    ck_assert_ptr_nonnull(a->hints.zh[0]);
     ck_assert_str_eq(lesson_param_get(a, "dispatch", "x"), "per_descriptor");
     ck_assert_int_eq(lesson_param_long(a, "local_size", 0), 64);
     ck_assert_int_eq(lesson_param_long(a, "no_such_key", 7), 7);

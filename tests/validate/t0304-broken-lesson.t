@@ -25,4 +25,27 @@ ini_case "without short_title the title must fit" 0 '^  ok   metadata' '/^short_
 sed -i 's/^title = .*/title = Coalesced reads of the descriptors (GPU2)/' "$tmp/course/lessons/03-coalesced/lesson.ini"
 expect "... and fails when it does not" 1 "short_title: 'Coalesced reads of the descriptors" -- v 3 --static
 
+# a listing of its own in the copy, so that its hints are the only ones named
+extra_listing() {
+  fresh
+  cp "$tmp/course/exercises/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/bug-extra.cl"
+  printf '\n[bug.extra]\nfile = bug-extra.cl\nexposes = 1000x16\ntitle = t\ntitle_zh = t\n' >> "$tmp/course/lessons/03-coalesced/lesson.ini"
+}
+extra_listing
+expect "a find-the-bug listing without hints fails" 1 '\[bug.extra\] 0 English hints: give at least 3' -- v 3 --static
+extra_listing
+for i in 1 2 3; do printf 'en.%s = Look at line %s.\nzh.%s = 看第 %s 行。\n' $i $i $i $i >> "$tmp/course/lessons/03-coalesced/lesson.ini"; done
+out=$(v 3 --static 2>&1)
+if printf '%s\n' "$out" | grep -q 'bug.extra'; then bad "a listing's hints are read from its section" "$out"; else ok "a listing's hints are read from its section"; fi
+extra_listing
+printf 'en.1 = Write hist[q * 7 + r] first.\nzh.1 = 先写 hist[q*7+r]。\nen.2 = b\nzh.2 = b\nen.3 = c\nzh.3 = c\n' >> "$tmp/course/lessons/03-coalesced/lesson.ini"
+printf '/* hist[q*7 + r] */\n' >> "$tmp/course/exercises/03-coalesced/bug-extra.cl"
+expect "a listing's hint that quotes code the listing has fails" 1 '\[bug.extra\] en.1 quotes hist\[q\*7\+r\], which bug-extra.cl already has' -- v 3 --static
+expect "... in Chinese too" 1 '\[bug.extra\] zh.1 quotes hist\[q\*7\+r\]' -- v 3 --static
+fresh
+sed -i 's/^en\.1 = .*/en.1 = Try out_of_the_box[z + 1] now./' "$tmp/course/lessons/03-coalesced/lesson.ini"
+printf '// out_of_the_box[ z+1 ]\n' >> "$tmp/course/exercises/03-coalesced/histogram.cl"
+expect "a chapter hint that quotes code the starting file has fails, white space aside" 1 'en.1 quotes out_of_the_box\[z\+1\], which histogram.cl already has' -- v 3 --static
+ini_case "a bad hint key in a listing's section stops the chapter from loading" 64 "lesson.ini:[0-9]+: .*hint key 'en.x' should be en.N" '$a en.x = nope'
+
 finish

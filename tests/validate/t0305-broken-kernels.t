@@ -13,6 +13,10 @@ printf '__kernel void histogram(__global const float *a, __global const float *b
 expect "a starting file that does not build fails" 1 'FAIL starting file' -- v 3
 
 fresh
+cp "$root/kernels/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/histogram.cl"
+expect "a starting file that already passes every visible test fails" 1 'FAIL starting file .*already passes all [0-9]+ visible tests' -- v 3
+
+fresh
 cp "$root/kernels/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/bug-no-guard.cl"
 expect "a bug listing without its bug fails" 1 'the bug does not show' -- v 3
 
