@@ -360,9 +360,9 @@ static void show_warp(ui_app *a, int arg) {
     ui_chapter *c = &a->ch;
     c->warp_line = arg > 0 ? arg : 0;
     if (arg < 0) {
-        const st_doc *d = &c->tabs[TAB_ANALYSIS];
-        int row = -arg - 1;
-        c->warp_line = row < d->n && d->lines[row].tag > 0 ? d->lines[row].tag : 0;
+        const st_doc *d = &c->tabs[TAB_ANALYSIS]; /* the row's line, or the row above a quoted source line */
+        for (int row = -arg - 1; row >= 0 && row < d->n && !c->warp_line && d->lines[row].len > 0; row--)
+            c->warp_line = d->lines[row].tag > 0 ? d->lines[row].tag : 0;
     }
     if (!c->gm || c->gm->status != GM_OK || c->gm_hash != c->kernel_hash) ui_chapter_start_analysis(a);
 }
