@@ -98,7 +98,7 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
         const uint i = base + 4 * q;
         uint4 x;
         if (full || i + 4 <= n)
-            x = vload4(0, in + i);
+            x = *(__global const uint4 *)(in + i);
         else
             x = (uint4)(i < n ? in[i] : 0, i + 1 < n ? in[i + 1] : 0, i + 2 < n ? in[i + 2] : 0, 0);
         block[SWIZZLE(q)] = x;
@@ -183,7 +183,7 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
         const uint i = base + 4 * q;
         const uint4 x = block[SWIZZLE(q)];
         if (full || i + 4 <= n) {
-            vstore4(x, 0, out + i);
+            *(__global uint4 *)(out + i) = x;
         } else {
             if (i < n) out[i] = x.s0;
             if (i + 1 < n) out[i + 1] = x.s1;
