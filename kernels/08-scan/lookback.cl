@@ -39,28 +39,26 @@
 #define LOCAL_SIZE 256
 #endif
 #ifndef ELEMENTS
-#define ELEMENTS 32              /* per work-item: a power of two, at least 4 */
+#define ELEMENTS 32              /* per work-item: a multiple of 16 */
 #endif
 #ifndef WINDOW
 #define WINDOW 32                /* predecessors read at once: at most LOCAL_SIZE */
 #endif
 #define BLOCK (ELEMENTS * LOCAL_SIZE)
 #define QUADS (ELEMENTS / 4)     /* uint4s per work-item */
+#define PLANES (QUADS / 4)       /* uint4s of totals per work-item */
 #define SEGMENT 16               /* work-items' totals per first-level segment */
 #define SEGMENTS (LOCAL_SIZE / SEGMENT)
-#define SPAD(i) ((i) + (i) / SEGMENT)
+#define SPAD(i) ((i) + (i) / SEGMENT)   /* one uint4 of padding after every SEGMENT */
 
+#if defined(STATUS_ATOMIC) && defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define STATUS_STORE(p, v) atom_xchg((p), (v))
+#define STATUS_LOAD(p) atom_add((p), 0UL)
+#else
 #define STATUS_STORE(p, v) (*(p) = (v))
 #define STATUS_LOAD(p) (*(p))
-
-/* Where uint4 number q of the tile (its elements 4q .. 4q+3) lives in local
- * memory. Its owner, work-item q / QUADS, keeps it as its (q % QUADS)-th
- * uint4; the swizzle XORs that with the owner's number, so that the 8
- * work-items of a quarter warp (one 128-byte local access) never land in the
- * same 16 bytes of banks, whether they read their own blocked uint4s (same
- * j, owners t..t+7) or striped ones (8 consecutive q). */
-#define SWZ_BITS (QUADS < 8 ? QUADS : 8)
-#define SWIZZLE(q) ((q) ^ (((q) / QUADS) % SWZ_BITS))
+#endif
 
 /* The host asks this kernel for the tile size. */
 __kernel void block_size(__global uint *size)
@@ -72,11 +70,12 @@ __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE, 1, 1)))
 void scan_lookback(__global const uint *in, __global uint *out, volatile __global ulong *status,
                    volatile __global uint *counter, uint n, uint epoch)
 {
-    __local uint4 block[BLOCK / 4];
-    __local uint sums[SPAD(LOCAL_SIZE)];
-    __local uint partial[SEGMENTS];
+    /* plane k, entry SPAD(t): the totals of work-item t's uint4s 4k .. 4k+3 */
+    __local uint4 sums[PLANES][SPAD(LOCAL_SIZE)];
+    __local uint4 partial[PLANES][SEGMENTS];
+    __local uint4 offset[PLANES];
     __local ulong window[2][WINDOW];
-    __local uint shared[1];
+    __local uint shared[2];
     const uint lid = get_local_id(0);
     const uint tiles = (n + BLOCK - 1) / BLOCK;
     const ulong AGGREGATE = (ulong)(2 * epoch + 1) << 32, PREFIX = (ulong)(2 * epoch + 2) << 32;
@@ -93,50 +92,68 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
     const uint base = tile * BLOCK;
     const int full = base + BLOCK <= n;
 
-    /* global -> local, striped and coalesced */
-    for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
-        const uint i = base + 4 * q;
-        uint4 x;
-        if (full || i + 4 <= n)
-            x = *(__global const uint4 *)(in + i);
-        else
-            x = (uint4)(i < n ? in[i] : 0, i + 1 < n ? in[i + 1] : 0, i + 2 < n ? in[i + 2] : 0, 0);
-        block[SWIZZLE(q)] = x;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    /* local -> registers, blocked; the work-item's exclusive scan */
+    /* uint4 j of the work-item is uint4 lid + j * LOCAL_SIZE of the tile:
+     * every load is coalesced, and stays in registers */
     uint4 v[QUADS];
-    uint sum = 0;
     for (uint j = 0; j < QUADS; j++) {
-        const uint4 x = block[SWIZZLE(lid * QUADS + j)];
-        v[j].s0 = sum;
-        v[j].s1 = sum + x.s0;
-        v[j].s2 = v[j].s1 + x.s1;
-        v[j].s3 = v[j].s2 + x.s2;
-        sum = v[j].s3 + x.s3;
+        const uint i = base + 4 * (lid + j * LOCAL_SIZE);
+        if (full || i + 4 <= n)
+            v[j] = *(__global const uint4 *)(in + i);
+        else
+            v[j] = (uint4)(i < n ? in[i] : 0, i + 1 < n ? in[i + 1] : 0, i + 2 < n ? in[i + 2] : 0, 0);
     }
+    /* each uint4 scanned on its own (exclusive), its total kept */
+    uint total_of[QUADS];
+    for (uint j = 0; j < QUADS; j++) {
+        const uint4 x = v[j];
+        v[j] = (uint4)(0, x.s0, x.s0 + x.s1, x.s0 + x.s1 + x.s2);
+        total_of[j] = v[j].s3 + x.s3;
+    }
+    for (uint k = 0; k < PLANES; k++)
+        sums[k][SPAD(lid)] = (uint4)(total_of[4 * k], total_of[4 * k + 1], total_of[4 * k + 2], total_of[4 * k + 3]);
+    barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* the work-items' totals: segments of SEGMENT, then the segments */
-    sums[SPAD(lid)] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    /* QUADS scans across the work-items at once, one per lane of the planes:
+     * segments of SEGMENT work-items first ... */
     if (lid < SEGMENTS) {
-        uint run = 0;
-        for (uint k = 0; k < SEGMENT; k++) {
-            const uint idx = SPAD(lid * SEGMENT + k);
-            const uint x = sums[idx];
-            sums[idx] = run;
-            run += x;
+        for (uint k = 0; k < PLANES; k++) {
+            uint4 run = (uint4)(0);
+            for (uint m = 0; m < SEGMENT; m++) {
+                const uint idx = SPAD(lid * SEGMENT + m);
+                const uint4 x = sums[k][idx];
+                sums[k][idx] = run;
+                run += x;
+            }
+            partial[k][lid] = run;
         }
-        partial[lid] = run;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint prefix = sums[SPAD(lid)], total = 0;
-    for (uint s = 0; s < SEGMENTS; s++) {
-        const uint x = partial[s];
-        if (s < lid / SEGMENT)
-            prefix += x;
-        total += x;
+    /* ... then the segments' totals, and the uint4 columns one after another
+     * (column j of the tile, every work-item's uint4 j, comes after column j - 1) */
+    if (lid == 0) {
+        uint run = 0;
+        for (uint k = 0; k < PLANES; k++) {
+            uint4 col = (uint4)(0);
+            for (uint m = 0; m < SEGMENTS; m++) {
+                const uint4 x = partial[k][m];
+                partial[k][m] = col;
+                col += x;
+            }
+            const uint4 before = (uint4)(run, run + col.s0, run + col.s0 + col.s1, run + col.s0 + col.s1 + col.s2);
+            offset[k] = before;
+            run = before.s3 + col.s3;
+        }
+        shared[1] = run;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint total = shared[1];
+    uint prefix_of[QUADS];
+    for (uint k = 0; k < PLANES; k++) {
+        const uint4 p = offset[k] + partial[k][lid / SEGMENT] + sums[k][SPAD(lid)];
+        prefix_of[4 * k] = p.s0;
+        prefix_of[4 * k + 1] = p.s1;
+        prefix_of[4 * k + 2] = p.s2;
+        prefix_of[4 * k + 3] = p.s3;
     }
 
     /* the look-back: every work-item takes the same decisions from window[] */
@@ -173,15 +190,10 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
             STATUS_STORE(&status[tile], PREFIX | (before + total));
     }
 
-    /* registers -> local (each work-item its own uint4s: no barrier before) */
-    prefix += before;
-    for (uint j = 0; j < QUADS; j++)
-        block[SWIZZLE(lid * QUADS + j)] = v[j] + prefix;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    /* local -> global, striped and coalesced */
-    for (uint q = lid; q < BLOCK / 4; q += LOCAL_SIZE) {
-        const uint i = base + 4 * q;
-        const uint4 x = block[SWIZZLE(q)];
+    /* straight from registers to global memory, coalesced */
+    for (uint j = 0; j < QUADS; j++) {
+        const uint i = base + 4 * (lid + j * LOCAL_SIZE);
+        const uint4 x = v[j] + (before + prefix_of[j]);
         if (full || i + 4 <= n) {
             *(__global uint4 *)(out + i) = x;
         } else {

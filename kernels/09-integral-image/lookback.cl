@@ -40,6 +40,15 @@
 /* uint4 q of a chunk in local memory, swizzled as in chapter 8's lookback.cl */
 #define SWIZZLE(q) ((q) ^ (((q) / QUADS) % 8))
 
+#if defined(STATUS_ATOMIC) && defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define STATUS_STORE(p, v) atom_xchg((p), (v))
+#define STATUS_LOAD(p) atom_add((p), 0UL)
+#else
+#define STATUS_STORE(p, v) (*(p) = (v))
+#define STATUS_LOAD(p) (*(p))
+#endif
+
 /* The host asks this kernel for the tile shape of column_scan. */
 __kernel void column_tile(__global uint *shape)
 {
@@ -172,11 +181,11 @@ void column_scan(__global const uint *in, __global uint *out, volatile __global 
     volatile __global ulong *mine = status + (size_t)tile * COLUMNS + 4 * lid;
     uint4 above = (uint4)(0);
     if (ty == 0) {
-        mine[0] = PREFIX | sum.s0; mine[1] = PREFIX | sum.s1;
-        mine[2] = PREFIX | sum.s2; mine[3] = PREFIX | sum.s3;
+        STATUS_STORE(&mine[0], PREFIX | sum.s0); STATUS_STORE(&mine[1], PREFIX | sum.s1);
+        STATUS_STORE(&mine[2], PREFIX | sum.s2); STATUS_STORE(&mine[3], PREFIX | sum.s3);
     } else {
-        mine[0] = AGGREGATE | sum.s0; mine[1] = AGGREGATE | sum.s1;
-        mine[2] = AGGREGATE | sum.s2; mine[3] = AGGREGATE | sum.s3;
+        STATUS_STORE(&mine[0], AGGREGATE | sum.s0); STATUS_STORE(&mine[1], AGGREGATE | sum.s1);
+        STATUS_STORE(&mine[2], AGGREGATE | sum.s2); STATUS_STORE(&mine[3], AGGREGATE | sum.s3);
         /* the four columns walk back side by side: their loads go out together */
         size_t p[4];
         uint before[4];
@@ -188,7 +197,7 @@ void column_scan(__global const uint *in, __global uint *out, volatile __global 
         while (walking > 0) {
             ulong s[4];
             for (uint c = 0; c < 4; c++)
-                s[c] = p[c] != (size_t)-1 ? status[p[c] * COLUMNS + 4 * lid + c] : 0;
+                s[c] = p[c] != (size_t)-1 ? STATUS_LOAD(&status[p[c] * COLUMNS + 4 * lid + c]) : 0;
             for (uint c = 0; c < 4; c++) {
                 if (p[c] == (size_t)-1)
                     continue;           /* this column has found its prefix */
@@ -205,8 +214,8 @@ void column_scan(__global const uint *in, __global uint *out, volatile __global 
             }
         }
         above = (uint4)(before[0], before[1], before[2], before[3]);
-        mine[0] = PREFIX | (above.s0 + sum.s0); mine[1] = PREFIX | (above.s1 + sum.s1);
-        mine[2] = PREFIX | (above.s2 + sum.s2); mine[3] = PREFIX | (above.s3 + sum.s3);
+        STATUS_STORE(&mine[0], PREFIX | (above.s0 + sum.s0)); STATUS_STORE(&mine[1], PREFIX | (above.s1 + sum.s1));
+        STATUS_STORE(&mine[2], PREFIX | (above.s2 + sum.s2)); STATUS_STORE(&mine[3], PREFIX | (above.s3 + sum.s3));
     }
 
     for (uint r = 0; r < TILE_H; r++) {
