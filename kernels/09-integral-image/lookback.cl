@@ -20,7 +20,13 @@
  * of tiles after row of tiles, so every tile a group waits on belongs to a
  * group that is already running. A status word is 64 bits, flag (with the
  * launch number) in the high half and value in the low half, read and
- * written in one volatile access. */
+ * written in one volatile access.
+ *
+ * Measured on an H100 at 8192 x 8192 (both passes): 430 us with tiles of 16
+ * rows; 8 rows 519 us (twice the status traffic and look-backs), 24 or 32
+ * rows 503-508 us (more registers, fewer groups). Unlike chapter 8's scan,
+ * 64-bit atomics for the status words are slower here (642 us): a tile
+ * writes 2 x 1024 of them, not 2. */
 
 #ifndef LOCAL_SIZE
 #define LOCAL_SIZE 256
