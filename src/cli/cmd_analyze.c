@@ -4,6 +4,7 @@
 #include "course/catalog.h"
 #include "run/engine.h"
 #include "gpumodel/gpumodel.h"
+#include "gpumodel/gm_predict.h"
 #include "course/paths.h"
 #include "run/report.h"
 #include "base/util.h"
@@ -18,7 +19,7 @@
 
 static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
-    "                              [--timeout SEC] [--json]\n"
+    "                              [--timeout SEC] [--gpu NAME|FILE | --no-predict] [--json]\n"
     "\n"
     "Runs a chapter's kernel on Oclgrind, an OpenCL simulator, and reports what a\n"
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
@@ -36,6 +37,10 @@ static const char *const analyze_usage = N_(
     "  --no-compare     skip the comparison\n"
     "  --timeout SEC    stop the simulation after SEC seconds (default 120)\n"
     "  --json           print the analysis as JSON\n"
+    "  --gpu NAME|FILE  the GPU whose time is predicted from the analysis: a profile\n"
+    "                   in devices/ (nvidia-h100, the default, or nvidia-h200) or a\n"
+    "                   file written by `cltutor bench --profile`\n"
+    "  --no-predict     no predicted time\n"
     "\n"
     "Exit status: 0 analysed, 1 analysed and the simulator found memory errors,\n"
     "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
@@ -67,24 +72,41 @@ static int exit_code_for(const gpumodel_report *rep) {
     return gpumodel_has_errors(rep) ? EXIT_WRONG : EXIT_CORRECT;
 }
 
+/* The predicted time, after the report; a missing default profile says nothing. */
+static void print_prediction(const gp_chapter *gp, int asked) {
+    char **lines;
+    int n;
+    if (gp && gp->ok && gp_lines(&gp->pr, gp->has_prev ? &gp->prev : NULL, gp->prev_label, &gp->prof, &lines, &n) == 0) {
+        putchar('\n');
+        for (int i = 0; i < n; i++) printf("%s\n", lines[i]);
+        gp_lines_free(lines, n);
+    } else if (gp && asked) {
+        printf("\n%s %s\n", _("No predicted time:"), gp->err);
+    }
+}
+
 int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"kernel", required_argument, 0, 'k'}, {"size", required_argument, 0, 's'},
         {"json", no_argument, 0, 'j'},         {"solution", no_argument, 0, 'R'},
         {"no-compare", no_argument, 0, 'C'},   {"timeout", required_argument, 0, 't'},
+        {"gpu", required_argument, 0, 'g'},    {"no-predict", no_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     engine_request rq;
     engine_request_defaults(&rq);
     rq.timeout_s = 120;
     const char *kernel = NULL;
-    int json = 0, solution = 0, compare = 1, ch;
-    while ((ch = getopt_long(argc, argv, "k:s:jRCt:h", opts, NULL)) != -1) {
+    const char *gpu = NULL;
+    int json = 0, solution = 0, compare = 1, predict = 1, ch;
+    while ((ch = getopt_long(argc, argv, "k:s:jRCt:g:Ph", opts, NULL)) != -1) {
         switch (ch) {
         case 'k': kernel = optarg; break;
         case 's': rq.size_spec = optarg; break;
         case 'j': json = 1; break;
         case 'R': solution = 1; break;
         case 'C': compare = 0; break;
+        case 'g': gpu = optarg; break;
+        case 'P': predict = 0; break;
         case 't':
             if (cli_parse_double("analyze", "--timeout", optarg, 1, 3600, &rq.timeout_s)) return EXIT_USAGE;
             break;
@@ -127,19 +149,26 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     rq.lesson = l;
     rq.kernel_path = path;
     cli_live_status ls = {.enabled = !json && isatty(2)};
-    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, NULL, on_progress, &ls, NULL, &rep);
+    gpumodel_cache kept = {0}; /* the compared file's analysis, for its predicted time */
+    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, &kept, on_progress, &ls, NULL, &rep);
     cli_clear_status(&ls);
+    gp_chapter *gp = predict && rep.status == GM_OK ? calloc(1, sizeof *gp) : NULL;
+    if (gp) gp_chapter_predict(cx->paths.data, gpu, l, &rep, kept.set ? &kept.rep : NULL, gp);
+    gpumodel_cache_free(&kept);
 
     int code = exit_code_for(&rep);
     if (json) {
         cJSON *o = gpumodel_json(&rep);
         cJSON_AddStringToObject(o, "lesson", l->id);
+        if (gp && gp->ok) cJSON_AddItemToObject(o, "prediction", gp_json(&gp->pr, gp->has_prev ? &gp->prev : NULL, &gp->prof));
+        else if (gp && gpu) cJSON_AddStringToObject(o, "prediction_error", gp->err);
         cli_print_json(o);
         cJSON_Delete(o);
     } else if (rep.status == GM_OK) {
         printf(_("Chapter %d: %s"), l->number, cli_title(l));
         putchar('\n');
         for (int i = 0; i < rep.n_lines; i++) printf("%s\n", rep.lines[i]);
+        print_prediction(gp, gpu != NULL);
     } else if (rep.run.status == ENG_BUILD || rep.run.status == ENG_USAGE) {
         report_style st = report_style_for(stdout);
         report_print(stdout, &st, l, &rep.run);
@@ -152,5 +181,6 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     }
     if (json && rep.status != GM_OK) fprintf(stderr, "cltutor analyze: %s\n", rep.message);
     gpumodel_report_free(&rep);
+    free(gp);
     return code;
 }
