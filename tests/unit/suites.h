@@ -24,5 +24,6 @@ Suite *progress_suite(void);
 Suite *config_suite(void);
 Suite *uiapp_suite(void);
 Suite *peers_suite(void);
+Suite *predict_suite(void);
 
 #endif
