@@ -475,14 +475,15 @@ cJSON *gp_json(const gp_prediction *pr, const gp_prediction *prev, const gp_prof
 }
 
 int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, const gpumodel_report *rep,
-                       const gpumodel_report *prev, gp_chapter *out) {
+                       const gpumodel_report *prev, const char *at, gp_chapter *out) {
     memset(out, 0, sizeof *out);
     char path[1200], size[96];
     if (rep->status != GM_OK) return util_errf(out->err, sizeof out->err, "%s", _("no analysis to predict from")), -1;
     if (gp_profile_find(data_dir, gpu ? gpu : GP_DEFAULT_GPU, path, sizeof path, out->err, sizeof out->err) != 0 ||
         gp_profile_load(path, &out->prof, out->err, sizeof out->err) != 0)
         return -1;
-    gp_target_size(l, rep->size_text, size, sizeof size);
+    if (at) util_copy_text(size, sizeof size, at);
+    else gp_target_size(l, rep->size_text, size, sizeof size);
     if (gp_predict(rep, l, size, &out->prof, &out->pr, out->err, sizeof out->err) != 0) return -1;
     out->ok = 1;
     char err[256];

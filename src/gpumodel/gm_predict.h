@@ -158,9 +158,9 @@ typedef struct {
 
 /* Predicts an analysis (and prev, the analysis it was compared with, or
  * NULL) of chapter l on the GPU named gpu (a profile name or file; NULL:
- * GP_DEFAULT_GPU). Returns 0 when out->ok. */
+ * GP_DEFAULT_GPU) at size (NULL: gp_target_size). Returns 0 when out->ok. */
 #define GP_DEFAULT_GPU "nvidia-h100"
 int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, const gpumodel_report *rep,
-                       const gpumodel_report *prev, gp_chapter *out);
+                       const gpumodel_report *prev, const char *size, gp_chapter *out);
 
 #endif
