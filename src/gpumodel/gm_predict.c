@@ -266,7 +266,8 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
         } else if (a->space == GM_CONSTANT) {
             c->constant_reads += (double)a->distinct_sum * f;
         } else if (a->kind == GM_ATOMIC) {
-            c->latomic_spread += req;
+            /* a request takes a pass per bank conflict, and collisions on one word in turn */
+            c->latomic_spread += a->bank_sum ? (double)a->bank_sum * f : req;
             double extra = ((double)a->contention_sum - (double)a->requests) * f / 31.0;
             c->latomic_same += extra > 0 ? extra : 0;
         } else {
