@@ -19,7 +19,7 @@
 
 static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
-    "                              [--timeout SEC] [--gpu NAME|FILE | --no-predict] [--json]\n"
+    "                              [--timeout SEC] [--gpu GPU | --no-predict] [--json]\n"
     "\n"
     "Runs a chapter's kernel on Oclgrind, an OpenCL simulator, and reports what a\n"
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
@@ -37,7 +37,7 @@ static const char *const analyze_usage = N_(
     "  --no-compare     skip the comparison\n"
     "  --timeout SEC    stop the simulation after SEC seconds (default 120)\n"
     "  --json           print the analysis as JSON\n"
-    "  --gpu NAME|FILE  the GPU whose time is predicted from the analysis: a profile\n"
+    "  --gpu GPU        the GPU whose time is predicted from the analysis: a profile\n"
     "                   in devices/ (nvidia-h100, the default, or nvidia-h200) or a\n"
     "                   file written by `cltutor bench --profile`\n"
     "  --no-predict     no predicted time\n"

@@ -21,7 +21,7 @@
 static const char *const run_usage = N_(
     "Usage: cltutor run LESSON [--kernel FILE | --solution] [--device SPEC] [--size SPEC]\n"
     "                          [--seed N] [--timeout SEC] [--no-timing] [--compare]\n"
-    "                          [--predict] [--gpu NAME|FILE] [--json]\n"
+    "                          [--predict] [--gpu GPU] [--json]\n"
     "\n"
     "Builds and runs a chapter's kernel, checks it against the serial golden\n"
     "reference and times it.\n"
@@ -40,7 +40,7 @@ static const char *const run_usage = N_(
     "                   chapter's reference at the same size, on the same device\n"
     "  --predict        also predict the kernel's time on a GPU at the same size,\n"
     "                   from the GPU memory model (`cltutor analyze`; Oclgrind)\n"
-    "  --gpu NAME|FILE  the GPU predicted (implies --predict): a profile in devices/\n"
+    "  --gpu GPU        the GPU predicted (implies --predict): a profile in devices/\n"
     "                   (nvidia-h100, the default, or nvidia-h200) or a file written\n"
     "                   by `cltutor bench --profile`\n"
     "  --json           print the result as JSON (see docs/json.md)\n"
