@@ -478,6 +478,7 @@ cJSON *gp_json(const gp_prediction *pr, const gp_prediction *prev, const gp_prof
 int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, const gpumodel_report *rep,
                        const gpumodel_report *prev, const char *at, gp_chapter *out) {
     memset(out, 0, sizeof *out);
+    double t0 = util_now();
     char path[1200], size[96];
     if (rep->status != GM_OK) return util_errf(out->err, sizeof out->err, "%s", _("no analysis to predict from")), -1;
     if (gp_profile_find(data_dir, gpu ? gpu : GP_DEFAULT_GPU, path, sizeof path, out->err, sizeof out->err) != 0 ||
@@ -494,5 +495,6 @@ int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, c
         char *path_part = strstr(out->prev_label, " (");
         if (path_part) *path_part = '\0'; /* the file's path is in the report above */
     }
+    out->predict_s = util_now() - t0;
     return 0;
 }

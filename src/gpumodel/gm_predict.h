@@ -154,6 +154,7 @@ typedef struct {
     gp_prediction pr, prev;
     int has_prev;
     char prev_label[512];
+    double predict_s;       /* the time gp_chapter_predict took (the analysis not counted) */
 } gp_chapter;
 
 /* Predicts an analysis (and prev, the analysis it was compared with, or
