@@ -160,12 +160,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     if (json) {
         cJSON *o = gpumodel_json(&rep);
         cJSON_AddStringToObject(o, "lesson", l->id);
-        if (gp && gp->ok) {
-            cJSON *pj = gp_json(&gp->pr, gp->has_prev ? &gp->prev : NULL, &gp->prof);
-            cJSON_AddNumberToObject(pj, "predict_s", gp->predict_s);
-            cJSON_AddItemToObject(o, "prediction", pj);
-        }
-        else if (gp && gpu) cJSON_AddStringToObject(o, "prediction_error", gp->err);
+        gp_chapter_add_json(o, gp, gpu != NULL);
         cli_print_json(o);
         cJSON_Delete(o);
     } else if (rep.status == GM_OK) {

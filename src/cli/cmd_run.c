@@ -96,6 +96,19 @@ static void compare_with_references(cli_ctx *cx, const lesson *l, const engine_r
     if (before > 0) print_comparison(prev->number, before, mine->timing.median);
 }
 
+/* The learner's own run goes into the chapter's history. */
+static void record_run(cli_ctx *cx, const lesson *l, const char *path, const engine_report *rep) {
+    progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep->status == ENG_PASS,
+                       .median_ms = rep->status == ENG_PASS ? rep->timing.median : 0};
+    snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(rep->status));
+    util_copy_text(pr.device, sizeof pr.device, rep->device.name);
+    char *text = util_read_file(path, NULL);
+    pr.file_hash = util_hash_text(text);
+    free(text);
+    progress_record_run(&cx->prog, l->id, &pr);
+    cli_save_progress(cx);
+}
+
 /* --predict: the GPU model's analysis of the same file (compared like
  * `analyze`), and the time it predicts at the size just run. */
 static gp_chapter *predict_run(cli_ctx *cx, const lesson *l, const char *path, const engine_report *rep,
@@ -213,8 +226,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
     gp_chapter *gp = predict && rep.status == ENG_PASS ? predict_run(cx, l, path, &rep, gpu, ls.enabled) : NULL;
     if (json) {
         cJSON *o = report_json(l, path, &rep);
-        if (gp && gp->ok) cJSON_AddItemToObject(o, "prediction", gp_json(&gp->pr, gp->has_prev ? &gp->prev : NULL, &gp->prof));
-        else if (gp) cJSON_AddStringToObject(o, "prediction_error", gp->err);
+        gp_chapter_add_json(o, gp, 1);
         cli_print_json(o);
         cJSON_Delete(o);
     } else {
@@ -225,17 +237,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
             printf(_("\nThis is one size. The chapter is passed when every visible test, the race check and the "
                    "technique\nhold: `cltutor check %d` runs them all.\n"), l->number);
     }
-    if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) {
-        progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep.status == ENG_PASS,
-                           .median_ms = rep.status == ENG_PASS ? rep.timing.median : 0};
-        snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(rep.status));
-        util_copy_text(pr.device, sizeof pr.device, rep.device.name);
-        char *text = util_read_file(path, NULL);
-        pr.file_hash = util_hash_text(text);
-        free(text);
-        progress_record_run(&cx->prog, l->id, &pr);
-        cli_save_progress(cx);
-    }
+    if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) record_run(cx, l, path, &rep);
     if (compare && rep.status == ENG_PASS && rep.n_samples > 0) compare_with_references(cx, l, &rq, &rep, json);
     int code = engine_exit_code(rep.status);
     engine_report_free(&rep);

@@ -498,3 +498,13 @@ int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, c
     out->predict_s = util_now() - t0;
     return 0;
 }
+
+void gp_chapter_add_json(cJSON *o, const gp_chapter *gp, int asked) {
+    if (gp && gp->ok) {
+        cJSON *pj = gp_json(&gp->pr, gp->has_prev ? &gp->prev : NULL, &gp->prof);
+        cJSON_AddNumberToObject(pj, "predict_s", gp->predict_s);
+        cJSON_AddItemToObject(o, "prediction", pj);
+    } else if (gp && asked) {
+        cJSON_AddStringToObject(o, "prediction_error", gp->err);
+    }
+}

@@ -163,5 +163,8 @@ typedef struct {
 #define GP_DEFAULT_GPU "nvidia-h100"
 int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, const gpumodel_report *rep,
                        const gpumodel_report *prev, const char *size, gp_chapter *out);
+/* Adds "prediction" to a command's JSON object (with "predict_s"), or where
+ * it failed and asked is set, "prediction_error". gp may be NULL. */
+void gp_chapter_add_json(cJSON *o, const gp_chapter *gp, int asked);
 
 #endif
