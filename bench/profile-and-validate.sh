@@ -12,18 +12,23 @@
 #      direction; devices/ID.ini gets the [accuracy] the course then shows.
 #
 # Usage: sh bench/profile-and-validate.sh [BUILD_DIR] [--device SPEC] [--id ID]
-#            [--chapters "2 3 ..."] [--cpu-sizes] [--keep-profile]
+#            [--chapters "2 3 ..."] [--cpu-sizes] [--keep-profile] [--out DIR]
 #   --id ID          the profile's name (default: nvidia-h100 / nvidia-h200 from
 #                    the device's name, else its name in lower case with dashes)
 #   --chapters LIST  only these chapters (default: 1 to 9)
 #   --cpu-sizes      each chapter's bench_size_cpu (a quick run on a CPU device)
 #   --keep-profile   predict with the existing devices/ID.ini, do not measure it
+#   --out DIR        write DIR/ID.ini and DIR/ID-prediction.md instead of
+#                    devices/ID.ini and docs/results/ID-prediction.md
 # Needs python3 and Oclgrind (the analysis), and the device.
 set -eu
+orig=$(pwd)
 cd "$(dirname "$0")/.."
 BUILD=build
 case "${1:-}" in -*|"") ;; *) BUILD=$1; shift ;; esac
-DEVICE="" ID="" CHAPTERS="1 2 3 4 5 6 7 8 9" CPU_SIZES=0 KEEP=0
+BUILD_ARG=$BUILD
+case $BUILD in /*) ;; *) [ -d "$orig/$BUILD" ] && BUILD=$orig/$BUILD ;; esac
+DEVICE="" ID="" CHAPTERS="1 2 3 4 5 6 7 8 9" CPU_SIZES=0 KEEP=0 OUTDIR=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --device) DEVICE=$2; shift 2 ;;
@@ -31,6 +36,7 @@ while [ $# -gt 0 ]; do
     --chapters) CHAPTERS=$2; shift 2 ;;
     --cpu-sizes) CPU_SIZES=1; shift ;;
     --keep-profile) KEEP=1; shift ;;
+    --out) OUTDIR=$2; case $OUTDIR in /*) ;; *) OUTDIR=$orig/$OUTDIR ;; esac; shift 2 ;;
     *) echo "profile-and-validate.sh: unknown argument $1" >&2; exit 64 ;;
     esac
 done
@@ -40,7 +46,8 @@ DEVARGS=""
 [ -n "$DEVICE" ] && DEVARGS="--device $DEVICE"
 RAW=$(mktemp -d)
 trap 'rm -rf "$RAW"' EXIT
-mkdir -p devices docs/results
+PDIR=${OUTDIR:-devices} RDIR=${OUTDIR:-docs/results}
+mkdir -p "$PDIR" "$RDIR"
 if [ "$KEEP" = 0 ]; then
     echo "== measuring the device: $CLT bench --profile $DEVARGS"
     $CLT bench --profile "$RAW/profile.ini" $DEVARGS
@@ -52,13 +59,13 @@ if [ "$KEEP" = 0 ]; then
         *) ID=$(printf '%s' "$DEVNAME" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/-*$//') ;;
         esac
     fi
-    cp "$RAW/profile.ini" "devices/$ID.ini"
+    cp "$RAW/profile.ini" "$PDIR/$ID.ini"
 elif [ -z "$ID" ]; then
     echo "profile-and-validate.sh: --keep-profile needs --id ID" >&2
     exit 64
 fi
-PROFILE=devices/$ID.ini
-OUT=docs/results/$ID-prediction.md
+PROFILE=$PDIR/$ID.ini
+OUT=$RDIR/$ID-prediction.md
 
 # the kernels: chapter, kind, file
 list=$RAW/kernels
@@ -92,7 +99,7 @@ while read -r n kind file; do
     printf '%s %s %s %s\n' "$n" "$kind" "$file" "$i" >> "$RAW/index"
 done < "$list"
 
-CMD="sh bench/profile-and-validate.sh $BUILD${DEVICE:+ --device $DEVICE} --id $ID"
+CMD="sh bench/profile-and-validate.sh $BUILD_ARG${DEVICE:+ --device $DEVICE} --id $ID${OUTDIR:+ --out $OUTDIR}"
 python3 - "$RAW" "$PROFILE" "$OUT" "$CMD" <<'EOF'
 import json, math, os, sys, datetime
 raw, profile, out, cmd = sys.argv[1:5]
