@@ -153,7 +153,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, &kept, on_progress, &ls, NULL, &rep);
     cli_clear_status(&ls);
     gp_chapter *gp = predict && rep.status == GM_OK ? calloc(1, sizeof *gp) : NULL;
-    if (gp) gp_chapter_predict(cx->paths.data, gpu, l, &rep, kept.set ? &kept.rep : NULL, NULL, gp);
+    if (gp) gp_chapter_predict(cx->paths.data, &cx->cat, gpu, l, &rep, kept.set ? &kept.rep : NULL, NULL, gp);
     gpumodel_cache_free(&kept);
 
     int code = exit_code_for(&rep);

@@ -129,7 +129,7 @@ static gp_chapter *predict_run(cli_ctx *cx, const lesson *l, const char *path, c
     if (ar.status != GM_OK)
         util_copy_text(gp->err, sizeof gp->err, ar.message[0] ? ar.message : _("the GPU model could not analyse the kernel"));
     else
-        gp_chapter_predict(cx->paths.data, gpu, l, &ar, kept.set ? &kept.rep : NULL, rep->size_text, gp);
+        gp_chapter_predict(cx->paths.data, &cx->cat, gpu, l, &ar, kept.set ? &kept.rep : NULL, rep->size_text, gp);
     gpumodel_cache_free(&kept);
     gpumodel_report_free(&ar);
     return gp;

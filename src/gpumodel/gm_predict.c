@@ -169,7 +169,7 @@ int gp_profile_load(const char *path, gp_profile *p, char *err, size_t errlen) {
             util_errf(err, errlen, _("%s: no %s in [limits] (%s); `cltutor bench --profile` measures it"), path,
                       key_names[k], key_names[k]);
             return -1;
-        } else if (k != GPK_L2 && k != GPK_LAUNCH && p->v[k] <= 0) {
+        } else if (k != GPK_L2 && k != GPK_LAUNCH && k != GPK_WARP_NS && p->v[k] <= 0) {
             util_errf(err, errlen, _("%s: %s must be above 0"), path, key_names[k]);
             return -1;
         }
@@ -226,8 +226,9 @@ int gp_scale_for(const lesson *l, const char *from_size, const char *to_size, gp
     prob_work a, b;
     if (work_at(l, ops, from_size, &a, err, errlen) || work_at(l, ops, to_size, &b, err, errlen)) return -1;
     if (a.bytes <= 0) return util_errf(err, errlen, _("the work model gives no bytes at %s"), from_size), -1;
-    s->items = b.bytes / a.bytes;
-    s->loop = a.flops > 0 && b.flops > 0 ? b.flops / a.flops / s->items : 1;
+    double work = a.flops > 0 && b.flops > 0 ? b.flops / a.flops : b.bytes / a.bytes;
+    s->items = !strcmp(lesson_param_get(l, "dispatch", ""), "serial") ? 1 : b.bytes / a.bytes;
+    s->loop = work / s->items;
     s->ideal_bytes = b.bytes;
     s->flops = b.flops;
     return 0;
@@ -249,8 +250,10 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
     for (int i = 0; i < k->n_acc; i++) {
         const gm_access *a = &k->acc[i];
         double per_item = a->items ? (double)a->execs / (double)a->items : 0;
-        double f = per_item > 1.0001 ? s->items * s->loop : s->items;
+        int in_loop = per_item > 1.0001;
+        double f = in_loop ? s->items * s->loop : s->items;
         double req = (double)a->requests * f, sectors = (double)a->sectors * f, useful = (double)a->useful * f;
+        if (a->warps) c->warp_requests += (double)a->requests / (double)a->warps * (in_loop ? s->loop : 1);
         if (a->space == GM_GLOBAL) {
             c->dram_bytes += useful;
             if (a->kind == GM_ATOMIC) {
@@ -291,13 +294,15 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
     t[GPT_GATOMIC] = c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD) + c->gatomic_same * per_s(p, GPK_GATOM_SAME);
     double same = per_s(p, GPK_LATOM_SAME) - per_s(p, GPK_LATOM_SPREAD);
     t[GPT_LATOMIC] = c->latomic_spread * per_s(p, GPK_LATOM_SPREAD) + c->latomic_same * (same > 0 ? same : 0);
+    t[GPT_LATENCY] = c->warp_requests * p->v[GPK_WARP_NS] * 1e-9;
     t[GPT_LAUNCH] = c->launches * p->v[GPK_LAUNCH] * 1e-6;
     /* the SMs issue loads, stores, local passes and arithmetic one after another */
     double issue = t[GPT_L1] + t[GPT_LOCAL] + t[GPT_CONSTANT] + t[GPT_COMPUTE] + t[GPT_LATOMIC];
-    double top = fmax(t[GPT_MEMORY], fmax(issue, t[GPT_GATOMIC]));
+    double top = fmax(fmax(t[GPT_MEMORY], t[GPT_LATENCY]), fmax(issue, t[GPT_GATOMIC]));
     out->total_s = t[GPT_LAUNCH] + top;
     gp_term lim = GPT_MEMORY;
     if (t[GPT_LAUNCH] > top) lim = GPT_LAUNCH;
+    else if (t[GPT_LATENCY] >= top && t[GPT_LATENCY] > t[GPT_MEMORY]) lim = GPT_LATENCY;
     else if (t[GPT_GATOMIC] >= top && t[GPT_GATOMIC] > t[GPT_MEMORY]) lim = GPT_GATOMIC;
     else if (issue > t[GPT_MEMORY]) {
         static const gp_term parts[] = {GPT_L1, GPT_LOCAL, GPT_CONSTANT, GPT_COMPUTE, GPT_LATOMIC};
@@ -361,6 +366,7 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
     case GPT_COMPUTE: fmt_qty(a, sizeof a, c->flops, "FLOP"); fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9, "FLOP/s"); break;
     case GPT_GATOMIC: fmt_qty(a, sizeof a, c->gatomic_spread + c->gatomic_same, _("atomics")); fmt_qty(b, sizeof b, p->v[GPK_GATOM_SPREAD] * 1e9, "/s"); break;
     case GPT_LATOMIC: fmt_qty(a, sizeof a, c->latomic_spread, _("atomic requests")); fmt_qty(b, sizeof b, p->v[GPK_LATOM_SPREAD] * 1e9, "/s"); break;
+    case GPT_LATENCY: fmt_qty(a, sizeof a, c->warp_requests, _("requests of one warp")); snprintf(b, sizeof b, "%.1f ns", p->v[GPK_WARP_NS]); break;
     default: snprintf(a, sizeof a, "%d", c->launches); snprintf(b, sizeof b, "%.1f us", p->v[GPK_LAUNCH]); break;
     }
     util_textf(buf, len, _("%s: %s at %s"), _(term_labels[pr->limit]), a, b);
@@ -409,8 +415,10 @@ int gp_lines(const gp_prediction *pr, const gp_prediction *prev, const char *pre
     if (prev && prev->total_s > 0) {
         char pt[32];
         util_fmt_ms(pt, sizeof pt, prev->total_s * 1e3);
-        util_textf(line, sizeof line, _("  the previous stage, %s: %s predicted; yours is %.2fx its speed"), prev_label, pt,
-                   prev->total_s / pr->total_s);
+        double r = prev->total_s / pr->total_s;
+        char rt[32];
+        snprintf(rt, sizeof rt, r >= 100 ? "%.0fx" : r >= 10 ? "%.1fx" : r >= 0.01 ? "%.2fx" : "%.2gx", r);
+        util_textf(line, sizeof line, _("  the previous stage, %s: %s predicted; yours is %s its speed"), prev_label, pt, rt);
         if (push(lines, n, line)) return -1;
     }
     gp_accuracy_text(p, acc, sizeof acc);
@@ -451,6 +459,7 @@ static cJSON *prediction_json(const gp_prediction *pr) {
         cJSON_AddNumberToObject(cc, "flops", c->flops);
         cJSON_AddNumberToObject(cc, "global_atomics", c->gatomic_spread + c->gatomic_same);
         cJSON_AddNumberToObject(cc, "local_atomic_requests", c->latomic_spread);
+        cJSON_AddNumberToObject(cc, "warp_requests", c->warp_requests);
         cJSON_AddNumberToObject(cc, "launches", c->launches);
         cJSON_AddItemToArray(ks, k);
     }
@@ -475,8 +484,8 @@ cJSON *gp_json(const gp_prediction *pr, const gp_prediction *prev, const gp_prof
     return o;
 }
 
-int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, const gpumodel_report *rep,
-                       const gpumodel_report *prev, const char *at, gp_chapter *out) {
+int gp_chapter_predict(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
+                       const gpumodel_report *rep, const gpumodel_report *prev, const char *at, gp_chapter *out) {
     memset(out, 0, sizeof *out);
     double t0 = util_now();
     char path[1200], size[96];
@@ -489,7 +498,10 @@ int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, c
     if (gp_predict(rep, l, size, &out->prof, &out->pr, out->err, sizeof out->err) != 0) return -1;
     out->ok = 1;
     char err[256];
-    if (prev && prev->status == GM_OK && gp_predict(prev, l, size, &out->prof, &out->prev, err, sizeof err) == 0) {
+    /* the compared file is the previous chapter's reference where it solves the same problem */
+    const lesson *pl = l->previous > 0 && cat ? catalog_by_number(cat, l->previous) : NULL;
+    if (!pl || strcmp(pl->problem, l->problem) != 0) pl = l;
+    if (prev && prev->status == GM_OK && gp_predict(prev, pl, size, &out->prof, &out->prev, err, sizeof err) == 0) {
         out->has_prev = 1;
         util_copy_text(out->prev_label, sizeof out->prev_label, rep->prev_label);
         char *path_part = strstr(out->prev_label, " (");

@@ -20,6 +20,7 @@
     X(GPK_LATOM_SPREAD, "local_atomic_spread_g_per_s", "local atomics, each work-item its own address, 1e9/s") \
     X(GPK_LATOM_SAME, "local_atomic_same_g_per_s", "local atomics, every work-item of a group one address, 1e9/s") \
     X(GPK_LAUNCH, "launch_us", "time of an empty kernel, microseconds")                                        \
+    X(GPK_WARP_NS, "warp_request_ns", "time a lone warp takes per cached load request, nanoseconds")           \
     X(GPK_L2, "l2_gb_per_s", "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)")
 
 typedef enum {
@@ -63,6 +64,7 @@ int gp_profile_write(const char *path, const gp_profile *p, char *err, size_t er
     X(GPT_COMPUTE, "compute", N_("compute-bound"))                               \
     X(GPT_GATOMIC, "global_atomics", N_("global-atomic-bound"))                  \
     X(GPT_LATOMIC, "local_atomics", N_("local-atomic-bound"))                    \
+    X(GPT_LATENCY, "latency", N_("latency-bound"))                               \
     X(GPT_LAUNCH, "launch", N_("launch-bound"))
 
 typedef enum {
@@ -83,6 +85,7 @@ typedef struct {
     double flops;             /* the problem's floating-point operations */
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */
     double latomic_spread, latomic_same;  /* local atomic warp requests, by whether they collide */
+    double warp_requests;     /* memory requests one warp makes, one after another */
     int launches;
 } gp_counts;
 
@@ -96,7 +99,8 @@ typedef struct {
 
 /* How the analysed counts grow to the predicted size: instructions run at
  * most once per work-item grow with the work-items (items), those in loops
- * with the work (items x loop). */
+ * with the work (items x loop); a serial kernel (dispatch = serial) keeps
+ * its work-items. */
 typedef struct {
     double items, loop;
     double ideal_bytes, flops;  /* the problem's work model at the predicted size */
@@ -158,11 +162,13 @@ typedef struct {
 } gp_chapter;
 
 /* Predicts an analysis (and prev, the analysis it was compared with, or
- * NULL) of chapter l on the GPU named gpu (a profile name or file; NULL:
- * GP_DEFAULT_GPU) at size (NULL: gp_target_size). Returns 0 when out->ok. */
+ * NULL: the previous chapter's reference, found in cat, scaled with that
+ * chapter's dispatch) of chapter l on the GPU named gpu (a profile name or
+ * file; NULL: GP_DEFAULT_GPU) at size (NULL: gp_target_size). Returns 0
+ * when out->ok. */
 #define GP_DEFAULT_GPU "nvidia-h100"
-int gp_chapter_predict(const char *data_dir, const char *gpu, const lesson *l, const gpumodel_report *rep,
-                       const gpumodel_report *prev, const char *size, gp_chapter *out);
+int gp_chapter_predict(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
+                       const gpumodel_report *rep, const gpumodel_report *prev, const char *size, gp_chapter *out);
 /* Adds "prediction" to a command's JSON object (with "predict_s"), or where
  * it failed and asked is set, "prediction_error". gp may be NULL. */
 void gp_chapter_add_json(cJSON *o, const gp_chapter *gp, int asked);

@@ -46,6 +46,11 @@ static const char *const profile_kernels =
     "    for (int i = 0; i < iters; i++) s += src[((l + i) & 127) * 32];   /* a 128-byte line each */\n"
     "    out[get_global_id(0)] = s;\n"
     "}\n"
+    "__kernel void chain(__global const float *src, __global float *out, int iters) {\n"
+    "    int l = get_local_id(0); float s = 0;\n"
+    "    for (int i = 0; i < iters; i++) s += src[(i * 32 + l) & 4095];   /* a line a request */\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
     "__kernel void banks(__global float *out, int iters, int stride) {\n"
     "    __local float t[4096]; int l = get_local_id(0); float s = 0;\n"
     "    for (int i = l; i < 4096; i += get_local_size(0)) t[i] = i;\n"
@@ -102,14 +107,14 @@ static double time_kernel(clh_ctx *ctx, cl_kernel k, size_t global, size_t local
 
 /* A micro-kernel's median time (ms): buffers first, then int arguments. */
 static double time_micro(clh_ctx *ctx, cl_program prog, const char *name, const cl_mem *bufs, int n_bufs,
-                         const int *ints, int n_ints, size_t items, cl_int *e) {
+                         const int *ints, int n_ints, size_t items, size_t local, cl_int *e) {
     char err[256];
     cl_int st = CL_SUCCESS;
     cl_kernel k = clh_kernel(prog, name, 0, err, sizeof err);
     if (!k) return *e = CL_INVALID_KERNEL_NAME, 0;
     for (int i = 0; i < n_bufs; i++) clh_arg(k, (cl_uint)i, sizeof bufs[i], &bufs[i], &st);
     for (int i = 0; i < n_ints; i++) clh_arg(k, (cl_uint)(n_bufs + i), sizeof(int), &ints[i], &st);
-    double ms = st == CL_SUCCESS ? time_kernel(ctx, k, items, 256, 7, e) : 0;
+    double ms = st == CL_SUCCESS ? time_kernel(ctx, k, items, local, 7, e) : 0;
     if (st != CL_SUCCESS) *e = st;
     clReleaseKernel(k);
     return ms;
@@ -135,17 +140,21 @@ static int measure_profile(int fd, clh_ctx *ctx, int gpu, bench_limits *lim) {
     const cl_mem two[2] = {src, out};
     const int spread[2] = {iters, 0}, same[2] = {iters, 1}, flat[2] = {iters, 1}, conflicted[2] = {iters, 32};
     double t;
-    lim->launch_us = 1e3 * time_micro(ctx, prog, "empty", &out, 1, NULL, 0, 256, &e);
+    lim->launch_us = 1e3 * time_micro(ctx, prog, "empty", &out, 1, NULL, 0, 256, 256, &e);
 #define RATE(count, call) ((t = (call)) > 0 && e == CL_SUCCESS ? (count) / (t * 1e-3) * 1e-9 : 0)
-    lim->l1_glines = RATE(ops, time_micro(ctx, prog, "lines", two, 2, &iters, 1, items, &e));
-    lim->const_greads = RATE(ops, time_micro(ctx, prog, "consts", two, 2, &iters, 1, items, &e));
-    lim->local_gpasses = RATE(warps, time_micro(ctx, prog, "banks", &out, 1, flat, 2, items, &e));
-    lim->local_conflict_gpasses = RATE(ops, time_micro(ctx, prog, "banks", &out, 1, conflicted, 2, items, &e));
-    lim->gatom_spread = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, spread, 2, items, &e));
-    lim->gatom_same = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, same, 2, items, &e));
-    lim->latom_spread = RATE(warps, time_micro(ctx, prog, "latomic", &out, 1, spread, 2, items, &e));
-    lim->latom_same = RATE(warps, time_micro(ctx, prog, "latomic", &out, 1, same, 2, items, &e));
+    lim->l1_glines = RATE(ops, time_micro(ctx, prog, "lines", two, 2, &iters, 1, items, 256, &e));
+    lim->const_greads = RATE(ops, time_micro(ctx, prog, "consts", two, 2, &iters, 1, items, 256, &e));
+    lim->local_gpasses = RATE(warps, time_micro(ctx, prog, "banks", &out, 1, flat, 2, items, 256, &e));
+    lim->local_conflict_gpasses = RATE(ops, time_micro(ctx, prog, "banks", &out, 1, conflicted, 2, items, 256, &e));
+    lim->gatom_spread = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, spread, 2, items, 256, &e));
+    lim->gatom_same = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, same, 2, items, 256, &e));
+    lim->latom_spread = RATE(warps, time_micro(ctx, prog, "latomic", &out, 1, spread, 2, items, 256, &e));
+    lim->latom_same = RATE(warps, time_micro(ctx, prog, "latomic", &out, 1, same, 2, items, 256, &e));
 #undef RATE
+    /* one warp alone: the time of a request when nothing hides its latency */
+    int chain_iters = gpu ? 1 << 20 : 1 << 16;
+    t = time_micro(ctx, prog, "chain", two, 2, &chain_iters, 1, 32, 32, &e);
+    lim->warp_request_ns = t > 0 && e == CL_SUCCESS ? t * 1e6 / chain_iters : 0;
     clReleaseMemObject(src);
     clReleaseMemObject(out);
     clReleaseProgram(prog);

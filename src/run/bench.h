@@ -27,6 +27,7 @@ typedef struct {
     double gatom_spread, gatom_same;  /* global atomics/s, 1e9: own address, one address */
     double latom_spread, latom_same;  /* local atomic warp requests/s, 1e9 */
     double launch_us;       /* an empty kernel's event time */
+    double warp_request_ns; /* one warp alone: time per cached load request */
     double l2_gbps;         /* a copy that fits the last-level cache (read + write) */
 } bench_limits;
 

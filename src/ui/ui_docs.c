@@ -226,7 +226,7 @@ static void prediction_doc(ui_app *a, int width, st_doc *d) {
     char **lines;
     int n;
     if (!gp) return;
-    gp_chapter_predict(a->paths.data, NULL, c->l, c->gm, !c->gm_id && a->gm_cache.set ? &a->gm_cache.rep : NULL, NULL, gp);
+    gp_chapter_predict(a->paths.data, &a->cat, NULL, c->l, c->gm, !c->gm_id && a->gm_cache.set ? &a->gm_cache.rep : NULL, NULL, gp);
     if (gp->ok && gp_lines(&gp->pr, gp->has_prev ? &gp->prev : NULL, gp->prev_label, &gp->prof, &lines, &n) == 0) {
         for (int i = 0; i < n; i++) wrap_into(d, width, i ? ST_DIM : ST_NORMAL, lines[i]);
         gp_lines_free(lines, n);

@@ -17,7 +17,7 @@
 /* Round rates, so that every time below can be worked out by hand:
  * 1000 GB/s, 10 TFLOP/s, 100 G lines, passes and constant reads a second,
  * global atomics 10 G/s spread and 1 G/s on one address, local atomic
- * requests 50 G/s and 5 G/s, 5 us a launch. */
+ * requests 50 G/s and 5 G/s, 5 us a launch, 10 ns a lone warp's request. */
 static gp_profile round_profile(void) {
     gp_profile p;
     memset(&p, 0, sizeof p);
@@ -31,6 +31,7 @@ static gp_profile round_profile(void) {
     p.v[GPK_LATOM_SPREAD] = 50;
     p.v[GPK_LATOM_SAME] = 5;
     p.v[GPK_LAUNCH] = 5;
+    p.v[GPK_WARP_NS] = 10;
     return p;
 }
 
@@ -81,6 +82,18 @@ START_TEST(bank_bound) {
 }
 END_TEST
 
+START_TEST(latency_bound) {
+    gp_profile p = round_profile();
+    /* one warp making 1e6 requests one after another: 1e6 x 10 ns = 10 ms,
+     * though the whole GPU would serve its 1e6 lines in 10 us */
+    gp_counts c = {.l1_lines = 1e6, .warp_requests = 1e6, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_LATENCY);
+    ck_assert_double_eq_tol(k.total_s, 10e-3 + 5e-6, TOL);
+}
+END_TEST
+
 START_TEST(local_atomics_and_launch) {
     gp_profile p = round_profile();
     /* 1e6 requests, all 32 lanes on one word: 1e6 / 5e9 = 200 us */
@@ -120,6 +133,7 @@ START_TEST(counts_from_a_report) {
     ck_assert_double_eq_tol(c.gatomic_same, 64, 1e-9);  /* contention 32: every operation collides */
     ck_assert_double_eq_tol(c.gatomic_spread, 0, 1e-9);
     ck_assert_double_eq_tol(c.dram_bytes, 512, 1e-9);   /* the useful bytes of the load and the atomic */
+    ck_assert_double_eq_tol(c.warp_requests, 3, 1e-9);  /* one request per warp of each instruction */
     s.items = 10;
     gp_counts_of(&rep.kernels[0], &s, &c);
     ck_assert_double_eq_tol(c.local_passes, 640, 1e-9);
@@ -138,6 +152,11 @@ START_TEST(work_model_scales_surf) {
     /* ideal bytes 4(n f + c f + c): 266304 -> 67175424; flops 3 n c f: x4096 */
     ck_assert_double_eq_tol(s.items, 67175424.0 / 266304.0, 1e-9);
     ck_assert_double_eq_tol(s.items * s.loop, 4096, 1e-9);
+    /* chapter 1 runs one work-item whatever the size: its loop takes all the growth */
+    const lesson *serial = catalog_by_number(&cat, 1);
+    ck_assert_msg(gp_scale_for(serial, "1024x16x64", "16384x256x64", &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_double_eq_tol(s.items, 1, 1e-12);
+    ck_assert_double_eq_tol(s.loop, 256, 1e-9);
     ck_assert_int_eq(gp_scale_for(l, "1024x16x64", "banana", &s, err, sizeof err), -1);
     char size[96];
     gp_target_size(l, "1024x16x64", size, sizeof size);
@@ -159,7 +178,7 @@ static void write_profile(char *path, size_t len, const char *text) {
     "[limits]\ncopy_gb_per_s = 3000\nfp32_gflop_per_s = 60000\nl1_lines_g_per_s = 261\n"           \
     "local_passes_g_per_s = 261\nconstant_reads_g_per_s = 261\nglobal_atomic_spread_g_per_s = 130\n" \
     "global_atomic_same_g_per_s = 2\nlocal_atomic_spread_g_per_s = 130\nlocal_atomic_same_g_per_s = 8\n" \
-    "launch_us = 2\n"
+    "launch_us = 2\nwarp_request_ns = 17\n"
 
 START_TEST(profile_errors_name_file_and_line) {
     char path[64], err[1400], want[128];
@@ -263,6 +282,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, compute_bound);
     tcase_add_test(tc, atomic_bound);
     tcase_add_test(tc, bank_bound);
+    tcase_add_test(tc, latency_bound);
     tcase_add_test(tc, local_atomics_and_launch);
     tcase_add_test(tc, counts_from_a_report);
     tcase_add_test(tc, work_model_scales_surf);
