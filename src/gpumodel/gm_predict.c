@@ -505,6 +505,7 @@ int gp_chapter_predict(const char *data_dir, const catalog *cat, const char *gpu
         out->has_prev = 1;
         util_copy_text(out->prev_label, sizeof out->prev_label, rep->prev_label);
         char *path_part = strstr(out->prev_label, " (");
+        if (!path_part) path_part = strstr(out->prev_label, "\xef\xbc\x88"); /* a full-width parenthesis */
         if (path_part) *path_part = '\0'; /* the file's path is in the report above */
     }
     out->predict_s = util_now() - t0;
