@@ -1,30 +1,48 @@
 #!/bin/sh
 # How long `cltutor analyze` takes on this machine: each chapter's reference at
-# its analysis size, alone and with the comparison. A benchmark, not a test.
+# its analysis size, alone, with the comparison, and drawing its busiest
+# instruction's warp picture (--draw). A benchmark, not a test.
 #   bench/analyze.sh [BUILD_DIR] [CHAPTER...]     (default: build, every chapter)
+# BENCH_REPEAT=N keeps the fastest of N runs of each (default 1): the
+# machine's other work makes single runs noisy.
 build=${1:-build}
 [ $# -gt 0 ] && shift
 bin="$build/cltutor"
+repeat=${BENCH_REPEAT:-1}
 chapters=${*:-$("$bin" list --json | python3 -c 'import json,sys; print(" ".join(str(c["number"]) for c in json.load(sys.stdin)))')}
 now() { date +%s.%N; }
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), Oclgrind $(dpkg-query -W -f='${Version}' oclgrind 2>/dev/null)"
-printf '%-8s %-22s %12s %10s %14s\n' chapter size simulated_s alone_s with_compare_s
+# fastest SECONDS-VARIABLE COMMAND...: the fastest of $repeat runs, output discarded
+fastest() {
+  best=
+  i=0
+  while [ $i -lt "$repeat" ]; do
+    t0=$(now)
+    "$@" > /dev/null 2>&1
+    t1=$(now)
+    best=$(python3 -c "import sys; a, b, c = sys.argv[1:]; d = float(b) - float(a); print(d if not c else min(d, float(c)))" "$t0" "$t1" "$best")
+    i=$((i + 1))
+  done
+  echo "$best"
+}
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), Oclgrind $(dpkg-query -W -f='${Version}' oclgrind 2>/dev/null), fastest of $repeat"
+draws=$("$bin" analyze --help 2>/dev/null | grep -c -- '--draw')
+printf '%-8s %-22s %12s %10s %14s %8s\n' chapter size simulated_s alone_s with_compare_s draw_s
 for n in $chapters; do
-  t0=$(now)
   "$bin" analyze "$n" --solution --no-compare --json > /tmp/cltutor-bench-$$.json 2>/dev/null
   rc=$?
-  t1=$(now)
-  "$bin" analyze "$n" --solution > /dev/null 2>&1
-  t2=$(now)
-  python3 - "$n" "$rc" "$t0" "$t1" "$t2" /tmp/cltutor-bench-$$.json <<'PY'
+  alone=$(fastest "$bin" analyze "$n" --solution --no-compare)
+  both=$(fastest "$bin" analyze "$n" --solution)
+  if [ "$draws" -gt 0 ]; then drawn=$(fastest "$bin" analyze "$n" --solution --no-compare --draw); else drawn=-; fi
+  python3 - "$n" "$rc" "$alone" "$both" "$drawn" /tmp/cltutor-bench-$$.json <<'PY'
 import json, sys
-n, rc, t0, t1, t2, f = sys.argv[1:]
+n, rc, alone, both, drawn, f = sys.argv[1:]
 try:
     j = json.load(open(f))
     size, sim = j.get("size", "?"), sum(k["simulated_s"] for k in j.get("kernels", []))
 except Exception:
     size, sim = "(failed, exit %s)" % rc, 0
-print("%-8s %-22s %12.2f %10.2f %14.2f" % (n, size, sim, float(t1) - float(t0), float(t2) - float(t1)))
+d = "%8.2f" % float(drawn) if drawn != "-" else "%8s" % "-"
+print("%-8s %-22s %12.2f %10.2f %14.2f %s" % (n, size, sim, float(alone), float(both), d))
 PY
 done
 rm -f /tmp/cltutor-bench-$$.json

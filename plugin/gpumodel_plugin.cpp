@@ -37,6 +37,7 @@ namespace {
 const unsigned WARP = 32;
 const size_t MAX_PER_EPOCH = 1u << 16;  // executions per work-item and instruction between barriers that are kept
 const size_t MAX_MESSAGES = 200;        // distinct Oclgrind messages kept per kernel
+const size_t MAX_INTERVALS = 64;        // barrier intervals of one work-group sampled per instruction
 
 enum Kind { K_LOAD = 0, K_STORE = 1, K_ATOMIC = 2 };
 enum Space { S_GLOBAL = 0, S_CONSTANT = 1, S_LOCAL = 2 };
@@ -71,6 +72,41 @@ struct Totals {
   }
 };
 
+// One warp request kept to be drawn: every lane's packed access (0: absent).
+struct Sample {
+  bool set = false;
+  uint64_t cost = 0;               // what makes a request the worst (see cost_of)
+  size_t group = 0;                // work-group index
+  unsigned epoch = 0, warp = 0;    // barriers passed, warp in the group
+  uint64_t k = 0;                  // the warp's k-th request between those barriers
+  uint64_t lanes[WARP] = {};
+  bool before(const Sample& o) const {  // earlier in (group, barrier interval, warp, k)
+    if (group != o.group) return group < o.group;
+    if (epoch != o.epoch) return epoch < o.epoch;
+    if (warp != o.warp) return warp < o.warp;
+    return k < o.k;
+  }
+};
+
+// The requests kept per instruction: the first of the first warp, the worst,
+// and one per barrier interval of work-group 0 (its first warp's first).
+struct Samples {
+  Sample first, worst;
+  std::vector<Sample> intervals;
+  void add(const Sample& s) {
+    if (!first.set || s.before(first)) first = s;
+    if (!worst.set || s.cost > worst.cost || (s.cost == worst.cost && s.before(worst))) worst = s;
+    if (s.group == 0 && intervals.size() < MAX_INTERVALS && (intervals.empty() || intervals.back().epoch != s.epoch))
+      intervals.push_back(s);
+  }
+  void merge(const Samples& o) {
+    if (o.first.set && (!first.set || o.first.before(first))) first = o.first;
+    if (o.worst.set && (!worst.set || o.worst.cost > worst.cost || (o.worst.cost == worst.cost && o.worst.before(worst))))
+      worst = o.worst;
+    if (intervals.empty()) intervals = o.intervals;
+  }
+};
+
 struct Site {  // one memory instruction of one kind
   const llvm::Instruction* inst;
   Kind kind;
@@ -88,6 +124,9 @@ struct Issue {  // a read of local memory nothing wrote
 struct Group {
   const WorkGroup* wg = nullptr;
   size_t items = 0, warps = 0;
+  size_t index = 0;                                 // the group's linear index
+  unsigned epoch = 0;                               // barriers passed
+  std::vector<Samples> samples;                     // per site: requests kept to be drawn
   // per site: per warp the lanes' packed accesses, index k * lanes + lane
   std::vector<std::vector<std::vector<uint64_t>>> streams;
   std::vector<std::vector<uint32_t>> counters;      // per site: executions per work-item this epoch
@@ -113,6 +152,7 @@ public:
     std::lock_guard<std::mutex> lock(m_mutex);
     m_invocation = ki;
     m_totals.clear();
+    m_samples.clear();
     m_uninit.clear();
     m_messages.clear();
     m_message_keys.clear();
@@ -142,6 +182,7 @@ public:
   void workGroupBarrier(const WorkGroup* wg, uint32_t) override {
     Group* g = group_for(wg);
     flush(*g);
+    g->epoch++;
   }
 
   void workGroupComplete(const WorkGroup* wg) override {
@@ -201,6 +242,7 @@ private:
   std::vector<Site> m_sites;                                  // site id -> what it is
   std::unordered_map<uint64_t, size_t> m_site_ids;            // (instruction, kind) -> site id
   std::vector<Totals> m_totals;                               // per site, this kernel
+  std::vector<Samples> m_samples;                             // per site, this kernel
   std::unordered_map<size_t, Issue> m_uninit;
   std::unordered_map<const WorkGroup*, Group*> m_groups;
   std::vector<Message> m_messages;
@@ -231,6 +273,7 @@ private:
     g->wg = wg;
     Size3 s = wg->getGroupSize();
     g->items = s.x * s.y * s.z;
+    g->index = wg->getGroupIndex();
     g->warps = (g->items + WARP - 1) / WARP;
     m_groups[wg] = g;
     return tls_group = g;
@@ -338,6 +381,7 @@ private:
       g->touched.resize(id + 1);
       g->warp_touched.resize(id + 1);
       g->totals.resize(id + 1);
+      g->samples.resize(id + 1);
     }
     auto& st = g->streams[id];
     if (st.empty()) {
@@ -366,7 +410,8 @@ private:
     }
     uint64_t p = pack(addr, size);
     if (lanes == 1) {  // a warp of one work-item: the request is complete now
-      measure(s, &p, 1, t);
+      uint64_t cost = measure(s, &p, 1, t);
+      keep(*g, id, cost, warp, g->counters[id][lin]++, &p, 1);
       return;
     }
     uint32_t& k = g->counters[id][lin];
@@ -398,7 +443,8 @@ private:
           for (size_t l = 0; l < lanes; l++)
             if (slots[base + l]) req[n++] = slots[base + l];
           if (!n) continue;
-          measure(s, req, n, t);
+          uint64_t cost = measure(s, req, n, t);
+          keep(g, id, cost, unsigned(w), base / lanes, &slots[base], lanes);
         }
         std::vector<uint64_t>().swap(slots);
       }
@@ -406,8 +452,30 @@ private:
     }
   }
 
-  // Adds one warp request (n lanes' packed accesses) to t.
-  static void measure(const Site& s, uint64_t* lanes, size_t n, Totals& t) {
+  // Offers a measured request (lanes' packed accesses, 0 for absent lanes) to the site's samples.
+  static void keep(Group& g, size_t id, uint64_t cost, unsigned warp, uint64_t k, const uint64_t* lanes, size_t n) {
+    Samples& ss = g.samples[id];
+    Sample c;
+    c.set = true;
+    c.cost = cost;
+    c.group = g.index;
+    c.epoch = g.epoch;
+    c.warp = warp;
+    c.k = k;
+    // only copy lanes when the request will be kept
+    bool first = !ss.first.set || c.before(ss.first);
+    bool worst = !ss.worst.set || cost > ss.worst.cost || (cost == ss.worst.cost && c.before(ss.worst));
+    bool interval = c.group == 0 && ss.intervals.size() < MAX_INTERVALS &&
+                    (ss.intervals.empty() || ss.intervals.back().epoch != c.epoch);
+    if (!first && !worst && !interval) return;
+    std::copy(lanes, lanes + std::min<size_t>(n, WARP), c.lanes);
+    ss.add(c);
+  }
+
+  // Adds one warp request (n lanes' packed accesses) to t; returns its cost
+  // for choosing the worst request: sectors (global), distinct addresses then
+  // sectors (constant), bank-conflict degree (local), contention (atomics).
+  static uint64_t measure(const Site& s, uint64_t* lanes, size_t n, Totals& t) {
     t.requests++;
     t.lanes += n;
     // distinct addresses
@@ -430,10 +498,12 @@ private:
       t.contention_sum += worst_run;
       t.contention_max = std::max(t.contention_max, worst_run);
     }
+    uint64_t cost = 0;
     if (s.space == S_LOCAL) {
       uint64_t degree = bank_degree(lanes, n);
       t.bank_sum += degree;
       t.bank_max = std::max(t.bank_max, degree);
+      cost = degree;
     } else {
       uint64_t sec[WARP * 9];
       size_t ns = 0;
@@ -447,7 +517,9 @@ private:
       uint64_t sectors = uint64_t(std::unique(sec, sec + ns) - sec);
       t.sectors += sectors;
       t.useful += std::min<uint64_t>(requested, sectors * 32);
+      cost = s.space == S_CONSTANT ? (distinct << 16) | sectors : sectors;
     }
+    return s.kind == K_ATOMIC ? (worst_run << 32) | cost : cost;
   }
 
   // Bank-conflict degree of one local request: 32 banks of 4 bytes; lanes
@@ -490,6 +562,9 @@ private:
     if (m_totals.size() < g.totals.size()) m_totals.resize(g.totals.size());
     for (size_t i = 0; i < g.totals.size(); i++) m_totals[i].add(g.totals[i]);
     g.totals.clear();
+    if (m_samples.size() < g.samples.size()) m_samples.resize(g.samples.size());
+    for (size_t i = 0; i < g.samples.size(); i++) m_samples[i].merge(g.samples[i]);
+    g.samples.clear();
     for (auto& u : g.uninit) {
       Issue& is = m_uninit[u.first];
       if (is.count == 0) is = u.second;
@@ -508,6 +583,24 @@ private:
       else o += c;
     }
     return o;
+  }
+
+  // "req ROLE EPOCH GROUP WARP" and 32 lanes, "-" for an absent lane, else
+  // ADDRESS:SIZE (hex address); after the instruction's "inst" record.
+  static void write_sample(FILE* f, const char* role, const Sample& s) {
+    fprintf(f, "req %s %u %zu %u", role, s.epoch, s.group, s.warp);
+    for (unsigned l = 0; l < WARP; l++) {
+      if (s.lanes[l]) fprintf(f, " %llx:%u", (unsigned long long)addr_of(s.lanes[l]), size_of(s.lanes[l]));
+      else fputs(" -", f);
+    }
+    fputc('\n', f);
+  }
+
+  static void write_samples(FILE* f, const Site&, const Samples& ss) {
+    if (ss.first.set) write_sample(f, "first", ss.first);
+    if (ss.worst.set) write_sample(f, "worst", ss.worst);
+    if (ss.intervals.size() > 1)  // only where barriers cut the instruction's requests into intervals
+      for (const Sample& s : ss.intervals) write_sample(f, "interval", s);
   }
 
   void write_block(const KernelInvocation* ki, double secs) {
@@ -532,6 +625,7 @@ private:
               (unsigned long long)t.distinct_sum, (unsigned long long)t.distinct_max,
               (unsigned long long)t.contention_sum, (unsigned long long)t.contention_max,
               (unsigned long long)t.skipped);
+      if (i < m_samples.size()) write_samples(f, s, m_samples[i]);
     }
     for (auto& u : m_uninit) {
       const Site& s = m_sites[u.first];

@@ -7,16 +7,18 @@
  *
  * As given, each work-group counts into ONE histogram in local memory and
  * never hands its counts on: `cltutor check 7` reports every count lost.
- * Do TODO 3 first (correct), then TODO 1 and 2 (fast on a GPU).
+ * Do TODO 1 first (correct), then TODO 2 and 3 (fast on a GPU).
  * Run it with:  cltutor run 7
  */
 
 #define BINS 256
-/* TODO 1: one sub-histogram per lane of a warp: COPIES 32 (and size sub[]
- * with COPIES * STRIDE; work-item lid counts into copy lid % COPIES). */
+/* TODO 2: one sub-histogram per lane of a warp, so that no two lanes of a
+ * warp count into the same copy (work-item lid counts into copy
+ * lid % COPIES; sub[] is already sized COPIES * STRIDE). */
 #define COPIES 1
-/* TODO 2: pad each copy by one word (STRIDE 257) so that bin v of copy c is
- * in bank (c + v) % 32 instead of v % 32 for every copy. */
+/* TODO 3: as it is, bin v of every copy sits in bank v % 32 (32 banks of
+ * 4-byte words). Lay the copies out so that the same bin of neighbouring
+ * copies falls in neighbouring banks. */
 #define STRIDE BINS
 
 __kernel void histogram(__global const uchar *data, uint n, __global uint *histogram)
@@ -50,7 +52,7 @@ __kernel void histogram(__global const uchar *data, uint n, __global uint *histo
         atomic_inc(&mine[data[tail]]);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* TODO 3: merge. Work-item b (then b + lsize, ...) adds bin b over all
+    /* TODO 1: merge. Work-item b (then b + lsize, ...) adds bin b over all
      * COPIES copies (sub[c * STRIDE + b]) and adds that sum to histogram[b]
      * with ONE global atomic. Other work-groups do the same at the same
      * time, so a plain += would lose counts. */

@@ -121,11 +121,10 @@ void transpose(__global const uint *in, __global uint *out, uint width, uint hei
 {
     /* TODO 2: go through local memory. As written, the reads of a warp are
      * one row (coalesced) but its writes go down a column: 32 rows of out,
-     * 32 separate memory segments. Read the tile row by row into
-     * __local uint tile[TILE][TILE], barrier, then write rows of the output
-     * from columns of the tile: out[(x0 + j) * height + y0 + tx] = tile[tx][j].
-     * TODO 3: then a warp reads a column of the tile: tile[0..31][j] with a
-     * row length of 32 words is 32 times bank j. Pad the row to TILE + 1. */
+     * 32 separate memory segments. Stage the tile in local memory so that
+     * both the reads and the writes go along rows of memory.
+     * TODO 3: then look at which banks a warp's reads of the tile fall in,
+     * and lay the tile out so that they are 32 different ones. */
     const uint tx = get_local_id(0), ty = get_local_id(1);
     const uint x0 = get_group_id(0) * TILE, y0 = get_group_id(1) * TILE;
     for (uint j = ty; j < TILE; j += TILE_ROWS) {

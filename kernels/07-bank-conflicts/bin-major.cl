@@ -18,7 +18,7 @@
 #define BINS 256
 #define COPIES 32               /* one copy per lane of a 32-wide warp */
 
-#define CHUNKS_PER_STEP 4
+#define CHUNKS_PER_STEP 6
 
 static void count_chunk(__local uint *sub, uint lane, uint4 x)
 {

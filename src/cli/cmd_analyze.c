@@ -5,6 +5,8 @@
 #include "run/engine.h"
 #include "gpumodel/gpumodel.h"
 #include "gpumodel/gm_predict.h"
+#include "gpumodel/gm_draw.h"
+#include "text/stext.h"
 #include "course/paths.h"
 #include "run/report.h"
 #include "base/util.h"
@@ -19,7 +21,8 @@
 
 static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
-    "                              [--timeout SEC] [--gpu GPU | --no-predict] [--json]\n"
+    "                              [--timeout SEC] [--json] [--draw [LINE]]\n"
+    "                              [--gpu GPU | --no-predict]\n"
     "\n"
     "Runs a chapter's kernel on Oclgrind, an OpenCL simulator, and reports what a\n"
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
@@ -37,6 +40,14 @@ static const char *const analyze_usage = N_(
     "  --no-compare     skip the comparison\n"
     "  --timeout SEC    stop the simulation after SEC seconds (default 120)\n"
     "  --json           print the analysis as JSON\n"
+    "  --draw [LINE]    draw what one warp does to memory instead of the report:\n"
+    "                   the busiest instruction, or those at kernel line LINE; its\n"
+    "                   lanes joined to the 32-byte sectors they touch (global and\n"
+    "                   constant memory), stacked in the 32 banks (local memory) or\n"
+    "                   grouped by address (atomics), barrier by barrier, and the\n"
+    "                   compared kernel's matching instruction (before -> after).\n"
+    "                   Colours on a terminal unless NO_COLOR is set\n"
+    "                   (CLICOLOR_FORCE=1 forces them); fits COLUMNS (default 80)\n"
     "  --gpu GPU        the GPU whose time is predicted from the analysis: a profile\n"
     "                   in devices/ (nvidia-h100, the default, or nvidia-h200) or a\n"
     "                   file written by `cltutor bench --profile`\n"
@@ -63,13 +74,77 @@ static void on_progress(void *user, const run_progress *p) {
     cli_show_status(user, label, p->done, p->elapsed_s);
 }
 
-static int exit_code_for(const gpumodel_report *rep) {
-    if (rep->status == GM_UNAVAILABLE) return EXIT_NO_DEVICE;
-    if (rep->status == GM_FAILED) {
-        int code = engine_exit_code(rep->run.status);
-        return code == 0 || code == 1 ? EXIT_CRASH : code;
+/* The ANSI colour of a style role, for the drawing. */
+static const char *ansi_of(int style) {
+    switch (ST_ROLE(style)) {
+    case ST_OK: return "\033[32m";
+    case ST_ERR: return "\033[31m";
+    case ST_WARN: case ST_NUMBER: return "\033[33m";
+    case ST_DIM: return "\033[2m";
+    case ST_LINK: return "\033[36m";
+    case ST_KEYWORD: return "\033[35m";
+    case ST_TYPE: return "\033[34m";
+    case ST_STRING: return "\033[92m";
+    case ST_BUILTIN: return "\033[95m";
+    default: return "";
     }
-    return gpumodel_has_errors(rep) ? EXIT_WRONG : EXIT_CORRECT;
+}
+
+/* Prints styled lines, coloured when color is set. */
+static void print_doc(const st_doc *d, int color) {
+    for (int i = 0; i < d->n; i++) {
+        const st_line *l = &d->lines[i];
+        if (!color) {
+            printf("%s\n", st_line_text(l));
+            continue;
+        }
+        for (int s = 0; s < l->n_spans; s++) {
+            const st_span *sp = &l->spans[s];
+            const char *c = ansi_of(sp->style);
+            int bold = sp->style & ST_A_BOLD, on = *c || bold;
+            printf("%s%s%.*s%s", bold ? "\033[1m" : "", c, sp->len, l->text + sp->off, on ? "\033[0m" : "");
+        }
+        putchar('\n');
+    }
+}
+
+/* --draw: the picture of the busiest instruction, or of line's. Returns 0 when one was drawn. */
+static int draw(const gpumodel_report *rep, int line) {
+    const char *nc = getenv("NO_COLOR"), *force = getenv("CLICOLOR_FORCE"), *cols = getenv("COLUMNS");
+    report_style st = report_style_for(stdout);
+    int color = !(nc && *nc) && (st.color || (force && *force && strcmp(force, "0")));
+    gm_draw_opts o = {80, 1};
+    if (cols && atoi(cols) >= 40) o.width = atoi(cols);
+    st_doc d;
+    st_doc_init(&d);
+    int n = gm_draw_line(&d, rep, line, &o);
+    print_doc(&d, color);
+    st_doc_free(&d);
+    return n > 0 ? 0 : -1;
+}
+
+/* --draw's LINE (0: the busiest instruction), or -1 after a usage error. */
+static int draw_line_of(const char *arg, int with_json) {
+    if (with_json) return cli_usage_error("analyze", "%s", _("--draw and --json cannot be used together")), -1;
+    if (!arg) return 0;
+    char *end = NULL;
+    long v = strtol(arg, &end, 10);
+    if (!*arg || *end || v < 1 || v > 1000000)
+        return cli_usage_error("analyze", _("--draw takes a kernel line number (1 or more), not '%s'"), arg), -1;
+    return (int)v;
+}
+
+/* Analyses rq's kernel (compared when asked) into rep; returns its predicted
+ * time (NULL: none asked, or no analysis). */
+static gp_chapter *analyze_and_predict(cli_ctx *cx, const engine_request *rq, int compare, int predict, const char *gpu,
+                                       cli_live_status *ls, gpumodel_report *rep) {
+    gpumodel_cache kept = {0}; /* the compared file's analysis, for its predicted time */
+    gpumodel_analyze_chapter(rq, &cx->cat, &cx->paths, compare, &kept, on_progress, ls, NULL, rep);
+    cli_clear_status(ls);
+    gp_chapter *gp = predict && rep->status == GM_OK ? calloc(1, sizeof *gp) : NULL;
+    if (gp) gp_chapter_predict(cx->paths.data, &cx->cat, gpu, rq->lesson, rep, kept.set ? &kept.rep : NULL, NULL, gp);
+    gpumodel_cache_free(&kept);
+    return gp;
 }
 
 /* The predicted time, after the report; a missing default profile says nothing. */
@@ -85,19 +160,43 @@ static void print_prediction(const gp_chapter *gp, int asked) {
     }
 }
 
+/* Whether Oclgrind and the plugin are there; else says what to install. */
+static int backend_found(gpumodel_report *rep, int json) {
+    char icd[1024], plugin[1024];
+    if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, rep->message, sizeof rep->message) == 0) return 1;
+    rep->status = GM_UNAVAILABLE;
+    if (json) {
+        cJSON *o = gpumodel_json(rep);
+        cli_print_json(o);
+        cJSON_Delete(o);
+    }
+    fprintf(stderr, "cltutor analyze: %s\n", rep->message);
+    return 0;
+}
+
+static int exit_code_for(const gpumodel_report *rep) {
+    if (rep->status == GM_UNAVAILABLE) return EXIT_NO_DEVICE;
+    if (rep->status == GM_FAILED) {
+        int code = engine_exit_code(rep->run.status);
+        return code == 0 || code == 1 ? EXIT_CRASH : code;
+    }
+    return gpumodel_has_errors(rep) ? EXIT_WRONG : EXIT_CORRECT;
+}
+
 int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"kernel", required_argument, 0, 'k'}, {"size", required_argument, 0, 's'},
         {"json", no_argument, 0, 'j'},         {"solution", no_argument, 0, 'R'},
         {"no-compare", no_argument, 0, 'C'},   {"timeout", required_argument, 0, 't'},
+        {"draw", optional_argument, 0, 'D'},   {"help", no_argument, 0, 'h'},
         {"gpu", required_argument, 0, 'g'},    {"no-predict", no_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+        {0, 0, 0, 0}};
     engine_request rq;
     engine_request_defaults(&rq);
     rq.timeout_s = 120;
     const char *kernel = NULL;
-    const char *gpu = NULL;
-    int json = 0, solution = 0, compare = 1, predict = 1, ch;
+    int json = 0, solution = 0, compare = 1, ch, drawing = 0, draw_line = 0, predict = 1;
+    const char *draw_arg = NULL, *gpu = NULL;
     while ((ch = getopt_long(argc, argv, "k:s:jRCt:g:Ph", opts, NULL)) != -1) {
         switch (ch) {
         case 'k': kernel = optarg; break;
@@ -105,18 +204,21 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         case 'j': json = 1; break;
         case 'R': solution = 1; break;
         case 'C': compare = 0; break;
-        case 'g': gpu = optarg; break;
-        case 'P': predict = 0; break;
         case 't':
             if (cli_parse_double("analyze", "--timeout", optarg, 1, 3600, &rq.timeout_s)) return EXIT_USAGE;
             break;
+        case 'D': drawing = 1; draw_arg = optarg; break;
+        case 'g': gpu = optarg; break;
+        case 'P': predict = 0; break;
         case 'h': fputs(_(analyze_usage), stdout); return 0;
         default: return cli_usage_error("analyze", _("unknown option %s"), argv[optind - 1]);
         }
     }
     if (optind >= argc)
         return cli_usage_error("analyze", _("which chapter? Give its number or name, e.g. `cltutor %s %d`"), "analyze", 3);
+    if (drawing && !draw_arg && optind + 2 == argc) draw_arg = argv[--argc]; /* --draw LINE */
     if (optind + 1 < argc) return cli_usage_error("analyze", _("unexpected argument '%s'"), argv[optind + 1]);
+    if ((draw_line = draw_line_of(draw_arg, drawing && json)) < 0) return EXIT_USAGE;
     if (kernel && solution)
         return cli_usage_error("analyze", "%s", _("--kernel and --solution cannot be used together"));
     int rc = cli_load_course(cx);
@@ -126,17 +228,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
 
     gpumodel_report rep;
     memset(&rep, 0, sizeof rep);
-    char icd[1024], plugin[1024];
-    if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, rep.message, sizeof rep.message) != 0) {
-        rep.status = GM_UNAVAILABLE;
-        if (json) {
-            cJSON *o = gpumodel_json(&rep);
-            cli_print_json(o);
-            cJSON_Delete(o);
-        }
-        fprintf(stderr, "cltutor analyze: %s\n", rep.message);
-        return EXIT_NO_DEVICE;
-    }
+    if (!backend_found(&rep, json)) return EXIT_NO_DEVICE;
 
     char path[1400], err[1400];
     if (kernel) snprintf(path, sizeof path, "%s", kernel);
@@ -149,12 +241,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     rq.lesson = l;
     rq.kernel_path = path;
     cli_live_status ls = {.enabled = !json && isatty(2)};
-    gpumodel_cache kept = {0}; /* the compared file's analysis, for its predicted time */
-    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, &kept, on_progress, &ls, NULL, &rep);
-    cli_clear_status(&ls);
-    gp_chapter *gp = predict && rep.status == GM_OK ? calloc(1, sizeof *gp) : NULL;
-    if (gp) gp_chapter_predict(cx->paths.data, &cx->cat, gpu, l, &rep, kept.set ? &kept.rep : NULL, NULL, gp);
-    gpumodel_cache_free(&kept);
+    gp_chapter *gp = analyze_and_predict(cx, &rq, compare, predict && !drawing, gpu, &ls, &rep);
 
     int code = exit_code_for(&rep);
     if (json) {
@@ -163,6 +250,10 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         gp_chapter_add_json(o, gp, gpu != NULL);
         cli_print_json(o);
         cJSON_Delete(o);
+    } else if (rep.status == GM_OK && drawing) {
+        printf(_("Chapter %d: %s"), l->number, cli_title(l));
+        printf("\n%s\n\n", rep.kernel_path);
+        if (draw(&rep, draw_line) != 0 && code == EXIT_CORRECT) code = EXIT_USAGE;
     } else if (rep.status == GM_OK) {
         printf(_("Chapter %d: %s"), l->number, cli_title(l));
         putchar('\n');

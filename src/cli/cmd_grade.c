@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "grade/grade.h"
 #include "grade/grade_batch.h"
+#include "grade/grade_merge.h"
 #include "grade/grade_report.h"
 #include "base/scratch.h"
 #include "base/util.h"
@@ -17,7 +18,9 @@
 
 static const char *const grade_usage = N_(
     "Usage: cltutor grade [LESSON...] [--dir DIR] [--format FORMAT] [-o FILE] [OPTIONS]\n"
-    "       cltutor grade [LESSON...] --batch DIR [-j N] [-o grades.csv] [OPTIONS]\n"
+    "       cltutor grade LESSON --kernel FILE [--format FORMAT] [OPTIONS]\n"
+    "       cltutor grade [LESSON...] --batch DIR [--shard I/N] [-j N] [-o grades.csv] [OPTIONS]\n"
+    "       cltutor grade merge [--batch DIR] [-o FILE] REPORT...\n"
     "\n"
     "Grades exercises with hidden tests: inputs drawn fresh from a seed, ragged\n"
     "and degenerate sizes, large sizes, the inputs that expose each chapter's\n"
@@ -30,11 +33,27 @@ static const char *const grade_usage = N_(
     "\n"
     "  --dir DIR            the submission: a workspace holding exercises/NN-name/\n"
     "                       (default: your own workspace)\n"
-    "  --format FORMAT      text (default), json, junit, tap or gradescope\n"
+    "  --kernel FILE        grade FILE (- for standard input) as the exercise of the\n"
+    "                       one LESSON named, e.g. an answer that CodeRunner pipes in\n"
+    "                       (implies --exercise-only)\n"
+    "  --exercise-only      grade only the tests of each chapter's exercise file,\n"
+    "                       without its fixed find-the-bug listings (for a platform\n"
+    "                       where students hand in one file)\n"
+    "  --format FORMAT      text (default), json, junit, tap, gradescope,\n"
+    "                       prairielearn or coderunner; with --batch, csv (default)\n"
+    "                       or json\n"
+    "  --score-only         print only the score as a fraction from 0 to 1 (for\n"
+    "                       CodeGrade's captured points); nothing when no grade\n"
     "  -o, --output FILE    write the report to FILE (default: standard output);\n"
-    "                       with --batch, the CSV of grades\n"
+    "                       with --batch, the CSV (or JSON) of grades\n"
+    "  --pass FRACTION      exit 0 when the score reaches FRACTION (0 to 1) of the\n"
+    "                       points, e.g. 0.8 for a GitHub Classroom test (default 1)\n"
     "  --seed N             draw the hidden tests from this seed (default: a fresh\n"
-    "                       one, printed, so that a grade can be reproduced)\n"
+    "                       one, printed, so that a grade can be reproduced); with\n"
+    "                       --batch, each student's seed is drawn from N and the\n"
+    "                       student's name (the CSV's seed column)\n"
+    "  --same-seed          with --batch, grade every student on the seed itself:\n"
+    "                       the same hidden inputs for the whole class\n"
     "  --device SPEC        an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC        wall-clock limit of one kernel run (default 10)\n"
     "  --cpu-limit SEC      CPU time of one test's worker (default 60 + the\n"
@@ -44,10 +63,21 @@ static const char *const grade_usage = N_(
     "                       reference, both timed in this run (needs --device)\n"
     "  --visibility V       Gradescope visibility of each test: visible (default),\n"
     "                       hidden, after_due_date or after_published\n"
+    "  --hidden-inputs WHEN when students see the hidden tests' sizes and inputs:\n"
+    "                       after_due_date (default: Gradescope shows those tests\n"
+    "                       after the due date; PrairieLearn and CodeRunner name\n"
+    "                       them without their inputs) or visible\n"
     "  --plan               list the hidden tests and their points; run nothing\n"
     "  --tests ID,...       run only these tests (ids from --plan), e.g. to regrade\n"
     "                       one test with the seed of a report\n"
-    "  --batch DIR          grade every subfolder of DIR (one per student)\n"
+    "  --batch DIR          grade every entry of DIR: one folder, .zip or .tar.gz per\n"
+    "                       student (archives are unpacked into the temporary\n"
+    "                       folder; links, absolute paths, '..', more than 64 MiB or\n"
+    "                       2000 entries are refused, as is any other file: each\n"
+    "                       refused entry has a row saying why)\n"
+    "  --shard I/N          with --batch, grade only the I-th of N slices of the\n"
+    "                       students sorted by name (needs --seed); `grade merge`\n"
+    "                       joins the slices' reports\n"
     "  -j, --jobs N         with --batch, students graded at once (default 1)\n"
     "  --reports DIR        with --batch, where each student's JSON report goes\n"
     "                       (default: next to the CSV, NAME-reports/)\n"
@@ -55,15 +85,24 @@ static const char *const grade_usage = N_(
     "                       (default 1800); past it the student's processes are\n"
     "                       stopped, the CSV says time_limit, the others go on\n"
     "\n"
+    "`grade merge` joins the CSV (or JSON) reports of a batch's shards into the\n"
+    "report the whole batch would give (JSON reports into a CSV when -o names a\n"
+    ".csv file); it refuses a student found twice, and names the students of the\n"
+    "class that no report has (the class comes from JSON reports, or from\n"
+    "--batch DIR).\n"
+    "\n"
     "Temporary files live in one folder, cltutor-grade-XXXXXX in $TMPDIR (or /tmp),\n"
     "removed at the end, also on SIGINT or SIGTERM.\n"
     "\n"
-    "Exit status: 0 full marks, 1 some tests failed, 64 usage error, 69 no usable\n"
-    "OpenCL device, 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).\n"
-    "With --batch: 0 the batch finished (every student has a CSV row; see its\n"
-    "status: ok, no files, time_limit or error), 3 the grader failed for some\n"
-    "students (status error), 64 usage error (also an unwritable CSV), 69 it\n"
-    "failed for every student (no usable OpenCL device?), 128+N stopped by signal N.\n");
+    "Exit status: 0 full marks (or --pass reached), 1 some tests failed, 64 usage\n"
+    "error, 69 the grader could not run (no usable OpenCL device, a course or\n"
+    "chapter that cannot be read): no grade was given, and the report says so the\n"
+    "way its platform expects, 128+N stopped by signal N (130 SIGINT, 143 SIGTERM).\n"
+    "With --batch: 0 the batch finished (every entry has a row; see its status:\n"
+    "ok, no files, time_limit, refused: ... or error: ...), 3 the grader failed\n"
+    "for some students (status error), 64 usage error (also an unwritable CSV),\n"
+    "69 it failed for every student or could not start, 128+N stopped by signal N.\n"
+    "grade merge: 0 merged, 1 merged but students are missing, 64 refused.\n");
 
 /* "cltutor grade: " and a message on standard error; fmt is translated already. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -168,13 +207,62 @@ static int print_plan(const grade_options *o, int json) {
 typedef struct {
     grade_options *o;
     const lesson **lessons;
-    const char *batch, *output, *reports;
-    int jobs;
-    double student_limit;
+    const char *batch, *output, *reports, *kernel;
+    grade_batch_spec spec;
+    int json;             /* --batch --format json */
+    double pass;          /* the fraction of the points that exits 0 */
     grade_format fmt;
     grade_report_style *st;
     grade_live *live;
 } grade_run_ctx;
+
+/* The batch's grades: CSV, or JSON with the whole class's names (for `grade merge`). */
+static int write_batch(grade_run_ctx *g, const grade_batch_row *rows, int n) {
+    char *text;
+    if (g->json) {
+        grade_batch_row *all = NULL;
+        int na = 0;
+        char err[1400];
+        const char **names = NULL;
+        if (grade_batch_list(g->batch, 0, 0, &all, &na, NULL, err, sizeof err) == 0 &&
+            (names = calloc((size_t)na + 1, sizeof *names)))
+            for (int i = 0; i < na; i++) names[i] = all[i].student;
+        text = grade_batch_json(g->o, &g->spec, rows, n, names, names ? na : 0);
+        free(names);
+        free(all);
+    } else text = grade_batch_csv(g->o, rows, n);
+    int rc = write_out(g->output, text ? text : "") == 0 ? 0 : EXIT_USAGE;
+    free(text);
+    return rc;
+}
+
+/* --kernel FILE (or - for standard input): a submission of that one file, as
+ * the chapter's exercise, in the scratch folder; 0, or the exit status. */
+static int put_kernel(const char *kernel, const lesson *l, const char *scratch, char *dir, size_t len) {
+    enum { MAX = 1 << 20 };
+    char *text = malloc(MAX + 1);
+    size_t n = 0;
+    FILE *f = strcmp(kernel, "-") ? fopen(kernel, "rb") : stdin;
+    if (!text || !f) {
+        free(text);
+        say(_("--kernel %s: cannot read it"), kernel);
+        return EXIT_USAGE;
+    }
+    n = fread(text, 1, MAX + 1, f);
+    if (f != stdin) fclose(f);
+    if (n > MAX) n = MAX; /* more than a kernel may be: the grader refuses it and says why */
+    char path[1500];
+    snprintf(dir, len, "%s/answer", scratch);
+    int ok = util_pathf(path, sizeof path, "%s/exercises/%s", dir, l->id) == 0 && util_mkdirs(path) == 0 &&
+             util_pathf(path, sizeof path, "%s/exercises/%s/%s", dir, l->id, l->exercise) == 0 &&
+             util_write_file_atomic(path, text, n) == 0;
+    free(text);
+    if (!ok) {
+        say(_("cannot create a temporary folder in %s"), scratch);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
 
 /* --batch, in the run's scratch folder: a CSV row and a JSON report per student. */
 static int run_batch(void *arg, const char *scratch) {
@@ -188,26 +276,29 @@ static int run_batch(void *arg, const char *scratch) {
         snprintf(rdir, sizeof rdir, "%s", output);
         size_t n = strlen(rdir);
         if (n > 4 && !strcmp(rdir + n - 4, ".csv")) rdir[n - 4] = '\0';
+        else if (n > 5 && !strcmp(rdir + n - 5, ".json")) rdir[n - 5] = '\0';
         strncat(rdir, "-reports", sizeof rdir - strlen(rdir) - 1);
     } else snprintf(rdir, sizeof rdir, "grade-reports");
     say(_("batch %s, seed %llu (--seed %llu grades the same tests), %d at a time"), g->batch,
-        (unsigned long long)o->seed, (unsigned long long)o->seed, g->jobs);
+        (unsigned long long)o->seed, (unsigned long long)o->seed, g->spec.jobs);
+    if (g->spec.shards) say(_("shard %d of %d: every %d-th student from the %d-th on, sorted by name"), g->spec.shard,
+                            g->spec.shards, g->spec.shards, g->spec.shard);
     grade_batch_row *rows = NULL;
     int n = 0;
     double t0 = util_now();
-    if (grade_batch_run(o, g->batch, rdir, g->jobs, g->student_limit, g->st, on_batch, g->live, &rows, &n, err,
-                        sizeof err) != 0) {
+    if (grade_batch_run(o, g->batch, rdir, &g->spec, g->st, on_batch, g->live, &rows, &n, err, sizeof err) != 0) {
         live_clear(g->live);
         say("%s", err);
         return EXIT_USAGE;
     }
     live_clear(g->live);
-    char *csv = grade_batch_csv(o, rows, n);
-    int rc = write_out(output, csv) == 0 ? 0 : EXIT_USAGE;
-    free(csv);
-    int errors = 0, empty = 0, late = 0;
+    int rc = write_batch(g, rows, n);
+    int errors = 0, empty = 0, late = 0, refused = 0;
     for (int i = 0; i < n; i++)
-        if (rows[i].time_limit) {
+        if (rows[i].refused) {
+            refused++;
+            say(_("not graded: %s"), rows[i].error);
+        } else if (rows[i].time_limit) {
             late++;
             say("%s: %s", rows[i].student, rows[i].error);
         } else if (!rows[i].graded) {
@@ -227,7 +318,10 @@ static int run_batch(void *arg, const char *scratch) {
                           "e.g. STUDENT/%s."), ex);
         fprintf(stderr, "\n");
     }
-    int graded = n - errors - late;
+    int graded = n - errors - late - refused;
+    if (refused)
+        say(P_("%d entry was not graded (status \"refused\" in the grades, with the reason)",
+               "%d entries were not graded (status \"refused\" in the grades, with the reason)", refused), refused);
     double took = util_now() - t0;
     if (output && strcmp(output, "-")) {
         if (late)
@@ -246,7 +340,7 @@ static int run_batch(void *arg, const char *scratch) {
         say(P_("%d student graded in %.0f s; reports in %s/", "%d students graded in %.0f s; reports in %s/", graded),
             graded, took, rdir);
     }
-    if (errors && rc == 0) rc = errors == n ? EXIT_NO_DEVICE : EXIT_CRASH;
+    if (errors && rc == 0) rc = errors == n - refused ? GRADE_EXIT_CANNOT_RUN : EXIT_CRASH;
     grade_batch_free(rows, n);
     return rc;
 }
@@ -263,7 +357,14 @@ static int run_single(void *arg, const char *scratch) {
         return EXIT_USAGE;
     }
     o.work_dir = work;
-    if (g->fmt != GF_TEXT || (output && strcmp(output, "-")))
+    char answer[1200];
+    if (g->kernel) {
+        int krc = put_kernel(g->kernel, g->lessons[0], scratch, answer, sizeof answer);
+        if (krc) return krc;
+        o.submission = answer;
+        o.student = strcmp(g->kernel, "-") ? g->kernel : "stdin";
+    }
+    if ((g->fmt != GF_TEXT && g->fmt != GF_SCORE) || (output && strcmp(output, "-")))
         say(_("seed %llu (--seed %llu grades the same tests)"), (unsigned long long)o.seed, (unsigned long long)o.seed);
     grade_result r;
     grade_run(&o, on_test, g->live, NULL, &r);
@@ -274,28 +375,47 @@ static int run_single(void *arg, const char *scratch) {
     int rc = write_out(output, text ? text : "") == 0 ? 0 : EXIT_USAGE;
     free(text);
     if (r.fatal) say(_("the grader could not run: %s"), r.fatal_msg);
-    else if (g->fmt != GF_TEXT || (output && strcmp(output, "-"))) {
+    else if ((g->fmt != GF_TEXT && g->fmt != GF_SCORE) || (output && strcmp(output, "-"))) {
         char a[32], b[32];
         grade_format_points(r.score, a, sizeof a);
         grade_format_points(r.max_score, b, sizeof b);
         say(_("%s / %s (%d passed, %d failed, %d skipped)"), a, b, r.n_passed, r.n_failed, r.n_skipped);
     }
-    if (rc == 0) rc = r.fatal ? r.fatal : r.n_failed ? EXIT_WRONG : 0;
+    if (rc == 0 && r.fatal) rc = r.fatal >= 128 ? r.fatal : GRADE_EXIT_CANNOT_RUN;
+    else if (rc == 0) rc = grade_fraction(&r) >= g->pass - 1e-9 && (r.n_failed == 0 || g->pass < 1) ? 0 : EXIT_WRONG;
     grade_result_free(&r);
     return rc;
 }
 
 enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
-       O_DEVICE, O_TESTS, O_STUDENT_LIMIT };
+       O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED,
+       O_EXERCISE_ONLY };
 
 /* What the command line asked for. */
 typedef struct {
     grade_options o;
-    const char *dir, *output, *batch, *reports, *visibility;
+    const char *dir, *output, *batch, *reports, *visibility, *kernel;
     grade_format fmt;
-    int plan, have_seed;
-    double jobs, student_limit;
+    grade_hidden hidden;
+    int plan, have_seed, have_format, csv, shard, shards, same_seed, exercise_only;
+    double jobs, student_limit, pass;
 } grade_args;
+
+/* --shard I/N: 1 <= I <= N <= 10000. */
+static int parse_shard(const char *arg, grade_args *a) {
+    char *end;
+    long i = strtol(arg, &end, 10), n = 0;
+    if (end != arg && *end == '/') {
+        const char *q = end + 1;
+        n = strtol(q, &end, 10);
+        if (end == q) n = 0;
+    }
+    if (*end || i < 1 || n < 1 || i > n || n > 10000)
+        return cli_usage_error("grade", _("--shard '%s': give I/N with 1 <= I <= N, e.g. 2/4"), arg);
+    a->shard = (int)i;
+    a->shards = (int)n;
+    return -1;
+}
 
 /* One option into a; returns -1 to go on, else the exit status. */
 static int grade_option(int ch, const char *arg, grade_args *a) {
@@ -303,9 +423,22 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
     switch (ch) {
     case O_DIR: a->dir = arg; break;
     case O_FORMAT:
-        if (grade_format_parse(arg, &a->fmt) != 0)
-            return cli_usage_error("grade", _("--format '%s': use text, json, junit, tap or gradescope"), arg);
+        a->have_format = 1;
+        if (!strcmp(arg, "csv")) a->csv = 1;
+        else if (grade_format_parse(arg, &a->fmt) != 0)
+            return cli_usage_error("grade", _("--format '%s': use text, json, junit, tap, gradescope, prairielearn or "
+                                              "coderunner (with --batch: csv or json)"), arg);
         break;
+    case O_SCORE_ONLY: a->fmt = GF_SCORE; break;
+    case O_KERNEL: a->kernel = arg; break;
+    case O_PASS: return cli_parse_double("grade", "--pass", arg, 0, 1, &a->pass) ? EXIT_USAGE : -1;
+    case O_HIDDEN:
+        if (grade_hidden_parse(arg, &a->hidden) != 0)
+            return cli_usage_error("grade", _("--hidden-inputs '%s': use after_due_date or visible"), arg);
+        break;
+    case O_SHARD: return parse_shard(arg, a);
+    case O_SAME_SEED: a->same_seed = 1; break;
+    case O_EXERCISE_ONLY: a->exercise_only = 1; break;
     case 'o': a->output = arg; break;
     case O_SEED: {
         char *end;
@@ -356,7 +489,12 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         {"plan", no_argument, 0, O_PLAN},              {"batch", required_argument, 0, O_BATCH},
         {"jobs", required_argument, 0, 'j'},           {"reports", required_argument, 0, O_REPORTS},
         {"tests", required_argument, 0, O_TESTS},      {"student-limit", required_argument, 0, O_STUDENT_LIMIT},
-        {"help", no_argument, 0, 'h'},                 {0, 0, 0, 0}};
+        {"kernel", required_argument, 0, O_KERNEL},    {"score-only", no_argument, 0, O_SCORE_ONLY},
+        {"pass", required_argument, 0, O_PASS},        {"hidden-inputs", required_argument, 0, O_HIDDEN},
+        {"shard", required_argument, 0, O_SHARD},      {"same-seed", no_argument, 0, O_SAME_SEED},
+        {"exercise-only", no_argument, 0, O_EXERCISE_ONLY},
+        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
         if (ch == 'h') return fputs(_(grade_usage), stdout), 0;
@@ -364,15 +502,23 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         int rc = grade_option(ch, optarg, a);
         if (rc >= 0) return rc;
     }
-    if (a->batch && a->dir) return cli_usage_error("grade", "%s", _("--batch and --dir cannot be used together"));
+    if ((a->batch != NULL) + (a->dir != NULL) + (a->kernel != NULL) > 1)
+        return cli_usage_error("grade", "%s", _("--batch, --dir and --kernel cannot be used together"));
     if (a->plan && a->fmt != GF_TEXT && a->fmt != GF_JSON)
         return cli_usage_error("grade", "%s", _("--plan prints text or, with --format json, JSON"));
-    if (a->batch && a->fmt != GF_TEXT)
-        return cli_usage_error("grade", "%s",
-                               _("--batch writes a CSV and a JSON report per student; --format is for one submission"));
-    if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0))
+    if (a->batch && a->fmt != GF_TEXT && a->fmt != GF_JSON)
+        return cli_usage_error("grade", "%s", _("--batch writes a CSV (or with --format json, JSON) and a JSON report "
+                                                "per student; the other formats are for one submission"));
+    if (a->csv && !a->batch) return cli_usage_error("grade", "%s", _("--format csv is for --batch"));
+    if (a->batch && (a->pass < 1 || a->fmt == GF_SCORE))
+        return cli_usage_error("grade", _("%s is for one submission; a batch's grades are in its CSV"),
+                               a->pass < 1 ? "--pass" : "--score-only");
+    if (!a->batch && (a->reports || a->jobs != 1 || a->student_limit > 0 || a->shards || a->same_seed))
         return cli_usage_error("grade", _("%s needs --batch"), a->reports ? "--reports" : a->jobs != 1 ? "--jobs"
-                               : "--student-limit");
+                               : a->shards ? "--shard" : a->same_seed ? "--same-seed" : "--student-limit");
+    if (a->shards && !a->have_seed)
+        return cli_usage_error("grade", "%s", _("--shard needs --seed: every shard of a batch must draw from the same "
+                                                "seed"));
     if (a->o.require_speedup > 0 && !a->o.device_spec)
         return cli_usage_error("grade", "%s",
                                _("--require-speedup needs --device: a speed requirement holds on a named device"));
@@ -396,16 +542,57 @@ static const lesson **grade_lessons(cli_ctx *cx, int argc, char **argv, int *n) 
     return lessons;
 }
 
+/* A report in the asked format that says the grader could not run (msg: why), as
+ * each platform expects a failure; returns status. */
+static int cannot_run(const grade_args *a, const char *msg, int status) {
+    say(_("the grader could not run: %s"), msg);
+    if (a->batch || a->plan || a->fmt == GF_TEXT) return status;
+    grade_result r;
+    memset(&r, 0, sizeof r);
+    r.fatal = GRADE_EXIT_CANNOT_RUN;
+    r.seed = a->o.seed;
+    snprintf(r.fatal_msg, sizeof r.fatal_msg, "%s", msg);
+    snprintf(r.student, sizeof r.student, "%s", a->dir ? a->dir : a->kernel ? a->kernel : "");
+    grade_report_style st = {.visibility = a->visibility, .version = CLT_VERSION, .hidden = a->hidden};
+    char *text = grade_report_render(&r, a->fmt, &st);
+    write_out(a->output, text ? text : "");
+    free(text);
+    return status;
+}
+
+/* --exercise-only: the ids of the tests that grade each chapter's exercise file
+ * (every test but the fixed listings'), as --tests takes them, into *ids
+ * (malloc'd); 0, or the exit status after saying why. */
+static int exercise_only_ids(const grade_args *a, char **ids) {
+    *ids = NULL;
+    util_sappend(ids, "%s", "");
+    for (int i = 0; i < a->o.n_lessons; i++) {
+        grade_chapter ch;
+        char err[1400];
+        memset(&ch, 0, sizeof ch);
+        if (grade_plan(&a->o, a->o.lessons[i], &ch, err, sizeof err) != 0) {
+            free(ch.tests);
+            return cannot_run(a, err, GRADE_EXIT_CANNOT_RUN);
+        }
+        for (int k = 0; k < ch.n_tests; k++)
+            if (!strcmp(ch.tests[k].file, a->o.lessons[i]->exercise))
+                util_sappend(ids, "%s%s", **ids ? "," : "", ch.tests[k].id);
+        free(ch.tests);
+    }
+    return 0;
+}
+
 /* Grades one submission or a batch, every temporary file in one scratch
  * folder removed at the end, also on SIGINT or SIGTERM. */
 static int grade_submissions(cli_ctx *cx, grade_args *a, const lesson **lessons, grade_report_style *st,
                              grade_live *live) {
     char err[1400], subm[1200];
     grade_run_ctx g = {.o = &a->o, .lessons = lessons, .batch = a->batch, .output = a->output,
-                       .reports = a->reports, .jobs = (int)a->jobs,
-                       .student_limit = a->student_limit > 0 ? a->student_limit : 1800, .fmt = a->fmt, .st = st,
-                       .live = live};
-    if (!a->batch) {
+                       .reports = a->reports, .kernel = a->kernel, .json = a->fmt == GF_JSON, .pass = a->pass,
+                       .fmt = a->fmt, .st = st, .live = live};
+    g.spec = (grade_batch_spec){.jobs = (int)a->jobs, .student_limit_s = a->student_limit > 0 ? a->student_limit : 1800,
+                                .shard = a->shard, .shards = a->shards, .same_seed = a->same_seed};
+    if (!a->batch && !a->kernel) {
         snprintf(subm, sizeof subm, "%s", a->dir ? a->dir : cx->paths.workspace);
         if (!util_is_dir(subm)) return cli_usage_error("grade", _("--dir %s: no such folder"), subm);
         a->o.submission = subm;
@@ -421,35 +608,94 @@ static int grade_submissions(cli_ctx *cx, grade_args *a, const lesson **lessons,
     return rc;
 }
 
+/* cltutor grade merge [--batch DIR] [-o FILE] REPORT... */
+static int grade_merge_cmd(int argc, char **argv) {
+    static const struct option opts[] = {{"batch", required_argument, 0, 'b'}, {"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *batch = NULL, *output = NULL;
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        if (ch == 'h') return fputs(_(grade_usage), stdout), 0;
+        if (ch == '?' || ch == ':') return cli_usage_error("grade", _("unknown option %s"), argv[optind - 1]);
+        if (ch == 'b') batch = optarg;
+        else output = optarg;
+    }
+    if (optind >= argc) return cli_usage_error("grade", "%s", _("grade merge: name the shards' reports to merge"));
+    grade_merge_info info;
+    char err[1400];
+    size_t ol = output ? strlen(output) : 0;
+    int to_csv = ol > 4 && !strcmp(output + ol - 4, ".csv"); /* JSON shards into the class's CSV */
+    char *text = grade_merge((const char *const *)argv + optind, argc - optind, batch, to_csv, &info, err,
+                             sizeof err);
+    if (!text) {
+        say("%s", err);
+        return EXIT_USAGE;
+    }
+    int rc = write_out(output, text) == 0 ? 0 : EXIT_USAGE;
+    free(text);
+    if (info.n_missing) {
+        fprintf(stderr, "cltutor grade: ");
+        fprintf(stderr, P_("%d student of the class is in no report:", "%d students of the class are in no report:",
+                           info.n_missing), info.n_missing);
+        for (int i = 0; i < info.n_missing; i++) fprintf(stderr, " %s", info.missing[i]);
+        fprintf(stderr, "\n");
+        if (rc == 0) rc = 1;
+    } else if (!info.class_known)
+        say("%s", _("the class is not known from CSV reports: give --batch DIR, or merge the JSON reports, to check "
+                    "that no student is missing"));
+    say(P_("%d student merged", "%d students merged", info.rows), info.rows);
+    grade_merge_info_free(&info);
+    return rc;
+}
+
 int cmd_grade(cli_ctx *cx, int argc, char **argv) {
-    grade_args a = {.visibility = "visible", .fmt = GF_TEXT, .jobs = 1};
+    if (argc > 1 && !strcmp(argv[1], "merge")) return grade_merge_cmd(argc - 1, argv + 1);
+    grade_args a = {.visibility = "visible", .fmt = GF_TEXT, .jobs = 1, .pass = 1, .hidden = GH_AFTER_DUE_DATE};
     grade_options_defaults(&a.o);
     int rc = grade_options_from(argc, argv, &a);
     if (rc >= 0) return rc;
     a.o.device_spec = cli_device(cx, a.o.device_spec);
-    if ((rc = cli_load_course(cx))) return rc;
+    if (cli_load_course(cx))
+        return cannot_run(&a, _("the installed course could not be read (the grader's standard error says why)"),
+                          GRADE_EXIT_CANNOT_RUN);
     if (!paths_have_solutions(&cx->paths)) {
-        say(_("the instructor withheld the reference solutions from this install (it has no %s/kernels/); grading "
-              "compares with them, so grade on an instructor's install."), cx->paths.data);
-        return EXIT_USAGE;
+        char msg[1400];
+        snprintf(msg, sizeof msg, _("the instructor withheld the reference solutions from this install (it has no "
+                                    "%s/kernels/); grading compares with them, so grade on an instructor's install."),
+                 cx->paths.data);
+        return cannot_run(&a, msg, EXIT_USAGE); /* an install without solutions: the wrong install, 64 */
     }
     int nl = 0;
     const lesson **lessons = grade_lessons(cx, argc, argv, &nl);
     if (!lessons) return EXIT_USAGE;
+    if (a.kernel && (nl != 1 || optind >= argc)) {
+        free(lessons);
+        return cli_usage_error("grade", "%s", _("--kernel grades one chapter's exercise: name that one LESSON"));
+    }
     a.o.cat = &cx->cat;
     a.o.lessons = lessons;
     a.o.n_lessons = nl;
     a.o.course = cx->paths.data;
     if (!a.have_seed) a.o.seed = grade_fresh_seed();
-    grade_report_style st = {.color = 0, .visibility = a.visibility, .version = CLT_VERSION};
+    grade_report_style st = {.color = 0, .visibility = a.visibility, .version = CLT_VERSION, .hidden = a.hidden};
+    char *ids = NULL;
+    if ((a.exercise_only || a.kernel) && !a.o.only) {
+        if ((rc = exercise_only_ids(&a, &ids))) {
+            free(lessons);
+            return rc;
+        }
+        a.o.only = ids;
+    }
     grade_live live = {.enabled = isatty(2)};
     char err[1400];
     int count = a.plan ? 0 : grade_count(&a.o, err, sizeof err);
     if (a.plan) rc = print_plan(&a.o, a.fmt == GF_JSON);
-    else if (count < 0) rc = (say("%s", err), EXIT_USAGE);
+    else if (count < 0) rc = cannot_run(&a, err, GRADE_EXIT_CANNOT_RUN);
     else if (count == 0 && a.o.only)
         rc = cli_usage_error("grade", _("--tests %s: no test of these chapters has that id (see --plan)"), a.o.only);
     else rc = grade_submissions(cx, &a, lessons, &st, &live);
     free(lessons);
+    free(ids);
     return rc;
 }

@@ -170,6 +170,10 @@ static int check_metadata(validate_run *vr, const lesson *l) {
             char what[64];
             snprintf(what, sizeof what, "[bug.%s] exposes", l->bugs[b].name);
             check_size(ops, what, l->bugs[b].exposes, &notes);
+            for (int o = 0; o < b; o++) /* grading runs one hidden test per exposing input */
+                if (!strcmp(l->bugs[o].exposes, l->bugs[b].exposes))
+                    note(&notes, _("[bug.%s] and [bug.%s] are exposed by the same input %s: give each listing its own"),
+                         l->bugs[o].name, l->bugs[b].name, l->bugs[b].exposes);
         }
     }
     if (l->previous < 0 || l->previous >= l->number)

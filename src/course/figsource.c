@@ -13,6 +13,7 @@
 
 #include "base/util.h"
 #include "text/i18n.h"
+#include "text/stext.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -238,6 +239,7 @@ typedef struct {
     int depth, line_hint;
     text_unit cur, pending_table;
     int have_pending;
+    int soft_break;      /* a line break waits: a space, unless wide characters meet across it */
     char **notes;
     int seen, bad;
 } lesson_scan;
@@ -391,6 +393,7 @@ static void finish_unit(lesson_scan *ls) {
 static int on_enter_block(MD_BLOCKTYPE type, void *detail, void *user) {
     lesson_scan *ls = user;
     (void)detail;
+    ls->soft_break = 0;
     if (ls->depth == 1) {
         memset(&ls->cur, 0, sizeof ls->cur);
         ls->cur.is_table = type == MD_BLOCK_TABLE;
@@ -416,12 +419,38 @@ static int on_span(MD_SPANTYPE type, void *detail, void *user) {
     return 0;
 }
 
+/* Whether the character at t (first) or ending t[0..len) (last) takes two columns. */
+static int wide_at(const char *t, size_t len, int last) {
+    if (!len) return 0;
+    size_t i = 0;
+    if (last)
+        for (i = len - 1; i > 0 && ((unsigned char)t[i] & 0xc0) == 0x80;) i--;
+    unsigned cp;
+    int cols;
+    st_char(t + i, len - i, &cp, &cols);
+    return cols == 2;
+}
+
+/* A soft line break joins as the renderer joins it: no space between two wide characters. */
+static void settle_break(lesson_scan *ls, const char *next, size_t len, int line) {
+    if (!ls->soft_break) return;
+    ls->soft_break = 0;
+    if (!(wide_at(ls->cur.buf, ls->cur.len, 1) && wide_at(next, len, 0))) unit_put(&ls->cur, " ", 1, line);
+}
+
 static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *user) {
     lesson_scan *ls = user;
-    if (ls->depth < 2 || type == MD_TEXT_CODE || type == MD_TEXT_HTML) return 0;
+    if (ls->depth < 2 || type == MD_TEXT_HTML) return 0;
     int line = line_of(ls, text);
     if (text >= ls->md && text <= ls->md + ls->md_len) ls->line_hint = line;
-    if (type == MD_TEXT_SOFTBR || type == MD_TEXT_BR) unit_put(&ls->cur, " ", 1, line);
+    if (type == MD_TEXT_SOFTBR) {
+        settle_break(ls, " ", 1, line);
+        ls->soft_break = 1;
+        return 0;
+    }
+    settle_break(ls, text, size, line);
+    if (type == MD_TEXT_CODE) return 0; /* code is not prose: no figures there */
+    if (type == MD_TEXT_BR) unit_put(&ls->cur, " ", 1, line);
     else if (type == MD_TEXT_NULLCHAR) unit_put(&ls->cur, "?", 1, line);
     else unit_put(&ls->cur, text, size, line);
     return 0;

@@ -217,6 +217,13 @@ static void compare_kernel(gpumodel_report *rep, const gm_kernel *old, const gm_
 
 void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const char *label) {
     gm_free_lines(&rep->compare, &rep->n_compare);
+    gpumodel_kernels_free(rep->prev_kernels, rep->n_prev_kernels);
+    rep->prev_kernels = NULL;
+    rep->n_prev_kernels = 0;
+    if (prev && prev->status == GM_OK) { /* kept to draw before -> after */
+        rep->prev_kernels = gpumodel_kernels_copy(prev->kernels, prev->n_kernels);
+        rep->n_prev_kernels = rep->prev_kernels ? prev->n_kernels : 0;
+    }
     util_copy_text(rep->prev_label, sizeof rep->prev_label, label ? label : _("the previous chapter"));
     if (!prev || prev->status != GM_OK) {
         if (prev && prev->message[0])

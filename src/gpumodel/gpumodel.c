@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "gpumodel/gpumodel.h"
 #include "gpumodel/gm_text.h"
+#include "gpumodel/gm_draw.h"
 #include "base/util.h"
 #include "text/i18n.h"
 
@@ -286,7 +287,7 @@ static void derive(gm_access *a) {
 }
 
 /* What an instruction costs, to pick the one to talk about. */
-static double cost(const gm_access *a) {
+double gpumodel_access_cost(const gm_access *a) {
     if (a->space == GM_LOCAL) return (double)a->bank_sum;
     if (a->kind == GM_ATOMIC) return (double)a->contention_sum;
     if (a->space == GM_CONSTANT) return (double)a->distinct_sum;
@@ -300,7 +301,7 @@ static void summarise(gm_kernel *k) {
         gm_access *a = &k->acc[i];
         derive(a);
         gm_summary *s = &k->sum[a->space][a->kind];
-        if (!s->present || cost(a) > cost(&k->acc[s->busiest])) s->busiest = i;
+        if (!s->present || gpumodel_access_cost(a) > gpumodel_access_cost(&k->acc[s->busiest])) s->busiest = i;
         s->present = 1;
         s->execs += a->execs;
         s->requests += a->requests;
@@ -357,8 +358,9 @@ static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel *
     return 0;
 }
 
-/* "inst LINE COL SPACE KIND WMIN WMAX" and 15 sums: one memory instruction's figures, added up over launches. */
-static int parse_inst_line(const char *line, gm_kernel *k) {
+/* "inst LINE COL SPACE KIND WMIN WMAX" and 15 sums: one memory instruction's figures, added up over
+ * launches; *at gets its index in k->acc (-1 when it could not be kept). */
+static int parse_inst_line(const char *line, gm_kernel *k, int *at) {
     int ln, cn;
     char sp[16], kd[16];
     unsigned wmin, wmax;
@@ -370,6 +372,7 @@ static int parse_inst_line(const char *line, gm_kernel *k) {
         space_from(sp) < 0 || kind_from(kd) < 0)
         return -1;
     gm_access *a = access_at(k, ln, cn, space_from(sp), kind_from(kd));
+    *at = a ? (int)(a - k->acc) : -1;
     if (!a) return 0;
     if (!a->width_min || (wmin && wmin < a->width_min)) a->width_min = wmin;
     if (wmax > a->width_max) a->width_max = wmax;
@@ -388,6 +391,56 @@ static int parse_inst_line(const char *line, gm_kernel *k) {
     a->contention_sum += v[12];
     if (v[13] > a->contention_max) a->contention_max = v[13];
     a->skipped += v[14];
+    return 0;
+}
+
+/* "req ROLE EPOCH GROUP WARP" and 32 lanes ("-" or HEXADDRESS:SIZE): a request
+ * of the instruction just read, kept to be drawn. Over several launches the
+ * first launch's first request and intervals are kept, and the worst of all. */
+static int parse_req_line(const char *line, gm_access *a, int block) {
+    static const char *const roles[GM_N_REQ_ROLES] = {"first", "worst", "interval"};
+    char role[16];
+    gm_request r;
+    memset(&r, 0, sizeof r);
+    int used = 0;
+    if (sscanf(line, "req %15s %u %llu %u%n", role, &r.epoch, &r.group, &r.warp, &used) != 4) return -1;
+    int ri = -1;
+    for (int i = 0; i < GM_N_REQ_ROLES; i++)
+        if (!strcmp(role, roles[i])) ri = i;
+    if (ri < 0) return -1;
+    r.role = (gm_req_role)ri;
+    const char *p = line + used;
+    for (int l = 0; l < GM_WARP; l++) {
+        while (*p == ' ') p++;
+        if (*p == '-') { p++; continue; }
+        int n = 0;
+        if (sscanf(p, "%llx:%u%n", &r.addr[l], &r.size[l], &n) != 2 || r.size[l] == 0 || r.size[l] > 255) return -1;
+        p += n;
+    }
+    while (*p == ' ') p++;
+    if (*p) return -1;
+    if (!a) return 0;
+    int same = -1;
+    for (int i = 0; i < a->n_reqs; i++)
+        if (a->reqs[i].role == r.role && r.role != GM_REQ_INTERVAL) same = i;
+    if (r.role == GM_REQ_INTERVAL) {
+        if (a->n_reqs && a->reqs_block != block) {
+            for (int i = 0; i < a->n_reqs; i++)
+                if (a->reqs[i].role == GM_REQ_INTERVAL) return 0; /* an earlier launch's are kept */
+        }
+    } else if (same >= 0) {
+        if (r.role == GM_REQ_FIRST) return 0;
+        gm_req_figures old, now;
+        gm_request_measure(&a->reqs[same], a->space, a->kind, &old);
+        gm_request_measure(&r, a->space, a->kind, &now);
+        if (gm_request_cost(&now, a->space, a->kind) > gm_request_cost(&old, a->space, a->kind)) a->reqs[same] = r;
+        return 0;
+    }
+    gm_request *nr = realloc(a->reqs, sizeof *nr * (size_t)(a->n_reqs + 1));
+    if (!nr) return 0;
+    a->reqs = nr;
+    a->reqs[a->n_reqs++] = r;
+    a->reqs_block = block;
     return 0;
 }
 
@@ -445,7 +498,7 @@ static int parse_msg_line(const char *line, gpumodel_report *rep, const gm_kerne
 
 int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t errlen) {
     gm_kernel *k = NULL;
-    int blocks = 0, lineno = 0;
+    int blocks = 0, lineno = 0, last = -1;
     for (const char *p = text; p && *p;) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -456,11 +509,12 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
         lineno++;
         p = eol ? eol + 1 : NULL;
         int bad = 0;
-        if (!strncmp(line, "kernel ", 7)) bad = parse_kernel_line(line, rep, &k, &blocks);
-        else if (!strncmp(line, "inst ", 5) && k) bad = parse_inst_line(line, k);
+        if (!strncmp(line, "kernel ", 7)) { bad = parse_kernel_line(line, rep, &k, &blocks); last = -1; }
+        else if (!strncmp(line, "inst ", 5) && k) bad = parse_inst_line(line, k, &last);
+        else if (!strncmp(line, "req ", 4) && k) bad = parse_req_line(line, last >= 0 ? &k->acc[last] : NULL, blocks);
         else if (!strncmp(line, "uninit ", 7) && k) bad = parse_uninit_line(line, rep, k);
         else if (!strncmp(line, "msg ", 4) && k) bad = parse_msg_line(line, rep, k);
-        else if (!strcmp(line, "end")) k = NULL;
+        else if (!strcmp(line, "end")) { k = NULL; last = -1; }
         else bad = line[0] != '\0';
         if (bad) {
             util_errf(err, errlen, _("the simulator's report, line %d, is not understood: %.80s"), lineno, line);
@@ -490,6 +544,7 @@ static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
     if (!ops || !ops->helper_kernel) return;
     for (int i = 0; i < rep->n_kernels; i++) {
         if (strcmp(rep->kernels[i].name, ops->helper_kernel) != 0) continue;
+        for (int j = 0; j < rep->kernels[i].n_acc; j++) free(rep->kernels[i].acc[j].reqs);
         free(rep->kernels[i].acc);
         memmove(&rep->kernels[i], &rep->kernels[i + 1], sizeof rep->kernels[0] * (size_t)(rep->n_kernels - i - 1));
         rep->n_kernels--;
@@ -693,9 +748,38 @@ void gpumodel_cache_free(gpumodel_cache *c) {
     memset(c, 0, sizeof *c);
 }
 
+gm_kernel *gpumodel_kernels_copy(const gm_kernel *k, int n) {
+    if (n <= 0) return NULL;
+    gm_kernel *c = calloc((size_t)n, sizeof *c);
+    if (!c) return NULL;
+    for (int i = 0; i < n; i++) {
+        c[i] = k[i];
+        c[i].acc = k[i].n_acc ? calloc((size_t)k[i].n_acc, sizeof *c[i].acc) : NULL;
+        if (!c[i].acc) c[i].n_acc = 0;
+        for (int j = 0; j < c[i].n_acc; j++) {
+            gm_access *a = &c[i].acc[j];
+            *a = k[i].acc[j];
+            a->reqs = a->n_reqs ? malloc(sizeof *a->reqs * (size_t)a->n_reqs) : NULL;
+            if (a->reqs) memcpy(a->reqs, k[i].acc[j].reqs, sizeof *a->reqs * (size_t)a->n_reqs);
+            else a->n_reqs = 0;
+        }
+    }
+    return c;
+}
+
+void gpumodel_kernels_free(gm_kernel *k, int n) {
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < k[i].n_acc; j++) free(k[i].acc[j].reqs);
+        free(k[i].acc);
+    }
+    free(k);
+}
+
 void gpumodel_report_free(gpumodel_report *rep) {
-    for (int i = 0; i < rep->n_kernels; i++) free(rep->kernels[i].acc);
-    free(rep->kernels);
+    gpumodel_kernels_free(rep->kernels, rep->n_kernels);
+    gpumodel_kernels_free(rep->prev_kernels, rep->n_prev_kernels);
+    rep->prev_kernels = NULL;
+    rep->n_prev_kernels = 0;
     free(rep->issues);
     free(rep->notes);
     gm_free_lines(&rep->lines, &rep->n_lines);

@@ -14,6 +14,24 @@
 typedef enum { GM_GLOBAL = 0, GM_CONSTANT, GM_LOCAL, GM_N_SPACES } gm_space;
 typedef enum { GM_LOAD = 0, GM_STORE, GM_ATOMIC, GM_N_KINDS } gm_kind;
 
+/* Which of an instruction's kept warp requests this is (the plugin keeps a few to be drawn). */
+typedef enum {
+    GM_REQ_FIRST = 0,   /* the first request of the first warp */
+    GM_REQ_WORST,       /* the most sectors, the highest conflict degree, the most contention */
+    GM_REQ_INTERVAL,    /* work-group 0's first request in one barrier interval */
+    GM_N_REQ_ROLES
+} gm_req_role;
+
+/* One warp request as the simulator saw it: every lane's address and size. */
+typedef struct {
+    gm_req_role role;
+    unsigned epoch;                      /* barriers the work-group had passed */
+    unsigned warp;                       /* warp in the work-group */
+    unsigned long long group;            /* the work-group's linear index */
+    unsigned long long addr[GM_WARP];    /* simulator addresses: only differences and alignment matter */
+    unsigned size[GM_WARP];              /* bytes; 0: the lane did not take part */
+} gm_request;
+
 /* One memory instruction (a source line and column, one kind of access). */
 typedef struct {
     int line, col;
@@ -37,6 +55,9 @@ typedef struct {
     double bytes_per_item, requests_per_warp, sectors_per_request, efficiency;
     double bank_avg, distinct_avg, contention_avg, lanes_avg;
     char note[512];                      /* a short note for the source line */
+    gm_request *reqs;                    /* requests kept to be drawn (gm_draw.h), owned */
+    int n_reqs;
+    int reqs_block;                      /* the launch its barrier intervals came from (parsing) */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */
@@ -118,6 +139,8 @@ typedef struct {
     int prev_kept;                       /* the comparison reused the kept analysis of that file */
     char **compare;                      /* the comparison as sentences */
     int n_compare;
+    gm_kernel *prev_kernels;             /* the compared analysis's kernels, for drawing before -> after */
+    int n_prev_kernels;
     double wall_s;
 } gpumodel_report;
 
@@ -172,6 +195,13 @@ const char *gpumodel_note(const gpumodel_report *rep, int line);
 
 /* The report as JSON (see docs/gpu-model.md). */
 cJSON *gpumodel_json(const gpumodel_report *rep);
+
+/* What an instruction costs, to pick the busiest: sectors (global), bank passes
+ * (local), serialised atomics, distinct addresses (constant), summed over requests. */
+double gpumodel_access_cost(const gm_access *a);
+/* Deep copies and frees of kernels (their accesses and kept requests). */
+gm_kernel *gpumodel_kernels_copy(const gm_kernel *k, int n);
+void gpumodel_kernels_free(gm_kernel *k, int n);
 
 /* Whether the analysis found memory errors, data races or uninitialised reads. */
 int gpumodel_has_errors(const gpumodel_report *rep);

@@ -54,6 +54,13 @@ uint64_t grade_fresh_seed(void) {
     return s ? s : 1;
 }
 
+uint64_t grade_student_seed(uint64_t batch_seed, const char *student) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the name */
+    for (const unsigned char *p = (const unsigned char *)student; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    uint64_t s = rng_mix64(rng_mix64(batch_seed) ^ h) % 4000000000ull;
+    return s ? s : 1;
+}
+
 /* ---- running ---------------------------------------------------------------- */
 
 /* Text for reports: valid UTF-8, no control characters but newline and tab. */
@@ -428,7 +435,7 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
     engine_status sb = run_once(rc, l, path, display, t->size, t->seed, 1.0, &b);
     note_device(rc, &b);
     if (is_fatal(sb)) {
-        fatal_from(rc, &b, t->name);
+        fatal_from(rc, &b, t->id); /* the id: a name may hold a hidden size */
     } else if (sa != ENG_PASS || a.n_samples == 0) {
         t->outcome = GO_SKIP;
         snprintf(t->status, sizeof t->status, "skipped");
@@ -625,7 +632,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             }
             note_device(rc, &rep);
             if (is_fatal(st)) {
-                fatal_from(rc, &rep, t->name);
+                fatal_from(rc, &rep, t->id); /* the id: a name may hold a hidden size */
                 engine_report_free(&rep);
                 break;
             }

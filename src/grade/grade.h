@@ -97,6 +97,15 @@ void grade_options_defaults(grade_options *o);
 /* A seed nobody chose: time, process id and the kernel's randomness. */
 uint64_t grade_fresh_seed(void);
 
+/* A student's own seed in a batch: drawn from the batch's seed and the
+ * student's name, so that a batch grades again the same way while no two
+ * students face the same hidden inputs. From 1 to 4e9, like a fresh seed. */
+uint64_t grade_student_seed(uint64_t batch_seed, const char *student);
+
+/* The exit status of a grader that could not run (no usable OpenCL device, a
+ * course or chapter that cannot be read): no grade was given. */
+#define GRADE_EXIT_CANNOT_RUN 69
+
 /* The chapter's tests for this seed, with their weights, none run yet.
  * Returns -1 with a message naming lesson.ini when its grading keys are wrong. */
 int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen);

@@ -4,6 +4,7 @@
 #include "grade/grade_batch.h"
 #include "base/scratch.h"
 #include "base/util.h"
+#include "grade/grade_unpack.h"
 #include "text/i18n.h"
 
 #include <cJSON.h>
@@ -72,6 +73,7 @@ static int grade_child(const grade_options *base, grade_batch_row *row, const ch
     grade_options o = *base;
     o.submission = row->dir;
     o.student = row->student;
+    o.seed = row->seed;
     o.work_dir = work_dir;
     if (util_mkdirs(work_dir) != 0) return 2;
     setenv("TMPDIR", work_dir, 1); /* the GPU model's folders too: removed with this student's */
@@ -119,6 +121,26 @@ static void read_back(const grade_options *o, grade_batch_row *row) {
     cJSON_Delete(j);
 }
 
+/* A report of its own for a student the grader did not grade (fatal: the JSON's
+ * error), so that every row of the CSV has one. */
+static void write_fatal_report(const grade_options *o, const grade_batch_row *row, int fatal, double wall_s,
+                               const grade_report_style *st) {
+    grade_result r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.submission, sizeof r.submission, "%s", row->entry);
+    snprintf(r.student, sizeof r.student, "%s", row->student);
+    r.seed = row->seed;
+    r.timeout_s = o->timeout_s;
+    r.cpu_s = o->cpu_s;
+    r.memory_mb = o->memory_mb;
+    r.wall_s = wall_s;
+    r.fatal = fatal;
+    snprintf(r.fatal_msg, sizeof r.fatal_msg, "%s", row->error);
+    char *json = grade_report_render(&r, GF_JSON, st);
+    if (json) util_write_file_atomic(row->report, json, strlen(json));
+    free(json);
+}
+
 /* A student stopped at the limit: the row says so, and so does a report of its own. */
 static void stopped_at_limit(const grade_options *o, grade_batch_row *row, double limit_s,
                              const grade_report_style *st) {
@@ -128,25 +150,32 @@ static void stopped_at_limit(const grade_options *o, grade_batch_row *row, doubl
     snprintf(row->error, sizeof row->error,
              _("time_limit: grading took more than %.0f s (--student-limit), so its processes were stopped and it "
                "has no grade; grade this student alone, or with a larger --student-limit"), limit_s);
-    grade_result r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.submission, sizeof r.submission, "%s", row->dir);
-    snprintf(r.student, sizeof r.student, "%s", row->student);
-    r.seed = o->seed;
-    r.timeout_s = o->timeout_s;
-    r.cpu_s = o->cpu_s;
-    r.memory_mb = o->memory_mb;
-    r.wall_s = limit_s;
-    r.fatal = 3;
-    snprintf(r.fatal_msg, sizeof r.fatal_msg, "%s", row->error);
-    char *json = grade_report_render(&r, GF_JSON, st);
-    if (json) util_write_file_atomic(row->report, json, strlen(json));
-    free(json);
+    write_fatal_report(o, row, 3, limit_s, st);
 }
 
-int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir, int jobs,
-                    double student_limit_s, const grade_report_style *st, grade_batch_cb cb, void *user,
-                    grade_batch_row **rows_out, int *n_out, char *err, size_t errlen) {
+/* One entry of the batch folder: a folder, an archive to unpack, or refused. */
+static void classify(const char *name, const char *path, grade_batch_row *row) {
+    memset(row, 0, sizeof *row);
+    snprintf(row->entry, sizeof row->entry, "%s", path);
+    snprintf(row->student, sizeof row->student, "%s", name);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        row->refused = 1;
+        snprintf(row->error, sizeof row->error, _("%s cannot be read (%s)"), name, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        snprintf(row->dir, sizeof row->dir, "%s", path);
+    } else if (S_ISREG(st.st_mode) && unpack_kind_of(name) != UNPACK_NONE) {
+        row->archive = (int)unpack_kind_of(name);
+        unpack_stem(name, row->student, sizeof row->student);
+    } else {
+        row->refused = 1;
+        snprintf(row->error, sizeof row->error,
+                 _("%s is not a folder, a .zip or a .tar.gz; a student's submission is one of these"), name);
+    }
+}
+
+int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_row **rows_out, int *n_out,
+                     int *all_out, char *err, size_t errlen) {
     *rows_out = NULL;
     *n_out = 0;
     DIR *d = opendir(batch_dir);
@@ -167,27 +196,194 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                       e->d_name, sizeof path - 1);
             return -1;
         }
-        if (!util_is_dir(path)) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             grade_batch_row *nr = realloc(rows, sizeof *nr * (size_t)cap);
             if (!nr) break;
             rows = nr;
         }
-        memset(&rows[n], 0, sizeof rows[n]);
-        snprintf(rows[n].student, sizeof rows[n].student, "%s", e->d_name);
-        snprintf(rows[n].dir, sizeof rows[n].dir, "%s", path);
-        n++;
+        classify(e->d_name, path, &rows[n++]);
     }
     closedir(d);
     if (n == 0) {
         free(rows);
-        util_errf(err, errlen, _("%s has no submission folders (one folder per student)"), batch_dir);
+        util_errf(err, errlen, _("%s has no submissions (one folder, .zip or .tar.gz per student)"), batch_dir);
         return -1;
     }
     qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+    /* two entries for one student (ada/ and ada.zip): the archive is refused, under its file's name */
+    int dups = 0;
+    for (int i = 1; i < n; i++)
+        if (!strcmp(rows[i].student, rows[i - 1].student)) {
+            grade_batch_row *r = rows[i].archive ? &rows[i] : &rows[i - 1];
+            const char *base = strrchr(r->entry, '/') ? strrchr(r->entry, '/') + 1 : r->entry;
+            snprintf(r->error, sizeof r->error, _("%s: another submission is also named %s; keep one"), base,
+                     r->student);
+            util_copy_text(r->student, sizeof r->student, base);
+            r->refused = 1;
+            r->archive = 0;
+            dups++;
+        }
+    if (dups) qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+    if (all_out) *all_out = n;
+    if (shards > 0) { /* every shards-th student from the shard-th on */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (i % shards == shard - 1) rows[k++] = rows[i];
+        n = k;
+    }
+    *rows_out = rows;
+    *n_out = n;
+    return 0;
+}
+
+/* Unpacks each archive into the batch's scratch folder; one that is refused
+ * makes its row refused, with the reason. */
+static void unpack_rows(grade_batch_row *rows, int n, const char *scratch) {
+    unpack_limits lim;
+    unpack_limits_default(&lim);
+    for (int i = 0; i < n; i++) {
+        if (!rows[i].archive || rows[i].refused) continue;
+        if (util_pathf(rows[i].dir, sizeof rows[i].dir, "%s/in-%d", scratch, i) != 0 || util_mkdirs(rows[i].dir) != 0 ||
+            unpack_archive(rows[i].entry, rows[i].dir, &lim, rows[i].error, sizeof rows[i].error) != 0) {
+            if (!rows[i].error[0])
+                snprintf(rows[i].error, sizeof rows[i].error, _("cannot create a temporary folder in %s"), scratch);
+            rows[i].refused = 1;
+            grade_remove_tree(rows[i].dir);
+        }
+    }
+}
+
+/* A batch while it runs: the rows, the graders running and the counts. */
+typedef struct {
+    const grade_options *base;
+    const grade_report_style *st;
+    grade_batch_row *rows;
+    int n, jobs;
+    running *run;
+    const char *tmpl;            /* the batch's temporary folder */
+    double student_limit_s;
+    int next, active, finished, ticks, per_student;
+    const char *last;            /* the student finished last */
+} batch_state;
+
+/* Starts graders while there are free places. */
+static void start_graders(batch_state *b) {
+    while (b->active < b->jobs && b->next < b->n) {
+        grade_batch_row *row = &b->rows[b->next];
+        if (row->refused) {
+            b->next++;
+            continue;
+        }
+        int slot = 0;
+        while (b->run[slot].pid) slot++;
+        int pfd[2];
+        if (pipe(pfd) != 0) break;
+        char work[1100];
+        snprintf(work, sizeof work, "%s/%d", b->tmpl, b->next);
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            close(pfd[0]);
+            for (int k = 0; k < b->jobs; k++) if (b->run[k].pid && b->run[k].fd >= 0) close(b->run[k].fd);
+            _exit(grade_child(b->base, row, work, b->st, pfd[1]));
+        }
+        close(pfd[1]);
+        if (pid < 0) {
+            close(pfd[0]);
+            snprintf(row->error, sizeof row->error, "%s", _("could not start a grader process"));
+            row->fatal = 1;
+            b->finished++;
+            b->next++;
+            continue;
+        }
+        setpgid(pid, pid);
+        fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+        b->run[slot] = (running){.pid = pid, .fd = pfd[0], .row = b->next, .ticks = 0, .started = util_now()};
+        b->active++;
+        b->next++;
+    }
+}
+
+/* Reads the graders' progress (waiting up to 200 ms), and stops those past the limit. */
+static void poll_graders(batch_state *b) {
+    struct pollfd pf[64];
+    int np = 0, map[64];
+    for (int k = 0; k < b->jobs && np < 64; k++)
+        if (b->run[k].pid && b->run[k].fd >= 0) {
+            pf[np] = (struct pollfd){.fd = b->run[k].fd, .events = POLLIN};
+            map[np++] = k;
+        }
+    if (np) poll(pf, (nfds_t)np, 200);
+    else usleep(20000);
+    for (int p = 0; p < np; p++) {
+        if (!(pf[p].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        char buf[256];
+        ssize_t r;
+        while ((r = read(pf[p].fd, buf, sizeof buf)) > 0) {
+            b->run[map[p]].ticks += (int)r;
+            b->ticks += (int)r;
+        }
+        if (r == 0) { /* the grader has finished (its workers too): stop polling it */
+            close(pf[p].fd);
+            b->run[map[p]].fd = -1;
+        }
+    }
+    double now = util_now();
+    for (int k = 0; k < b->jobs; k++) {
+        running *g = &b->run[k];
+        if (g->pid && !g->killed && b->student_limit_s > 0 && now - g->started > b->student_limit_s) {
+            kill(-g->pid, SIGKILL);
+            kill(g->pid, SIGKILL);
+            g->killed = 1;
+        }
+    }
+}
+
+/* Reads back the graders that have ended into their rows. */
+static void reap_graders(batch_state *b) {
+    for (int k = 0; k < b->jobs; k++) {
+        running *g = &b->run[k];
+        if (!g->pid) continue;
+        int status;
+        if (waitpid(g->pid, &status, WNOHANG) != g->pid) continue;
+        if (g->fd >= 0) {
+            char buf[256];
+            ssize_t r;
+            while ((r = read(g->fd, buf, sizeof buf)) > 0) { g->ticks += (int)r; b->ticks += (int)r; }
+            close(g->fd);
+            g->fd = -1;
+        }
+        grade_batch_row *row = &b->rows[g->row];
+        if (g->killed) {
+            kill(-g->pid, SIGKILL); /* what is left of its group */
+            char work[1100];
+            snprintf(work, sizeof work, "%s/%d", b->tmpl, g->row);
+            grade_remove_tree(work);
+            stopped_at_limit(b->base, row, b->student_limit_s, b->st);
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+            read_back(b->base, row);
+        } else {
+            row->fatal = 1;
+            snprintf(row->error, sizeof row->error, "%s",
+                     WIFSIGNALED(status) ? _("the grader process was killed")
+                                         : _("the grader process could not write its report"));
+        }
+        if (g->ticks < b->per_student) b->ticks += b->per_student - g->ticks;
+        b->last = row->student;
+        g->pid = 0;
+        b->active--;
+        b->finished++;
+    }
+}
+
+/* Each row's report path, seed and chapter scores; 0, or -1 with err. */
+static int prepare_rows(const grade_options *base, grade_batch_row *rows, int n, const char *reports_dir,
+                        int same_seed, char *err, size_t errlen) {
     if (util_mkdirs(reports_dir) != 0) {
-        free(rows);
         util_errf(err, errlen, _("%s: cannot create the reports folder"), reports_dir);
         return -1;
     }
@@ -200,9 +396,22 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
                 snprintf(rows[i].report, sizeof rows[i].report, "%s/%s-%d.json", reports_dir, name, i + 1);
         rows[i].chapter_score = malloc(sizeof(double) * (size_t)(base->n_lessons ? base->n_lessons : 1));
         for (int c = 0; c < base->n_lessons; c++) rows[i].chapter_score[c] = -1;
+        rows[i].seed = same_seed ? base->seed : grade_student_seed(base->seed, rows[i].student);
         unlink(rows[i].report); /* a report left from an earlier batch must not pass for this one's */
     }
-    int per_student = grade_count(base, err, errlen);
+    return 0;
+}
+
+int grade_batch_run(const grade_options *base, const char *batch_dir, const char *reports_dir,
+                    const grade_batch_spec *spec, const grade_report_style *st, grade_batch_cb cb, void *user,
+                    grade_batch_row **rows_out, int *n_out, char *err, size_t errlen) {
+    *rows_out = NULL;
+    *n_out = 0;
+    int n = 0;
+    grade_batch_row *rows = NULL;
+    if (grade_batch_list(batch_dir, spec->shard, spec->shards, &rows, &n, NULL, err, errlen) != 0) return -1;
+    int per_student = prepare_rows(base, rows, n, reports_dir, spec->same_seed, err, errlen) == 0
+                          ? grade_count(base, err, errlen) : -1;
     if (per_student < 0) {
         grade_batch_free(rows, n);
         return -1;
@@ -215,118 +424,34 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
         util_errf(err, errlen, _("cannot create a temporary folder in %s"), tmpdir && *tmpdir ? tmpdir : "/tmp");
         return -1;
     }
-    if (jobs < 1) jobs = 1;
+    unpack_rows(rows, n, tmpl);
+    int refused = 0;
+    for (int i = 0; i < n; i++)
+        if (rows[i].refused) {
+            write_fatal_report(base, &rows[i], 1, 0, st);
+            refused++;
+        }
+    int jobs = spec->jobs < 1 ? 1 : spec->jobs;
     /* the CPUs the jobs leave over go to each student's untimed tests */
     grade_options per = *base;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (per.threads <= 0) per.threads = ncpu > jobs ? (int)(ncpu / jobs) : 1;
-    base = &per;
-    running *run = calloc((size_t)jobs, sizeof *run);
-    int next = 0, active = 0, finished = 0, ticks = 0, total = per_student * n, last_ticks = 0, last_finished = 0;
-    const char *last = "";
-    if (cb) cb(user, 0, total, 0, n, last);
-    while (finished < n) {
-        /* start graders while there are free places */
-        while (active < jobs && next < n) {
-            int slot = 0;
-            while (run[slot].pid) slot++;
-            int pfd[2];
-            if (pipe(pfd) != 0) break;
-            char work[1100];
-            snprintf(work, sizeof work, "%s/%d", tmpl, next);
-            fflush(stdout);
-            fflush(stderr);
-            pid_t pid = fork();
-            if (pid == 0) {
-                setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                close(pfd[0]);
-                for (int k = 0; k < jobs; k++) if (run[k].pid && run[k].fd >= 0) close(run[k].fd);
-                _exit(grade_child(base, &rows[next], work, st, pfd[1]));
-            }
-            close(pfd[1]);
-            if (pid < 0) {
-                close(pfd[0]);
-                snprintf(rows[next].error, sizeof rows[next].error, "%s", _("could not start a grader process"));
-                rows[next].fatal = 1;
-                finished++;
-                next++;
-                continue;
-            }
-            setpgid(pid, pid);
-            fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-            run[slot] = (running){.pid = pid, .fd = pfd[0], .row = next, .ticks = 0, .started = util_now()};
-            active++;
-            next++;
-        }
-        struct pollfd pf[64];
-        int np = 0, map[64];
-        for (int k = 0; k < jobs && np < 64; k++)
-            if (run[k].pid && run[k].fd >= 0) {
-                pf[np] = (struct pollfd){.fd = run[k].fd, .events = POLLIN};
-                map[np++] = k;
-            }
-        if (np) poll(pf, (nfds_t)np, 200);
-        else usleep(20000);
-        for (int p = 0; p < np; p++) {
-            if (!(pf[p].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-            char buf[256];
-            ssize_t r;
-            while ((r = read(pf[p].fd, buf, sizeof buf)) > 0) {
-                run[map[p]].ticks += (int)r;
-                ticks += (int)r;
-            }
-            if (r == 0) { /* the grader has finished (its workers too): stop polling it */
-                close(pf[p].fd);
-                run[map[p]].fd = -1;
-            }
-        }
-        double now = util_now();
-        for (int k = 0; k < jobs; k++)
-            if (run[k].pid && !run[k].killed && student_limit_s > 0 && now - run[k].started > student_limit_s) {
-                kill(-run[k].pid, SIGKILL);
-                kill(run[k].pid, SIGKILL);
-                run[k].killed = 1;
-            }
-        for (int k = 0; k < jobs; k++) {
-            if (!run[k].pid) continue;
-            int status;
-            pid_t w = waitpid(run[k].pid, &status, WNOHANG);
-            if (w != run[k].pid) continue;
-            if (run[k].fd >= 0) {
-                char buf[256];
-                ssize_t r;
-                while ((r = read(run[k].fd, buf, sizeof buf)) > 0) { run[k].ticks += (int)r; ticks += (int)r; }
-                close(run[k].fd);
-                run[k].fd = -1;
-            }
-            grade_batch_row *row = &rows[run[k].row];
-            if (run[k].killed) {
-                kill(-run[k].pid, SIGKILL); /* what is left of its group */
-                char work[1100];
-                snprintf(work, sizeof work, "%s/%d", tmpl, run[k].row);
-                grade_remove_tree(work);
-                stopped_at_limit(base, row, student_limit_s, st);
-            } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-                read_back(base, row);
-            } else {
-                row->fatal = 1;
-                snprintf(row->error, sizeof row->error, "%s",
-                         WIFSIGNALED(status) ? _("the grader process was killed")
-                                             : _("the grader process could not write its report"));
-            }
-            if (run[k].ticks < per_student) ticks += per_student - run[k].ticks;
-            last = row->student;
-            run[k].pid = 0;
-            active--;
-            finished++;
-        }
-        int shown = ticks < total ? ticks : total;
-        if (cb && (shown != last_ticks || finished != last_finished)) cb(user, shown, total, finished, n, last);
+    batch_state b = {.base = &per, .st = st, .rows = rows, .n = n, .jobs = jobs,
+                     .run = calloc((size_t)jobs, sizeof(running)), .tmpl = tmpl,
+                     .student_limit_s = spec->student_limit_s, .finished = refused, .per_student = per_student,
+                     .last = ""};
+    int total = per_student * (n - refused), last_ticks = 0, last_finished = 0;
+    if (cb) cb(user, 0, total, 0, n, b.last);
+    while (b.finished < n) {
+        start_graders(&b);
+        poll_graders(&b);
+        reap_graders(&b);
+        int shown = b.ticks < total ? b.ticks : total;
+        if (cb && (shown != last_ticks || b.finished != last_finished)) cb(user, shown, total, b.finished, n, b.last);
         last_ticks = shown;
-        last_finished = finished;
+        last_finished = b.finished;
     }
-    free(run);
+    free(b.run);
     grade_remove_tree(tmpl);
     *rows_out = rows;
     *n_out = n;
@@ -350,14 +475,22 @@ static void csv_field(char **out, const char *s) {
     util_sappend(out, "\"");
 }
 
+void grade_batch_status(const grade_batch_row *row, char *buf, size_t len) {
+    if (row->graded) snprintf(buf, len, "%s", row->submitted ? "ok" : "no files");
+    else if (row->time_limit) snprintf(buf, len, "time_limit");
+    else if (row->refused) snprintf(buf, len, "refused: %s", row->error);
+    else snprintf(buf, len, "error: %s", row->error);
+}
+
 char *grade_batch_csv(const grade_options *o, const grade_batch_row *rows, int n) {
-    char *out = NULL, a[32];
+    char *out = NULL, a[32], status[600];
     util_sappend(&out, "student,score,max_score,percent");
     for (int i = 0; i < o->n_lessons; i++) util_sappend(&out, ",%s", o->lessons[i]->id);
     util_sappend(&out, ",tests,passed,failed,skipped,seed,status,report\n");
     for (int r = 0; r < n; r++) {
         const grade_batch_row *row = &rows[r];
         csv_field(&out, row->student);
+        grade_batch_status(row, status, sizeof status);
         if (row->graded) {
             grade_format_points(row->score, a, sizeof a);
             util_sappend(&out, ",%s", a);
@@ -368,20 +501,68 @@ char *grade_batch_csv(const grade_options *o, const grade_batch_row *rows, int n
                 grade_format_points(row->chapter_score[i], a, sizeof a);
                 util_sappend(&out, ",%s", a);
             }
-            util_sappend(&out, ",%d,%d,%d,%d,%llu,%s,", row->tests, row->passed, row->failed, row->skipped,
-                         (unsigned long long)o->seed, row->submitted ? "ok" : "no files");
+            util_sappend(&out, ",%d,%d,%d,%d,%llu,", row->tests, row->passed, row->failed, row->skipped,
+                         (unsigned long long)row->seed);
         } else {
             util_sappend(&out, ",,,");
             for (int i = 0; i < o->n_lessons; i++) util_sappend(&out, ",");
-            util_sappend(&out, ",,,,,%llu,", (unsigned long long)o->seed);
-            char status[600];
-            if (row->time_limit) snprintf(status, sizeof status, "time_limit");
-            else snprintf(status, sizeof status, "error: %s", row->error);
-            csv_field(&out, status);
-            util_sappend(&out, ",");
+            util_sappend(&out, ",,,,,%llu,", (unsigned long long)row->seed);
         }
+        csv_field(&out, status);
+        util_sappend(&out, ",");
         csv_field(&out, row->report);
         util_sappend(&out, "\n");
     }
+    return out;
+}
+
+/* One student's row as JSON (numbers null when not graded). */
+static cJSON *row_json(const grade_options *o, const grade_batch_row *row) {
+    cJSON *j = cJSON_CreateObject();
+    char status[600];
+    grade_batch_status(row, status, sizeof status);
+    cJSON_AddStringToObject(j, "student", row->student);
+    if (row->graded) {
+        cJSON_AddNumberToObject(j, "score", grade_points_json(row->score));
+        cJSON_AddNumberToObject(j, "max_score", grade_points_json(row->max_score));
+        cJSON *c = cJSON_AddObjectToObject(j, "chapters");
+        for (int i = 0; i < o->n_lessons; i++)
+            if (row->chapter_score[i] < 0) cJSON_AddNullToObject(c, o->lessons[i]->id);
+            else cJSON_AddNumberToObject(c, o->lessons[i]->id, grade_points_json(row->chapter_score[i]));
+        cJSON_AddNumberToObject(j, "tests", row->tests);
+        cJSON_AddNumberToObject(j, "passed", row->passed);
+        cJSON_AddNumberToObject(j, "failed", row->failed);
+        cJSON_AddNumberToObject(j, "skipped", row->skipped);
+    } else {
+        cJSON_AddNullToObject(j, "score");
+        cJSON_AddNullToObject(j, "max_score");
+    }
+    cJSON_AddNumberToObject(j, "seed", (double)row->seed);
+    cJSON_AddStringToObject(j, "status", status);
+    cJSON_AddStringToObject(j, "report", row->report);
+    return j;
+}
+
+char *grade_batch_json(const grade_options *o, const grade_batch_spec *spec, const grade_batch_row *rows, int n,
+                       const char *const *class_names, int n_class) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "format", "cltutor-grade-batch");
+    cJSON_AddNumberToObject(j, "format_version", 1);
+    cJSON_AddNumberToObject(j, "seed", (double)o->seed);
+    if (spec && spec->shards > 0) {
+        char sh[32];
+        snprintf(sh, sizeof sh, "%d/%d", spec->shard, spec->shards);
+        cJSON_AddStringToObject(j, "shard", sh);
+    } else cJSON_AddNullToObject(j, "shard");
+    cJSON *ch = cJSON_AddArrayToObject(j, "chapters");
+    for (int i = 0; i < o->n_lessons; i++) cJSON_AddItemToArray(ch, cJSON_CreateString(o->lessons[i]->id));
+    cJSON *cl = cJSON_AddArrayToObject(j, "class");
+    for (int i = 0; i < n_class; i++) cJSON_AddItemToArray(cl, cJSON_CreateString(class_names[i]));
+    cJSON *st = cJSON_AddArrayToObject(j, "students");
+    for (int i = 0; i < n; i++) cJSON_AddItemToArray(st, row_json(o, &rows[i]));
+    char *s = cJSON_Print(j), *out = NULL;
+    cJSON_Delete(j);
+    util_sappend(&out, "%s\n", s ? s : "{}");
+    free(s);
     return out;
 }

@@ -1,4 +1,5 @@
-/* grade_report — a grade as text, JSON, JUnit XML, TAP or Gradescope's results.json. */
+/* grade_report — a grade as text, JSON, JUnit XML, TAP or Gradescope's results.json
+ * (the other platforms' results are in grade_platforms.c). */
 #define _GNU_SOURCE
 #include "grade/grade_report.h"
 #include "run/report.h"
@@ -14,7 +15,7 @@
 
 
 int grade_format_parse(const char *name, grade_format *out) {
-    static const char *const names[] = {"text", "json", "junit", "tap", "gradescope"};
+    static const char *const names[] = {"text", "json", "junit", "tap", "gradescope", "prairielearn", "coderunner"};
     for (size_t i = 0; i < CLT_ARRAY_LEN(names); i++)
         if (!strcmp(name, names[i])) {
             *out = (grade_format)i;
@@ -35,11 +36,28 @@ void grade_format_points(double v, char *buf, size_t len) {
     else snprintf(buf, len, "%.2f", r);
 }
 
-static double pts(double v) { return round(v * 1000) / 1000; }
+int grade_hidden_parse(const char *name, grade_hidden *out) {
+    if (!strcmp(name, "after_due_date")) *out = GH_AFTER_DUE_DATE;
+    else if (!strcmp(name, "visible")) *out = GH_VISIBLE;
+    else return -1;
+    return 0;
+}
 
-static const char *kind_name(grade_kind k) {
+double grade_points_json(double v) { return round(v * 1000) / 1000; }
+static double pts(double v) { return grade_points_json(v); }
+
+const char *grade_kind_name(grade_kind k) {
     return k == GT_HIDDEN ? "hidden" : k == GT_TECHNIQUE ? "technique" : k == GT_FIX ? "fix"
          : k == GT_SAFETY ? "safety" : "speed";
+}
+static const char *kind_name(grade_kind k) { return grade_kind_name(k); }
+
+int grade_test_shows_input(const grade_test *t) { return t->kind == GT_HIDDEN || t->kind == GT_SAFETY; }
+
+double grade_fraction(const grade_result *r) {
+    if (r->max_score <= 0) return r->fatal ? 0 : 1;
+    double f = r->score / r->max_score;
+    return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
 static const char *outcome_name(grade_outcome o) { return o == GO_PASS ? "pass" : o == GO_SKIP ? "skip" : "fail"; }
@@ -274,6 +292,35 @@ static int is_error_status(const char *s) {
     return !strcmp(s, "crash") || !strcmp(s, "timeout") || !strcmp(s, "runtime_error");
 }
 
+/* A chapter's <properties>: title, file, score, student, device, seed, and each test's
+ * weight and points by its id (the test cases follow in the same order). */
+static void junit_properties(char **out, const grade_result *r, const grade_chapter *ch) {
+    char a[32], b[32];
+    util_sappend(out, "    <properties>\n");
+    grade_format_points(ch->score, a, sizeof a);
+    grade_format_points(ch->max_score, b, sizeof b);
+    const char *props[][2] = {{"title", ch->title}, {"file", ch->file}, {"score", a}, {"max_score", b},
+                              {"student", r->student}, {"device", r->device.name}};
+    for (size_t p = 0; p < CLT_ARRAY_LEN(props); p++) {
+        util_sappend(out, "      <property name=\"%s\" value=\"", props[p][0]);
+        xml_append(out, props[p][1], 1);
+        util_sappend(out, "\"/>\n");
+    }
+    util_sappend(out, "      <property name=\"seed\" value=\"%llu\"/>\n", (unsigned long long)r->seed);
+    /* each test's weight, by its id (the test cases follow in the same order) */
+    for (int k = 0; k < ch->n_tests; k++) {
+        const grade_test *t = &ch->tests[k];
+        grade_format_points(t->max_score, b, sizeof b);
+        grade_format_points(t->score, a, sizeof a);
+        util_sappend(out, "      <property name=\"max_points.");
+        xml_append(out, t->id, 1);
+        util_sappend(out, "\" value=\"%s\"/>\n      <property name=\"points.", b);
+        xml_append(out, t->id, 1);
+        util_sappend(out, "\" value=\"%s\"/>\n", a);
+    }
+    util_sappend(out, "    </properties>\n");
+}
+
 static char *render_junit(const grade_result *r, const grade_report_style *st) {
     char *out = NULL, a[32], b[32];
     int failures = 0, errors = 0;
@@ -288,8 +335,11 @@ static char *render_junit(const grade_result *r, const grade_report_style *st) {
     util_sappend(&out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
     xml_append(&out, "cltutor grade: ", 1);
     xml_append(&out, r->student, 1);
-    util_sappend(&out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n", r->n_tests, failures, errors,
-                 r->wall_s);
+    if (r->fatal) /* the grader's own failure: one test, in error, whatever the plan held */
+        util_sappend(&out, "\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"%.3f\">\n", r->wall_s);
+    else
+        util_sappend(&out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n", r->n_tests, failures,
+                     errors, r->wall_s);
     if (r->fatal) {
         /* the grader's own failure: one suite with one error, so that CI shows it */
         util_sappend(&out, "  <testsuite name=\"grader\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
@@ -316,18 +366,8 @@ static char *render_junit(const grade_result *r, const grade_report_style *st) {
         util_sappend(&out, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\" "
                      "timestamp=\"%s\" hostname=\"", ch->n_tests, f, e, s, time, r->started);
         xml_append(&out, host, 1);
-        util_sappend(&out, "\" id=\"%d\" package=\"cltutor\">\n    <properties>\n", i);
-        grade_format_points(ch->score, a, sizeof a);
-        grade_format_points(ch->max_score, b, sizeof b);
-        const char *props[][2] = {{"title", ch->title}, {"file", ch->file}, {"score", a}, {"max_score", b},
-                                  {"student", r->student}, {"device", r->device.name}};
-        for (size_t p = 0; p < CLT_ARRAY_LEN(props); p++) {
-            util_sappend(&out, "      <property name=\"%s\" value=\"", props[p][0]);
-            xml_append(&out, props[p][1], 1);
-            util_sappend(&out, "\"/>\n");
-        }
-        util_sappend(&out, "      <property name=\"seed\" value=\"%llu\"/>\n    </properties>\n",
-                     (unsigned long long)r->seed);
+        util_sappend(&out, "\" id=\"%d\" package=\"cltutor\">\n", i);
+        junit_properties(&out, r, ch);
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
             util_sappend(&out, "    <testcase name=\"");
@@ -396,9 +436,7 @@ static char *render_tap(const grade_result *r, const grade_report_style *st) {
     util_sappend(&out, "TAP version 13\n");
     if (r->fatal) {
         const char *why = _("the grader could not run");
-        util_sappend(&out, "1..0 # SKIP ");
-        tap_desc(&out, why);
-        util_sappend(&out, "\n");
+        /* an error, not a grade: prove and TAP consumers fail the run */
         tap_diag(&out, r->fatal_msg, 10);
         util_sappend(&out, "Bail out! ");
         tap_desc(&out, why);
@@ -457,15 +495,21 @@ static char *render_tap(const grade_result *r, const grade_report_style *st) {
 
 static char *render_gradescope(const grade_result *r, const grade_report_style *st) {
     const char *vis = st && grade_visibility_ok(st->visibility) ? st->visibility : "visible";
+    /* hidden tests: after the due date by default, or later if --visibility says so */
+    int withheld = !st || st->hidden == GH_AFTER_DUE_DATE;
+    const char *hidden_vis = withheld && !strcmp(vis, "visible") ? "after_due_date" : vis;
     cJSON *o = cJSON_CreateObject();
     char *summary = NULL, a[32], b[32];
     if (r->fatal) {
+        /* no score: Gradescope flags the submission as an autograder failure (run_autograder
+         * also exits non-zero) instead of recording a 0 */
         util_sappend(&summary, _("The autograder could not run, so this is not your grade; your instructor has the "
                                  "details. (%s)"), r->fatal_msg);
-        cJSON_AddNumberToObject(o, "score", 0);
     } else {
         cJSON_AddNumberToObject(o, "score", pts(r->score));
-        if (r->device.name[0])
+        if (withheld) /* the seed would let a student with cltutor list the hidden inputs */
+            util_sappend(&summary, "%s", _("The hidden tests' sizes and inputs are shown after the due date."));
+        else if (r->device.name[0])
             util_sappend(&summary, _("Hidden tests drawn from seed %llu on %s."), (unsigned long long)r->seed,
                          r->device.name);
         else
@@ -523,7 +567,7 @@ static char *render_gradescope(const grade_result *r, const grade_report_style *
             cJSON_AddStringToObject(j, "output", text ? text : "");
             free(text);
             cJSON_AddStringToObject(j, "output_format", "text");
-            cJSON_AddStringToObject(j, "visibility", vis);
+            cJSON_AddStringToObject(j, "visibility", grade_test_shows_input(t) ? hidden_vis : vis);
             cJSON *tags = cJSON_AddArrayToObject(j, "tags");
             cJSON_AddItemToArray(tags, cJSON_CreateString(ch->id));
             cJSON_AddItemToArray(tags, cJSON_CreateString(kind_name(t->kind)));
@@ -544,6 +588,9 @@ char *grade_report_render(const grade_result *r, grade_format f, const grade_rep
     case GF_JUNIT: return render_junit(r, st);
     case GF_TAP: return render_tap(r, st);
     case GF_GRADESCOPE: return render_gradescope(r, st);
+    case GF_PRAIRIELEARN: return grade_render_prairielearn(r, st);
+    case GF_CODERUNNER: return grade_render_coderunner(r, st);
+    case GF_SCORE: return grade_render_score(r);
     case GF_JSON: {
         cJSON *o = grade_report_json(r, st);
         char *s = cJSON_Print(o);

@@ -23,6 +23,12 @@ typedef struct {
     cl_mem d_image, d_a, d_b, d_c;
     cl_kernel k_scan_bytes, k_transpose, k_scan;
     size_t local, tile, tile_rows;
+    /* two passes (a file with a column_scan kernel): row scan (image -> b), then
+     * column_scan (b -> a) over tiles of col_w x col_h with a status word per column of a tile */
+    cl_kernel k_column;
+    cl_mem d_status, d_counter;
+    cl_uint epoch;
+    size_t col_w, col_h;
 } integral_instance;
 
 const uint8_t *integral_image(const prob_instance *pi) { return ((const integral_instance *)pi)->image; }
@@ -198,9 +204,64 @@ static prob_work integral_work(const prob_instance *pi) {
     return w;
 }
 
+static int kernel_defined(cl_program prog, const char *name) {
+    cl_int e;
+    cl_kernel k = clCreateKernel(prog, name, &e);
+    if (e != CL_SUCCESS) return 0;
+    clReleaseKernel(k);
+    return 1;
+}
+
+/* The two-pass pipeline of a file that defines column_scan: its column_tile
+ * kernel gives the tile shape; a zeroed status word per column of a tile and
+ * a zeroed tile counter (the kernel resets it at the end of every launch). */
+static prob_failure column_setup(integral_instance *ii, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
+    const prob_instance *pi = &ii->base;
+    size_t np = pixels(pi), bytes = integral_output_bytes(pi);
+    cl_int e[5];
+    cl_uint shape[2] = {0, 0};
+    cl_mem d_shape = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, sizeof shape, NULL, &e[0]);
+    cl_kernel k = clCreateKernel(prog, "column_tile", &e[1]);
+    size_t one = 1;
+    if (e[0] == CL_SUCCESS && e[1] == CL_SUCCESS) e[1] = clSetKernelArg(k, 0, sizeof d_shape, &d_shape);
+    if (e[0] == CL_SUCCESS && e[1] == CL_SUCCESS)
+        e[1] = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &one, &one, 0, NULL, NULL);
+    if (e[0] == CL_SUCCESS && e[1] == CL_SUCCESS)
+        e[1] = clEnqueueReadBuffer(ctx->queue, d_shape, CL_TRUE, 0, sizeof shape, shape, 0, NULL, NULL);
+    if (k) clReleaseKernel(k);
+    if (d_shape) clReleaseMemObject(d_shape);
+    if (e[0] != CL_SUCCESS || e[1] != CL_SUCCESS || shape[0] < 1 || shape[1] < 1 || shape[0] > 65536 || shape[1] > 65536)
+        return prob_fail(PF_KERNEL_ANSWER, err, errlen, "a file with column_scan needs a kernel column_tile(shape) that "
+                         "writes the tile's columns and rows, 1..65536 each (got %u x %u)", shape[0], shape[1]);
+    ii->col_w = shape[0];
+    ii->col_h = shape[1];
+    size_t tiles = ((size_t)pi->size.n + ii->col_w - 1) / ii->col_w * (((size_t)pi->size.m + ii->col_h - 1) / ii->col_h);
+    size_t status_bytes = 8 * tiles * ii->col_w;
+    ii->d_image = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, np, ii->image, &e[0]);
+    ii->d_a = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &e[1]);
+    ii->d_b = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &e[2]);
+    ii->d_status = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, status_bytes, NULL, &e[3]);
+    ii->d_counter = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4, NULL, &e[4]);
+    for (int i = 0; i < 5; i++)
+        if (e[i] != CL_SUCCESS) return prob_fail(PF_DEVICE, err, errlen, "clCreateBuffer failed: %s", clh_error_name(e[i]));
+    cl_ulong zero = 0;
+    cl_int f = clEnqueueFillBuffer(ctx->queue, ii->d_status, &zero, sizeof zero, 0, status_bytes, 0, NULL, NULL);
+    if (f == CL_SUCCESS) f = clEnqueueFillBuffer(ctx->queue, ii->d_counter, &zero, 4, 0, 4, 0, NULL, NULL);
+    if (f == CL_SUCCESS) f = clFinish(ctx->queue);
+    if (f != CL_SUCCESS) return prob_fail(PF_DEVICE, err, errlen, "clearing the tile status failed: %s", clh_error_name(f));
+    ii->k_scan_bytes = clh_kernel(prog, pi->lesson->kernels[0], 0, err, errlen);
+    if (!ii->k_scan_bytes) return PF_KERNEL_MISSING;
+    ii->k_column = clh_kernel(prog, "column_scan", 0, err, errlen);
+    if (!ii->k_column) return PF_KERNEL_MISSING;
+    ii->local = problem_local_size(pi->lesson);
+    ii->epoch = 0;
+    return PF_OK;
+}
+
 static prob_failure integral_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     integral_instance *ii = (integral_instance *)pi;
     const lesson *l = pi->lesson;
+    if (l->n_kernels >= 1 && kernel_defined(prog, "column_scan")) return column_setup(ii, ctx, prog, err, errlen);
     if (l->n_kernels < 3) {
         return prob_fail(PF_AUTHOR, err, errlen, "lesson.ini must name three kernels (kernels = row_scan_bytes transpose row_scan)");
     }
@@ -248,9 +309,55 @@ static prob_failure launch(clh_ctx *ctx, cl_kernel k, const char *name, cl_mem i
     return PF_OK;
 }
 
+/* The two passes of a file with column_scan; the time is the sum of the two. */
+static prob_failure column_launch(integral_instance *ii, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
+    const prob_instance *pi = &ii->base;
+    size_t w = (size_t)pi->size.n, h = (size_t)pi->size.m;
+    cl_event ev[2];
+    int n_ev = 0;
+    size_t g_rows[1] = {h * ii->local}, l1[1] = {ii->local};
+    size_t tiles = (w + ii->col_w - 1) / ii->col_w * ((h + ii->col_h - 1) / ii->col_h);
+    size_t g_tiles[1] = {tiles * ii->local};
+    prob_failure rc = launch(ctx, ii->k_scan_bytes, pi->lesson->kernels[0], ii->d_image, ii->d_b, w, h, 1, g_rows, l1,
+                             &ev[n_ev], err, errlen);
+    if (!rc) n_ev++;
+    if (!rc) {
+        cl_int st = CL_SUCCESS;
+        cl_uint wi = (cl_uint)w, hi = (cl_uint)h, epoch = ++ii->epoch;
+        clh_arg(ii->k_column, 0, sizeof(cl_mem), &ii->d_b, &st);
+        clh_arg(ii->k_column, 1, sizeof(cl_mem), &ii->d_a, &st);
+        clh_arg(ii->k_column, 2, sizeof(cl_mem), &ii->d_status, &st);
+        clh_arg(ii->k_column, 3, sizeof(cl_mem), &ii->d_counter, &st);
+        clh_arg(ii->k_column, 4, sizeof(cl_uint), &wi, &st);
+        clh_arg(ii->k_column, 5, sizeof(cl_uint), &hi, &st);
+        clh_arg(ii->k_column, 6, sizeof(cl_uint), &epoch, &st);
+        cl_int e = st != CL_SUCCESS ? st
+                                    : clEnqueueNDRangeKernel(ctx->queue, ii->k_column, 1, NULL, g_tiles, l1, 0, NULL, &ev[n_ev]);
+        if (e != CL_SUCCESS)
+            rc = prob_fail(prob_failure_of_launch(e), err, errlen, "column_scan (in, out, status, counter, width, "
+                           "height, epoch) could not be launched: %s", clh_error_name(e));
+        else
+            n_ev++;
+    }
+    if (n_ev > 0) {
+        cl_int e = clWaitForEvents((cl_uint)n_ev, ev);
+        if (e != CL_SUCCESS && !rc)
+            rc = prob_fail(prob_failure_of_launch(e), err, errlen, "the kernels failed while running: %s", clh_error_name(e));
+    }
+    *ms = 0;
+    for (int i = 0; i < n_ev; i++) {
+        double t = rc ? 0 : clh_event_ms(ev[i]);
+        if (t < 0) rc = prob_fail(PF_DEVICE, err, errlen, "the device gave no time for a kernel's run");
+        else *ms += t;
+        clReleaseEvent(ev[i]);
+    }
+    return rc;
+}
+
 /* One pass: scan rows, transpose, scan rows, transpose back; the time is the sum of the four. */
 static prob_failure integral_dev_launch(prob_instance *pi, clh_ctx *ctx, double *ms, char *err, size_t errlen) {
     integral_instance *ii = (integral_instance *)pi;
+    if (ii->k_column) return column_launch(ii, ctx, ms, err, errlen);
     const lesson *l = pi->lesson;
     size_t w = (size_t)pi->size.n, h = (size_t)pi->size.m;
     cl_event ev[4];
@@ -300,12 +407,12 @@ static prob_failure integral_dev_read(prob_instance *pi, clh_ctx *ctx, void *out
 
 static void integral_dev_release(prob_instance *pi) {
     integral_instance *ii = (integral_instance *)pi;
-    cl_kernel *ks[] = {&ii->k_scan_bytes, &ii->k_transpose, &ii->k_scan};
+    cl_kernel *ks[] = {&ii->k_scan_bytes, &ii->k_transpose, &ii->k_scan, &ii->k_column};
     for (size_t i = 0; i < CLT_ARRAY_LEN(ks); i++) {
         if (*ks[i]) clReleaseKernel(*ks[i]);
         *ks[i] = NULL;
     }
-    cl_mem *ms[] = {&ii->d_image, &ii->d_a, &ii->d_b, &ii->d_c};
+    cl_mem *ms[] = {&ii->d_image, &ii->d_a, &ii->d_b, &ii->d_c, &ii->d_status, &ii->d_counter};
     for (size_t i = 0; i < CLT_ARRAY_LEN(ms); i++) {
         if (*ms[i]) clReleaseMemObject(*ms[i]);
         *ms[i] = NULL;

@@ -249,6 +249,13 @@ static tui_action chapter_command(tui_state *s, tui_command cmd, int arg, int ke
     case CMD_FILES: open_overlay(s, OV_FILES); return act(ACT_FILES, 0);
     case CMD_TIME_LIMIT: return act(ACT_TIME_LIMIT, 0);
     case CMD_CHECK_ALL: return act(ACT_CHECK_ALL, 0);
+    case CMD_WARP: { /* the line under the kernel's cursor, or the GPU-model tab's row */
+        int arg = 0;
+        if (s->focus == PANE_KERNEL) arg = s->pane[PANE_KERNEL].cur + 1;
+        else if (s->focus == PANE_RESULTS && s->tab == TAB_ANALYSIS) arg = -(s->tabs[TAB_ANALYSIS].cur + 1);
+        open_overlay(s, OV_WARP);
+        return act(ACT_WARP, arg);
+    }
     case CMD_NEXT_HINT: open_overlay(s, OV_HINTS); return act(ACT_NEXT_HINT, 0);
     case CMD_RESET:
         if (s->confirm_reset) { s->confirm_reset = 0; return act(ACT_RESET_EXERCISE, 0); }

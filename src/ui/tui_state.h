@@ -12,6 +12,7 @@ typedef enum {
     OV_NONE = 0, OV_HELP, OV_QUICKREF, OV_HINTS, OV_DEVICES, OV_MESSAGE, OV_CONFIRM_QUIT,
     OV_SIZES,      /* the sizes and inputs to run at */
     OV_FILES,      /* the chapter's files: its kernel and its find-the-bug listings */
+    OV_WARP,       /* the GPU model's picture of one warp's memory request */
     OV_COUNT
 } tui_overlay;
 
@@ -71,6 +72,7 @@ typedef enum {
     ACT_CHECK_ALL,        /* every visible test, the race check and the technique, now */
     ACT_FILES,            /* the files dialog opened: put its cursor on the file shown */
     ACT_OPEN_FILE,        /* arg: 0 the chapter's kernel, k the k-th find-the-bug listing */
+    ACT_WARP,             /* the warp picture opened; arg: a kernel line (> 0), -(row + 1) of the GPU-model tab, 0 the busiest */
 } tui_action_kind;
 
 typedef struct {

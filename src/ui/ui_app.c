@@ -350,6 +350,23 @@ static void open_file(ui_app *a, int k) {
                      a->ch.l->bugs[k - 1].file, a->ch.l->bugs[k - 1].exposes);
 }
 
+/* The warp picture: of the kernel line arg (> 0), of the GPU-model tab's
+ * row -arg - 1, or of the busiest instruction; analyses first when needed. */
+static void show_warp(ui_app *a, int arg) {
+    if (!a->in_chapter) {
+        a->st.overlay = OV_NONE;
+        return;
+    }
+    ui_chapter *c = &a->ch;
+    c->warp_line = arg > 0 ? arg : 0;
+    if (arg < 0) {
+        const st_doc *d = &c->tabs[TAB_ANALYSIS]; /* the row's line, or the row above a quoted source line */
+        for (int row = -arg - 1; row >= 0 && row < d->n && !c->warp_line && d->lines[row].len > 0; row--)
+            c->warp_line = d->lines[row].tag > 0 ? d->lines[row].tag : 0;
+    }
+    if (!c->gm || c->gm->status != GM_OK || c->gm_hash != c->kernel_hash) ui_chapter_start_analysis(a);
+}
+
 /* Carries out a key's action; what only the terminal can do comes back. */
 static ui_effect do_action(ui_app *a, tui_action act) {
     switch (act.kind) {
@@ -428,6 +445,7 @@ static ui_effect do_action(ui_app *a, tui_action act) {
     case ACT_TIME_LIMIT: next_time_limit(a); break;
     case ACT_CHECK_ALL: check_all(a); break;
     case ACT_OPEN_FILE: open_file(a, act.arg); break;
+    case ACT_WARP: show_warp(a, act.arg); break;
     case ACT_NONE: break;
     }
     return (ui_effect){UI_DO_NOTHING, 0};

@@ -66,6 +66,7 @@ typedef struct {
     int file;                 /* the file shown: 0 the chapter's kernel, k its k-th find-the-bug listing */
     int bug_hints_seen[LESSON_MAX_BUGS]; /* a listing's hints shown so far (the chapter's are in progress) */
     char size_spec[64];       /* the size runs use, "" the chapter's (or the listing's) */
+    int warp_line;            /* the kernel line the warp picture shows, 0 the busiest instruction */
 } ui_chapter;
 
 #define UI_MIN_COLS 60

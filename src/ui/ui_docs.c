@@ -9,6 +9,7 @@
 #include "text/mdrender.h"
 #include "text/srcdiff.h"
 #include "ui/tui_help.h"
+#include "gpumodel/gm_draw.h"
 #include "text/i18n.h"
 #include "base/util.h"
 
@@ -315,6 +316,30 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     if (d->n == 0) st_doc_add(d);
 }
 
+/* The GPU model's picture of one warp's request at the chosen line (gm_draw.h). */
+static void warp_doc(ui_app *a, int width, st_doc *d, char *title, size_t tlen) {
+    snprintf(title, tlen, "%s", _("See the warp"));
+    if (!a->in_chapter) return;
+    ui_chapter *c = &a->ch;
+    if (!c->gm || (c->gm_id && c->gm_hash != c->kernel_hash)) {
+        wrap_into(d, width, ST_DIM, c->gm_id ? _("Simulating your kernel on Oclgrind to see what a GPU would do with its memory accesses (a few seconds)…")
+                                              : _("Press a to analyse your kernel on the GPU memory model first."));
+        return;
+    }
+    if (c->gm->status != GM_OK) {
+        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", _("The GPU memory model could not analyse this kernel."));
+        wrap_into(d, width, ST_NORMAL, c->gm->message);
+        return;
+    }
+    if (c->gm_hash != c->kernel_hash)
+        wrap_into(d, width, ST_WARN | ST_A_BOLD, _("The kernel changed since this analysis: press a to analyse it again."));
+    gm_draw_opts o = {width, a->utf8};
+    if (gm_draw_line(d, c->gm, c->warp_line, &o) == 0 && c->warp_line > 0) {
+        st_doc_add(d);
+        gm_draw_line(d, c->gm, 0, &o); /* the busiest instead */
+    }
+}
+
 void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *title, size_t tlen) {
     switch (o) {
     case OV_HELP:
@@ -345,6 +370,7 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
     }
     case OV_SIZES: sizes_doc(a, width, out, title, tlen); break;
     case OV_FILES: files_doc(a, width, out, title, tlen); break;
+    case OV_WARP: warp_doc(a, width, out, title, tlen); break;
     case OV_DEVICES: {
         snprintf(title, tlen, "%s", _("OpenCL devices"));
         if (a->devs_state == 1 && a->n_devs == 0) {

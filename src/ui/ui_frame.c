@@ -184,6 +184,7 @@ static void prepare_chapter(ui_app *a, ui_frame *f) {
 
 static void prepare_dialog(ui_app *a, ui_frame *f) {
     int w = f->cols - 6;
+    if (a->st.overlay == OV_WARP) w = f->cols; /* 16 lanes a row need 72 columns */
     if (w > 92) w = 92;
     f->dialog_title[0] = '\0';
     ui_overlay_doc(a, a->st.overlay, w - 4, &f->dialog_doc, f->dialog_title, sizeof f->dialog_title);

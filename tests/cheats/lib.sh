@@ -69,7 +69,7 @@ ch08c-no-downsweep-barrier     08-scan           scan.cl            race        
 ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
 ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
 ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
-fix03-reference-as-fix         03-coalesced      bug-no-guard.cl    -                     fix.no-guard                  accepted
+fix03-reference-as-fix         03-coalesced      bug-row-length.cl  -                     fix.row-length                accepted
 fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
 fix08-reference-as-fix         08-scan           bug-pow2.cl        fix                   fix.pow2                      not_a_fix
 "

@@ -15,7 +15,7 @@ keys L
 check "Chinese: home" "章节" "原子操作直方图（GPU1）" "未开始"
 capture home-zh
 line_a=$(screen | grep -F "串行直方图" | head -n 1)
-line_b=$(screen | grep -F "合并访存（GPU2）" | head -n 1)
+line_b=$(screen | grep -F "合并访问（GPU2）" | head -n 1)
 if python3 - "$line_a" "$line_b" <<'EOF'
 import sys, unicodedata
 def col(line, word):

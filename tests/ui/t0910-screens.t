@@ -1,5 +1,5 @@
 #!/bin/sh
-# Whole screens against stored ones (tests/ui/screens/), at 120x40 and 80x24, in English and Chinese: the chapter list, the help, a chapter with a wrong, a passing and a crashing kernel, and the GPU model.
+# Whole screens against stored ones (tests/ui/screens/), at 120x40 and 80x24, in English and Chinese: the chapter list, the help, a chapter with a wrong, a passing and a crashing kernel, the GPU model and its warp picture.
 # CLTUTOR_UPDATE_SCREENS=1 writes the stored screens from this run instead (then read the diff before committing).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
@@ -76,5 +76,9 @@ for lang in en zh; do
   keys 8
   wait_for "GPU memory model of" 90 || wait_for "GPU 内存模型" 30
   shot gpu-model "$lang"
+  keys v   # the warp picture of the busiest instruction (the tab's cursor is on no row)
+  wait_for "See the warp" 10 || wait_for "看线程束" 5
+  shot warp "$lang"
+  keys Escape
 done
 finish

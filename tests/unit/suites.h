@@ -23,7 +23,9 @@ Suite *limits_suite(void);
 Suite *progress_suite(void);
 Suite *config_suite(void);
 Suite *uiapp_suite(void);
+Suite *gmdraw_suite(void);
 Suite *peers_suite(void);
+Suite *unpack_suite(void);
 Suite *predict_suite(void);
 
 #endif

@@ -29,7 +29,7 @@ expect "... and fails when it does not" 1 "short_title: 'Coalesced reads of the 
 extra_listing() {
   fresh
   cp "$tmp/course/exercises/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/bug-extra.cl"
-  printf '\n[bug.extra]\nfile = bug-extra.cl\nexposes = 1000x16\ntitle = t\ntitle_zh = t\n' >> "$tmp/course/lessons/03-coalesced/lesson.ini"
+  printf '\n[bug.extra]\nfile = bug-extra.cl\nexposes = 999x16\ntitle = t\ntitle_zh = t\n' >> "$tmp/course/lessons/03-coalesced/lesson.ini"
 }
 extra_listing
 expect "a find-the-bug listing without hints fails" 1 '\[bug.extra\] 0 English hints: give at least 3' -- v 3 --static
@@ -46,6 +46,9 @@ fresh
 sed -i 's/^en\.1 = .*/en.1 = Try out_of_the_box[z + 1] now./' "$tmp/course/lessons/03-coalesced/lesson.ini"
 printf '// out_of_the_box[ z+1 ]\n' >> "$tmp/course/exercises/03-coalesced/histogram.cl"
 expect "a chapter hint that quotes code the starting file has fails, white space aside" 1 'en.1 quotes out_of_the_box\[z\+1\], which histogram.cl already has' -- v 3 --static
+extra_listing
+sed -i "s/^exposes = 999x16$/exposes = $(sed -n 's/^exposes = //p' "$tmp/course/lessons/03-coalesced/lesson.ini" | head -n 1)/" "$tmp/course/lessons/03-coalesced/lesson.ini"
+expect "two listings exposed by the same input fail" 1 'are exposed by the same input' -- v 3 --static
 ini_case "a bad hint key in a listing's section stops the chapter from loading" 64 "lesson.ini:[0-9]+: .*hint key 'en.x' should be en.N" '$a en.x = nope'
 
 finish

@@ -17,7 +17,7 @@ cp "$root/kernels/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced
 expect "a starting file that already passes every visible test fails" 1 'FAIL starting file .*already passes all [0-9]+ visible tests' -- v 3
 
 fresh
-cp "$root/kernels/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/bug-no-guard.cl"
+cp "$root/kernels/03-coalesced/histogram.cl" "$tmp/course/exercises/03-coalesced/bug-row-length.cl"
 expect "a bug listing without its bug fails" 1 'the bug does not show' -- v 3
 
 fresh
@@ -25,7 +25,7 @@ sed -i 's/^exposes = .*/exposes = 1024x16/' "$tmp/course/lessons/03-coalesced/le
 expect "an input that does not expose the bug fails" 1 'passes on 1024x16x64' -- v 3
 
 fresh
-rm "$tmp/course/exercises/03-coalesced/bug-no-guard.cl"
-expect "a missing bug listing fails" 1 'bug-no-guard.cl is missing' -- v 3 --static
+rm "$tmp/course/exercises/03-coalesced/bug-row-length.cl"
+expect "a missing bug listing fails" 1 'bug-row-length.cl is missing' -- v 3 --static
 
 finish

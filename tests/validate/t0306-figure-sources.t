@@ -76,6 +76,8 @@ pass_case "a figure rounded to two places passes" "GPU1: 17.65 ms."
 fail_case "... so a figure only in a JSON file fails" '123.456 ms is in no results file' "Median 123.456 ms."
 fail_case "the Chinese text is checked too" 'lesson.zh.md:1: 6.6 倍 is in no results file' "GPU1 17.7 ms." "比 GPU1 快 6.6 倍。"
 pass_case "a Chinese label (来源：) names a source" "GPU1 17.7 ms." "原书的 GPU1 用时 488.54 ms。来源：原书表 9.2（AMD Radeon HD 7970）。"
+pass_case "a label wrapped between two Chinese characters is still a label" "GPU1 17.7 ms." "原书的 GPU1 用时 488.54 ms。来
+源：原书表 9.2（AMD Radeon HD 7970）。"
 
 fresh
 out=$(v 3 --static 2>&1)

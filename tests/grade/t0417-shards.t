@@ -1,0 +1,104 @@
+#!/bin/sh
+# Across machines: four shards graded by separate processes and joined by `grade merge` give the CSV (and
+# the JSON) of one whole-class run with the same seed; merge refuses a student twice and names the missing.
+# Each student's seed comes from the batch seed and the name: reproducible, different for each.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, a workspace, check, need_plan, make_correct, put, nomodel, make_course
+need_plan
+
+b="$tmp/class"
+mkdir -p "$b"
+for s in ada bob cy dee eve fay gus; do put "$b/$s" 01-serial "$root/kernels/01-serial/histogram.cl"; done
+put "$b/bob" 02-atomic "$k/crash.cl"
+put "$b/cy" 02-atomic "$root/kernels/02-atomic/histogram.cl"
+put "$b/eve" 02-atomic "$k/garbage.cl"
+(cd "$b" && python3 -c "
+import shutil; shutil.make_archive('hal', 'zip', 'ada')")  # one student as a zip
+printf 'x' > "$b/readme.md"                                  # and a refused entry
+mkdir -p "$tmp/whole" "$tmp/shards"
+(cd "$tmp/whole" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 2 --reports reports -o grades.csv 2> err)
+rc=$?
+(cd "$tmp/whole" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 2 --reports reports --format json -o grades.json 2> /dev/null)
+pids=""
+for i in 1 2 3 4; do
+  (cd "$tmp/shards" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 2 --shard $i/4 --reports reports -o s$i.csv 2> err$i &&
+   nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 2 --shard $i/4 --reports reports --format json -o s$i.json 2>> err$i) &
+  pids="$pids $!"
+done
+for p in $pids; do wait $p || bad "a shard exited with $?"; done
+[ $rc -eq 0 ] && ok "the whole class graded in one run" || bad "whole class (exit $rc)" "$(cat "$tmp/whole/err")"
+if python3 - "$tmp/shards" <<'PY'
+import csv, sys
+seen = []
+for i in range(1, 5):
+    names = [r["student"] for r in csv.DictReader(open("%s/s%d.csv" % (sys.argv[1], i)))]
+    assert names == sorted(names) and names, (i, names)
+    seen += names
+assert sorted(seen) == sorted(set(seen)) and len(seen) == 9, seen
+PY
+then ok "four shards: disjoint slices that together hold every entry"
+else bad "shard slices" "$(cat "$tmp/shards"/s*.csv)"; fi
+
+(cd "$tmp/shards" && "$bin" grade merge s3.csv s1.csv s4.csv s2.csv -o merged.csv 2> merge.err)
+rc=$?
+if [ $rc -eq 0 ] && cmp -s "$tmp/shards/merged.csv" "$tmp/whole/grades.csv"; then
+  ok "grade merge of the four shards' CSV is the whole-class CSV, byte for byte"
+else bad "merged CSV differs from the whole class's (exit $rc)" "$(cat "$tmp/shards/merge.err"; diff "$tmp/shards/merged.csv" "$tmp/whole/grades.csv")"; fi
+(cd "$tmp/shards" && "$bin" grade merge s1.json s2.json s3.json s4.json -o merged.json 2> mergej.err)
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/shards/merged.json" "$tmp/whole/grades.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["students"] == b["students"] and a["seed"] == b["seed"] == 99 and a["chapters"] == b["chapters"]
+assert sorted(a["class"]) == sorted(b["class"]) and a["shard"] is None
+PY
+then ok "grade merge of the shards' JSON gives the whole class's students"
+else bad "merged JSON (exit $rc)" "$(cat "$tmp/shards/mergej.err")"; fi
+
+(cd "$tmp/shards" && "$bin" grade merge s1.json s2.json s3.json s4.json -o fromjson.csv 2> /dev/null)
+if cmp -s "$tmp/shards/fromjson.csv" "$tmp/whole/grades.csv"; then ok "grade merge of the JSON shards into a .csv gives the whole-class CSV"
+else bad "JSON shards merged into CSV differ" "$(diff "$tmp/shards/fromjson.csv" "$tmp/whole/grades.csv")"; fi
+
+expect "merge refuses a student found in two reports" 64 'is in s1.csv and in s1-again.csv' -- \
+  sh -c "cd '$tmp/shards' && cp s1.csv s1-again.csv && '$bin' grade merge s1.csv s1-again.csv s2.csv"
+expect "merge of JSON names the students no shard has" 1 'in no report:.* (bob|cy)' -- \
+  sh -c "cd '$tmp/shards' && '$bin' grade merge s1.json s3.json s4.json -o part.json"
+expect "merge of CSV with --batch names the students no shard has" 1 'in no report:' -- \
+  sh -c "cd '$tmp/shards' && '$bin' grade merge --batch '$b' s1.csv s2.csv -o part.csv"
+expect "merge refuses CSV and JSON together" 64 'only CSV files or only JSON' -- \
+  sh -c "cd '$tmp/shards' && '$bin' grade merge s1.csv s2.json"
+expect "merge refuses shards of other chapters" 64 'other chapters' -- \
+  sh -c "cd '$tmp/shards' && sed '1s/,02-atomic//' s2.csv > other.csv && '$bin' grade merge s1.csv other.csv"
+expect "--shard needs --seed" 64 'needs --seed' -- "$bin" grade 1 --batch "$b" --shard 1/4
+expect "--shard 5/4 is refused" 64 "shard '5/4'" -- "$bin" grade 1 --batch "$b" --seed 1 --shard 5/4
+
+# per-student seeds: different for each, the same in both runs, and each reproduces its student's grade
+if python3 - "$tmp/whole/grades.csv" "$tmp/shards/merged.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+seeds = [r["seed"] for r in rows]
+assert len(set(seeds)) == len(seeds), seeds
+assert "99" not in seeds
+PY
+then ok "each student has a seed of their own, drawn from the batch seed"
+else bad "per-student seeds" "$(cat "$tmp/whole/grades.csv")"; fi
+nomodel "$bin" grade 1 --batch "$b" --seed 99 --same-seed --timeout 2 -o "$tmp/same.csv" 2>/dev/null
+if python3 -c "
+import csv, sys
+sys.exit(0 if {r['seed'] for r in csv.DictReader(open(sys.argv[1]))} == {'99'} else 1)" "$tmp/same.csv"; then
+  ok "--same-seed grades every student on the batch seed itself"
+else bad "--same-seed" "$(cat "$tmp/same.csv")"; fi
+expect "--same-seed needs --batch" 64 'same-seed needs --batch' -- "$bin" grade 1 --same-seed
+seed=$(awk -F, '$1 == "eve" { print $(NF-2) }' "$tmp/whole/grades.csv")
+nomodel "$bin" grade 1 2 --dir "$b/eve" --seed "$seed" --timeout 2 --format json -o "$tmp/eve.json" 2>/dev/null
+if python3 - "$tmp/eve.json" "$tmp/whole/reports/eve.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = lambda j: [(t["id"], t.get("size"), t["score"]) for c in j["chapters"] for t in c["tests"]]
+assert a["seed"] == b["seed"] and key(a) == key(b), (key(a), key(b))
+PY
+then ok "grade --dir with a student's seed from the CSV gives the same tests and points"
+else bad "reproducing a student's grade with the CSV's seed ($seed)"; fi
+
+finish
