@@ -364,8 +364,18 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
     case GPT_LOCAL: fmt_qty(a, sizeof a, c->local_passes, _("bank passes")); fmt_qty(b, sizeof b, p->v[GPK_LOCAL] * 1e9, "/s"); break;
     case GPT_CONSTANT: fmt_qty(a, sizeof a, c->constant_reads, _("reads")); fmt_qty(b, sizeof b, p->v[GPK_CONST] * 1e9, "/s"); break;
     case GPT_COMPUTE: fmt_qty(a, sizeof a, c->flops, "FLOP"); fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9, "FLOP/s"); break;
-    case GPT_GATOMIC: fmt_qty(a, sizeof a, c->gatomic_spread + c->gatomic_same, _("atomics")); fmt_qty(b, sizeof b, p->v[GPK_GATOM_SPREAD] * 1e9, "/s"); break;
-    case GPT_LATOMIC: fmt_qty(a, sizeof a, c->latomic_spread, _("atomic requests")); fmt_qty(b, sizeof b, p->v[GPK_LATOM_SPREAD] * 1e9, "/s"); break;
+    case GPT_GATOMIC: { /* the rate of the share that takes longer */
+        int same = c->gatomic_same * per_s(p, GPK_GATOM_SAME) > c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD);
+        fmt_qty(a, sizeof a, c->gatomic_spread + c->gatomic_same, _("atomics"));
+        fmt_qty(b, sizeof b, p->v[same ? GPK_GATOM_SAME : GPK_GATOM_SPREAD] * 1e9, "/s");
+        break;
+    }
+    case GPT_LATOMIC: {
+        int same = c->latomic_same * per_s(p, GPK_LATOM_SAME) > c->latomic_spread * per_s(p, GPK_LATOM_SPREAD);
+        fmt_qty(a, sizeof a, c->latomic_spread, _("atomic requests"));
+        fmt_qty(b, sizeof b, p->v[same ? GPK_LATOM_SAME : GPK_LATOM_SPREAD] * 1e9, "/s");
+        break;
+    }
     case GPT_LATENCY: fmt_qty(a, sizeof a, c->warp_requests, _("requests of one warp")); snprintf(b, sizeof b, "%.1f ns", p->v[GPK_WARP_NS]); break;
     default: snprintf(a, sizeof a, "%d", c->launches); snprintf(b, sizeof b, "%.1f us", p->v[GPK_LAUNCH]); break;
     }
