@@ -233,6 +233,9 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         report_style st = report_style_for(stdout);
         report_print(stdout, &st, l, &rep);
         print_prediction(gp);
+        if (!predict && rep.status == ENG_PASS && !strcmp(rep.device.type, "CPU"))
+            printf(_("\nOn a GPU: `cltutor run %d --predict` adds the time the GPU model predicts on an NVIDIA H100.\n"),
+                   l->number);
         if (rep.status == ENG_PASS)
             printf(_("\nThis is one size. The chapter is passed when every visible test, the race check and the "
                    "technique\nhold: `cltutor check %d` runs them all.\n"), l->number);
