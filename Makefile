@@ -39,7 +39,7 @@ $(BUILD)/obj/term/%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
-.PHONY: all have-deps run test unit cli-test asan deps test-deps install uninstall clean bench plugin translations pot
+.PHONY: all have-deps run test unit cli-test asan deps test-deps install uninstall clean bench validate-model plugin translations pot
 
 # `make` only builds; `make run` and `make test` first install what is
 # missing (scripts/deps.sh), as the README says.
@@ -124,6 +124,12 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/cltutor bench all $(BENCH_ARGS)
 
+# The time prediction against this device's measured times (docs/gpu-model.md):
+# writes devices/ID.ini and docs/results/ID-prediction.md. ID names the device.
+validate-model: deps
+	@$(MAKE) --no-print-directory all plugin
+	sh bench/profile-and-validate.sh $(BUILD) $(VALIDATE_ARGS)
+
 # The installed program finds its course in ../share/cltutor and its
 # Oclgrind plugin in ../lib/cltutor beside its own folder, so that PREFIX
 # and DESTDIR need no rebuild. NO_SOLUTIONS=1 makes a student install:
@@ -134,8 +140,8 @@ DOCS    = README.md LICENSE $(wildcard docs/*.md)
 install: $(BUILD)/cltutor plugin translations
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
-	rm -rf $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/exercises $(DESTDIR)$(DATADIR)/kernels
-	cp -R lessons exercises $(if $(NO_SOLUTIONS),,kernels) $(DESTDIR)$(DATADIR)/
+	rm -rf $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/exercises $(DESTDIR)$(DATADIR)/kernels $(DESTDIR)$(DATADIR)/devices
+	cp -R lessons exercises devices $(if $(NO_SOLUTIONS),,kernels) $(DESTDIR)$(DATADIR)/
 	install -d $(DESTDIR)$(DATADIR)/bench && install -m 644 bench/peers.py $(DESTDIR)$(DATADIR)/bench/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
 	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1

@@ -4,6 +4,7 @@
 #include "course/catalog.h"
 #include "run/engine.h"
 #include "gpumodel/gpumodel.h"
+#include "gpumodel/gm_predict.h"
 #include "gpumodel/gm_draw.h"
 #include "text/stext.h"
 #include "course/paths.h"
@@ -21,6 +22,7 @@
 static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
     "                              [--timeout SEC] [--json] [--draw [LINE]]\n"
+    "                              [--gpu GPU | --no-predict]\n"
     "\n"
     "Runs a chapter's kernel on Oclgrind, an OpenCL simulator, and reports what a\n"
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
@@ -46,6 +48,10 @@ static const char *const analyze_usage = N_(
     "                   compared kernel's matching instruction (before -> after).\n"
     "                   Colours on a terminal unless NO_COLOR is set\n"
     "                   (CLICOLOR_FORCE=1 forces them); fits COLUMNS (default 80)\n"
+    "  --gpu GPU        the GPU whose time is predicted from the analysis: a profile\n"
+    "                   in devices/ (nvidia-h100, the default, or nvidia-h200) or a\n"
+    "                   file written by `cltutor bench --profile`\n"
+    "  --no-predict     no predicted time\n"
     "\n"
     "Exit status: 0 analysed, 1 analysed and the simulator found memory errors,\n"
     "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
@@ -128,6 +134,46 @@ static int draw_line_of(const char *arg, int with_json) {
     return (int)v;
 }
 
+/* Analyses rq's kernel (compared when asked) into rep; returns its predicted
+ * time (NULL: none asked, or no analysis). */
+static gp_chapter *analyze_and_predict(cli_ctx *cx, const engine_request *rq, int compare, int predict, const char *gpu,
+                                       cli_live_status *ls, gpumodel_report *rep) {
+    gpumodel_cache kept = {0}; /* the compared file's analysis, for its predicted time */
+    gpumodel_analyze_chapter(rq, &cx->cat, &cx->paths, compare, &kept, on_progress, ls, NULL, rep);
+    cli_clear_status(ls);
+    gp_chapter *gp = predict && rep->status == GM_OK ? calloc(1, sizeof *gp) : NULL;
+    if (gp) gp_chapter_predict(cx->paths.data, &cx->cat, gpu, rq->lesson, rep, kept.set ? &kept.rep : NULL, NULL, gp);
+    gpumodel_cache_free(&kept);
+    return gp;
+}
+
+/* The predicted time, after the report; a missing default profile says nothing. */
+static void print_prediction(const gp_chapter *gp, int asked) {
+    char **lines;
+    int n;
+    if (gp && gp->ok && gp_lines(&gp->pr, gp->has_prev ? &gp->prev : NULL, gp->prev_label, &gp->prof, &lines, &n) == 0) {
+        putchar('\n');
+        for (int i = 0; i < n; i++) printf("%s\n", lines[i]);
+        gp_lines_free(lines, n);
+    } else if (gp && asked) {
+        printf("\n%s %s\n", _("No predicted time:"), gp->err);
+    }
+}
+
+/* Whether Oclgrind and the plugin are there; else says what to install. */
+static int backend_found(gpumodel_report *rep, int json) {
+    char icd[1024], plugin[1024];
+    if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, rep->message, sizeof rep->message) == 0) return 1;
+    rep->status = GM_UNAVAILABLE;
+    if (json) {
+        cJSON *o = gpumodel_json(rep);
+        cli_print_json(o);
+        cJSON_Delete(o);
+    }
+    fprintf(stderr, "cltutor analyze: %s\n", rep->message);
+    return 0;
+}
+
 static int exit_code_for(const gpumodel_report *rep) {
     if (rep->status == GM_UNAVAILABLE) return EXIT_NO_DEVICE;
     if (rep->status == GM_FAILED) {
@@ -143,14 +189,15 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         {"json", no_argument, 0, 'j'},         {"solution", no_argument, 0, 'R'},
         {"no-compare", no_argument, 0, 'C'},   {"timeout", required_argument, 0, 't'},
         {"draw", optional_argument, 0, 'D'},   {"help", no_argument, 0, 'h'},
+        {"gpu", required_argument, 0, 'g'},    {"no-predict", no_argument, 0, 'P'},
         {0, 0, 0, 0}};
     engine_request rq;
     engine_request_defaults(&rq);
     rq.timeout_s = 120;
     const char *kernel = NULL;
-    int json = 0, solution = 0, compare = 1, ch, drawing = 0, draw_line = 0;
-    const char *draw_arg = NULL;
-    while ((ch = getopt_long(argc, argv, "k:s:jRCt:h", opts, NULL)) != -1) {
+    int json = 0, solution = 0, compare = 1, ch, drawing = 0, draw_line = 0, predict = 1;
+    const char *draw_arg = NULL, *gpu = NULL;
+    while ((ch = getopt_long(argc, argv, "k:s:jRCt:g:Ph", opts, NULL)) != -1) {
         switch (ch) {
         case 'k': kernel = optarg; break;
         case 's': rq.size_spec = optarg; break;
@@ -161,6 +208,8 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
             if (cli_parse_double("analyze", "--timeout", optarg, 1, 3600, &rq.timeout_s)) return EXIT_USAGE;
             break;
         case 'D': drawing = 1; draw_arg = optarg; break;
+        case 'g': gpu = optarg; break;
+        case 'P': predict = 0; break;
         case 'h': fputs(_(analyze_usage), stdout); return 0;
         default: return cli_usage_error("analyze", _("unknown option %s"), argv[optind - 1]);
         }
@@ -179,17 +228,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
 
     gpumodel_report rep;
     memset(&rep, 0, sizeof rep);
-    char icd[1024], plugin[1024];
-    if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, rep.message, sizeof rep.message) != 0) {
-        rep.status = GM_UNAVAILABLE;
-        if (json) {
-            cJSON *o = gpumodel_json(&rep);
-            cli_print_json(o);
-            cJSON_Delete(o);
-        }
-        fprintf(stderr, "cltutor analyze: %s\n", rep.message);
-        return EXIT_NO_DEVICE;
-    }
+    if (!backend_found(&rep, json)) return EXIT_NO_DEVICE;
 
     char path[1400], err[1400];
     if (kernel) snprintf(path, sizeof path, "%s", kernel);
@@ -202,13 +241,13 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     rq.lesson = l;
     rq.kernel_path = path;
     cli_live_status ls = {.enabled = !json && isatty(2)};
-    gpumodel_analyze_chapter(&rq, &cx->cat, &cx->paths, compare, NULL, on_progress, &ls, NULL, &rep);
-    cli_clear_status(&ls);
+    gp_chapter *gp = analyze_and_predict(cx, &rq, compare, predict && !drawing, gpu, &ls, &rep);
 
     int code = exit_code_for(&rep);
     if (json) {
         cJSON *o = gpumodel_json(&rep);
         cJSON_AddStringToObject(o, "lesson", l->id);
+        gp_chapter_add_json(o, gp, gpu != NULL);
         cli_print_json(o);
         cJSON_Delete(o);
     } else if (rep.status == GM_OK && drawing) {
@@ -219,6 +258,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         printf(_("Chapter %d: %s"), l->number, cli_title(l));
         putchar('\n');
         for (int i = 0; i < rep.n_lines; i++) printf("%s\n", rep.lines[i]);
+        print_prediction(gp, gpu != NULL);
     } else if (rep.run.status == ENG_BUILD || rep.run.status == ENG_USAGE) {
         report_style st = report_style_for(stdout);
         report_print(stdout, &st, l, &rep.run);
@@ -231,5 +271,6 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     }
     if (json && rep.status != GM_OK) fprintf(stderr, "cltutor analyze: %s\n", rep.message);
     gpumodel_report_free(&rep);
+    free(gp);
     return code;
 }

@@ -1,6 +1,7 @@
 /* bench: each chapter's reference against the device's own limits */
 #define _DEFAULT_SOURCE
 #include "run/bench.h"
+#include "gpumodel/gm_predict.h"
 #include "run/peers.h"
 #include "cli/cli.h"
 #include "run/report.h"
@@ -16,6 +17,7 @@
 
 static const char *const bench_usage = N_(
     "Usage: cltutor bench [LESSON...|all] [--device SPEC] [--budget SEC] [--json] [--no-peers]\n"
+    "       cltutor bench --profile FILE [--device SPEC]\n"
     "\n"
     "Measures the device's own limits (the bandwidth of a copy kernel over\n"
     "buffers far larger than any cache, reads and writes counted, and a\n"
@@ -30,6 +32,10 @@ static const char *const bench_usage = N_(
     "  --budget SEC    time spent repeating each kernel (default 2)\n"
     "  --json          print the results as JSON\n"
     "  --no-peers      do not time the libraries a learner would call instead\n"
+    "  --profile FILE  measure what the time prediction needs (copy bandwidth,\n"
+    "                  FP32 peak and a micro-kernel each for cached lines, local\n"
+    "                  banks, constant reads, atomics and launches) and write\n"
+    "                  them to FILE as a device profile (devices/*.ini); no chapters\n"
     "\n"
     "Peers: on an NVIDIA GPU, where python3 finds PyTorch (and NPP), the same\n"
     "run times torch.bincount, torch.cumsum and NPP's integral image at the\n"
@@ -282,17 +288,61 @@ static int print_bench_table(const bench_limits *lim, const bench_row *rows, int
     return failures;
 }
 
+/* bench --profile: the device's figures, written as a profile for gm_predict. */
+static int write_profile(const char *device, const char *file) {
+    cli_live_status live = {.enabled = isatty(2)};
+    bench_limits lim;
+    char err[1400];
+    int st = bench_device_profile(device, cli_on_progress, &live, &lim, err, sizeof err);
+    cli_clear_status(&live);
+    if (st != ENG_PASS) {
+        fprintf(stderr, "cltutor bench: %s\n", err);
+        return st == ENG_USAGE ? EXIT_USAGE : EXIT_NO_DEVICE;
+    }
+    gp_profile p;
+    memset(&p, 0, sizeof p);
+    util_copy_text(p.name, sizeof p.name, lim.device.name);
+    util_copy_text(p.device, sizeof p.device, lim.device.name);
+    util_copy_text(p.driver, sizeof p.driver, lim.device.driver);
+    time_t now = time(NULL);
+    strftime(p.date, sizeof p.date, "%Y-%m-%d", gmtime(&now));
+    p.compute_units = (int)lim.compute_units;
+    const double v[GP_N_KEYS] = {lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.local_gpasses, lim.const_greads,
+                                 lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
+                                 lim.warp_request_ns, lim.l2_gbps};
+    for (int k = 0; k < GP_N_KEYS; k++) {
+        p.v[k] = v[k];
+        snprintf(p.source[k], sizeof p.source[k], "measured: cltutor bench --profile, %s", p.date);
+    }
+    if (gp_profile_write(file, &p, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor bench: %s\n", err);
+        return EXIT_CRASH;
+    }
+    printf(_("Device:  %s (%s, %s, driver %s), %s\n"), lim.device.name, lim.device.type, lim.device.platform,
+           lim.device.driver, p.date);
+    printf(_("Profile: copy %.1f GB/s, FP32 %.1f GFLOP/s, cached lines %.1f G/s, local passes %.1f G/s "
+             "(%.1f G/s with 32-way conflicts), constant reads %.1f G/s, global atomics %.2f / %.2f G/s "
+             "(own / one address), local atomic requests %.2f / %.2f G/s, launch %.1f us, a lone warp's request %.1f ns, "
+             "cached copy %.1f GB/s\n"),
+           lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.local_gpasses, lim.local_conflict_gpasses,
+           lim.const_greads, lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
+           lim.warp_request_ns, lim.l2_gbps);
+    printf(_("Written to %s\n"), file);
+    return 0;
+}
+
 int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"device", required_argument, 0, 'd'},
                                          {"budget", required_argument, 0, 'b'},
                                          {"json", no_argument, 0, 'j'},
                                          {"no-peers", no_argument, 0, 'P'},
+                                         {"profile", required_argument, 0, 'p'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *device = NULL;
+    const char *device = NULL, *profile = NULL;
     double budget = 2;
     int json = 0, no_peers = 0, ch;
-    while ((ch = getopt_long(argc, argv, "d:b:jPh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "d:b:jPp:h", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': device = optarg; break;
         case 'b':
@@ -300,11 +350,16 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
             break;
         case 'j': json = 1; break;
         case 'P': no_peers = 1; break;
+        case 'p': profile = optarg; break;
         case 'h': fputs(_(bench_usage), stdout); return 0;
         default: return cli_usage_error("bench", _("unknown option %s"), argv[optind - 1]);
         }
     }
     device = cli_device(cx, device);
+    if (profile) {
+        if (optind < argc) return cli_usage_error("bench", "%s", _("--profile measures the device, not chapters"));
+        return write_profile(device, profile);
+    }
     int rc = cli_load_course(cx);
     if (rc) return rc;
     /* which chapters */

@@ -1,6 +1,7 @@
 /* run: build, run, verify and time one chapter's kernel */
 #define _DEFAULT_SOURCE
 #include "cli/cli.h"
+#include "gpumodel/gm_predict.h"
 #include "course/catalog.h"
 #include "run/engine.h"
 #include "course/paths.h"
@@ -19,7 +20,8 @@
 
 static const char *const run_usage = N_(
     "Usage: cltutor run LESSON [--kernel FILE | --solution] [--device SPEC] [--size SPEC]\n"
-    "                          [--seed N] [--timeout SEC] [--no-timing] [--compare] [--json]\n"
+    "                          [--seed N] [--timeout SEC] [--no-timing] [--compare]\n"
+    "                          [--predict] [--gpu GPU] [--json]\n"
     "\n"
     "Builds and runs a chapter's kernel, checks it against the serial golden\n"
     "reference and times it.\n"
@@ -36,6 +38,11 @@ static const char *const run_usage = N_(
     "  --no-timing      one run: check correctness only\n"
     "  --compare        also time the chapter's reference and the previous\n"
     "                   chapter's reference at the same size, on the same device\n"
+    "  --predict        also predict the kernel's time on a GPU at the same size,\n"
+    "                   from the GPU memory model (`cltutor analyze`; Oclgrind)\n"
+    "  --gpu GPU        the GPU predicted (implies --predict): a profile in devices/\n"
+    "                   (nvidia-h100, the default, or nvidia-h200) or a file written\n"
+    "                   by `cltutor bench --profile`\n"
     "  --json           print the result as JSON (see docs/json.md)\n"
     "\n"
     "Exit status: 0 correct, 1 wrong result, 2 build error, 3 crash or timeout,\n"
@@ -89,22 +96,76 @@ static void compare_with_references(cli_ctx *cx, const lesson *l, const engine_r
     if (before > 0) print_comparison(prev->number, before, mine->timing.median);
 }
 
+/* The learner's own run goes into the chapter's history. */
+static void record_run(cli_ctx *cx, const lesson *l, const char *path, const engine_report *rep) {
+    progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep->status == ENG_PASS,
+                       .median_ms = rep->status == ENG_PASS ? rep->timing.median : 0};
+    snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(rep->status));
+    util_copy_text(pr.device, sizeof pr.device, rep->device.name);
+    char *text = util_read_file(path, NULL);
+    pr.file_hash = util_hash_text(text);
+    free(text);
+    progress_record_run(&cx->prog, l->id, &pr);
+    cli_save_progress(cx);
+}
+
+/* --predict: the GPU model's analysis of the same file (compared like
+ * `analyze`), and the time it predicts at the size just run. */
+static gp_chapter *predict_run(cli_ctx *cx, const lesson *l, const char *path, const engine_report *rep,
+                               const char *gpu, int live) {
+    gp_chapter *gp = calloc(1, sizeof *gp);
+    if (!gp) return NULL;
+    engine_request arq;
+    engine_request_defaults(&arq);
+    arq.lesson = l;
+    arq.kernel_path = path;
+    arq.timeout_s = 120;
+    gpumodel_report ar;
+    memset(&ar, 0, sizeof ar);
+    gpumodel_cache kept = {0};
+    cli_live_status ls = {.enabled = live};
+    gpumodel_analyze_chapter(&arq, &cx->cat, &cx->paths, 1, &kept, cli_on_progress, &ls, NULL, &ar);
+    cli_clear_status(&ls);
+    if (ar.status != GM_OK)
+        util_copy_text(gp->err, sizeof gp->err, ar.message[0] ? ar.message : _("the GPU model could not analyse the kernel"));
+    else
+        gp_chapter_predict(cx->paths.data, &cx->cat, gpu, l, &ar, kept.set ? &kept.rep : NULL, rep->size_text, gp);
+    gpumodel_cache_free(&kept);
+    gpumodel_report_free(&ar);
+    return gp;
+}
+
+static void print_prediction(const gp_chapter *gp) {
+    char **lines;
+    int n;
+    if (!gp) return;
+    if (gp->ok && gp_lines(&gp->pr, gp->has_prev ? &gp->prev : NULL, gp->prev_label, &gp->prof, &lines, &n) == 0) {
+        putchar('\n');
+        for (int i = 0; i < n; i++) printf("%s\n", lines[i]);
+        gp_lines_free(lines, n);
+    } else {
+        printf("\n%s %s\n", _("No predicted time:"), gp->err);
+    }
+}
+
 int cmd_run(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"kernel", required_argument, 0, 'k'}, {"device", required_argument, 0, 'd'},
         {"size", required_argument, 0, 's'},   {"seed", required_argument, 0, 'S'},
         {"timeout", required_argument, 0, 't'}, {"json", no_argument, 0, 'j'},
         {"solution", no_argument, 0, 'R'},     {"no-timing", no_argument, 0, 'N'},
-        {"compare", no_argument, 0, 'C'},
+        {"compare", no_argument, 0, 'C'},      {"predict", no_argument, 0, 'P'},
+        {"gpu", required_argument, 0, 'g'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     engine_request rq;
     engine_request_defaults(&rq);
     rq.budget_s = cx->cfg.budget_s;
     rq.queue_dir = config_queue_dir(&cx->cfg);
     const char *kernel = NULL;
-    int json = 0, solution = 0, compare = 0;
+    const char *gpu = NULL;
+    int json = 0, solution = 0, compare = 0, predict = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, "k:d:s:S:t:jRNCh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "k:d:s:S:t:jRNCPg:h", opts, NULL)) != -1) {
         switch (ch) {
         case 'k': kernel = optarg; break;
         case 'd': rq.device_spec = optarg; break;
@@ -123,6 +184,8 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         case 'R': solution = 1; break;
         case 'N': rq.budget_s = 0; break;
         case 'C': compare = 1; break;
+        case 'P': predict = 1; break;
+        case 'g': gpu = optarg, predict = 1; break;
         case 'h': fputs(_(run_usage), stdout); return 0;
         default: return cli_usage_error("run", _("unknown option %s"), argv[optind - 1]);
         }
@@ -160,30 +223,27 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
         engine_report_free(&rep);
         return EXIT_USAGE;
     }
+    gp_chapter *gp = predict && rep.status == ENG_PASS ? predict_run(cx, l, path, &rep, gpu, ls.enabled) : NULL;
     if (json) {
         cJSON *o = report_json(l, path, &rep);
+        gp_chapter_add_json(o, gp, 1);
         cli_print_json(o);
         cJSON_Delete(o);
     } else {
         report_style st = report_style_for(stdout);
         report_print(stdout, &st, l, &rep);
+        print_prediction(gp);
+        if (!predict && rep.status == ENG_PASS && !strcmp(rep.device.type, "CPU"))
+            printf(_("\nOn a GPU: `cltutor run %d --predict` adds the time the GPU model predicts on an NVIDIA H100.\n"),
+                   l->number);
         if (rep.status == ENG_PASS)
             printf(_("\nThis is one size. The chapter is passed when every visible test, the race check and the "
                    "technique\nhold: `cltutor check %d` runs them all.\n"), l->number);
     }
-    if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) {
-        progress_run pr = {.when = (double)time(NULL), .origin = FROM_RUN, .passed = rep.status == ENG_PASS,
-                           .median_ms = rep.status == ENG_PASS ? rep.timing.median : 0};
-        snprintf(pr.status, sizeof pr.status, "%s", engine_status_name(rep.status));
-        util_copy_text(pr.device, sizeof pr.device, rep.device.name);
-        char *text = util_read_file(path, NULL);
-        pr.file_hash = util_hash_text(text);
-        free(text);
-        progress_record_run(&cx->prog, l->id, &pr);
-        cli_save_progress(cx);
-    }
+    if (!kernel && !solution && rep.status != ENG_USAGE && rep.status != ENG_NO_DEVICE) record_run(cx, l, path, &rep);
     if (compare && rep.status == ENG_PASS && rep.n_samples > 0) compare_with_references(cx, l, &rq, &rep, json);
     int code = engine_exit_code(rep.status);
     engine_report_free(&rep);
+    free(gp);
     return code;
 }

@@ -36,6 +36,51 @@ static const char *const limit_kernels =
     "    out[get_global_id(0)] = s.x + s.y + s.z + s.w;\n"
     "}\n";
 
+/* The profile's micro-kernels (docs/bench.md): each repeats one kind of
+ * access ITERS times per work-item, in units of the GPU model (a warp is 32
+ * work-items with consecutive ids). */
+static const char *const profile_kernels =
+    "__kernel void empty(__global float *out) { }\n"
+    "__kernel void lines(__global const float *src, __global float *out, int iters) {\n"
+    "    int l = get_local_id(0); float s = 0;\n"
+    "    for (int i = 0; i < iters; i++) s += src[((l + i) & 127) * 32];   /* a 128-byte line each */\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
+    "__kernel void chain(__global const float *src, __global float *out, int iters) {\n"
+    "    int l = get_local_id(0); float s = 0;\n"
+    "    for (int i = 0; i < iters; i++) s += src[(i * 32 + l) & 4095];   /* a line a request */\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
+    "__kernel void banks(__global float *out, int iters, int stride) {\n"
+    "    __local float t[4096]; int l = get_local_id(0); float s = 0;\n"
+    "    for (int i = l; i < 4096; i += get_local_size(0)) t[i] = i;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int i = 0; i < iters; i++) s += t[(l * stride + i) & 4095];\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
+    "__kernel void consts(__constant float *c, __global float *out, int iters) {\n"
+    "    int l = get_local_id(0); float s = 0;\n"
+    "    for (int i = 0; i < iters; i++) s += c[(l + i) & 1023];   /* 32 addresses a warp */\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
+    "__kernel void gatomic(__global int *h, int iters, int same) {\n"
+    "    int a = same ? 0 : get_global_id(0);\n"
+    "    for (int i = 0; i < iters; i++) atomic_add(&h[a], 1);\n"
+    "}\n"
+    "__kernel void latomic(__global int *out, int iters, int same) {\n"
+    "    __local int t[1024]; int l = get_local_id(0);\n"
+    "    t[l] = 0; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int a = same ? 0 : l;\n"
+    "    for (int i = 0; i < iters; i++) atomic_add(&t[a], 1);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    out[get_global_id(0)] = t[l];\n"
+    "}\n";
+
+typedef struct {
+    const char *spec;
+    int profile;
+} limits_arg;
+
 /* what: the step that failed (English, N_), translated here */
 static int fail(int fd, const char *what, cl_int e) {
     char msg[256];
@@ -60,8 +105,67 @@ static double time_kernel(clh_ctx *ctx, cl_kernel k, size_t global, size_t local
     return stats_summarise(t, runs).median;
 }
 
+/* A micro-kernel's median time (ms): buffers first, then int arguments. */
+static double time_micro(clh_ctx *ctx, cl_program prog, const char *name, const cl_mem *bufs, int n_bufs,
+                         const int *ints, int n_ints, size_t items, size_t local, cl_int *e) {
+    char err[256];
+    cl_int st = CL_SUCCESS;
+    cl_kernel k = clh_kernel(prog, name, 0, err, sizeof err);
+    if (!k) return *e = CL_INVALID_KERNEL_NAME, 0;
+    for (int i = 0; i < n_bufs; i++) clh_arg(k, (cl_uint)i, sizeof bufs[i], &bufs[i], &st);
+    for (int i = 0; i < n_ints; i++) clh_arg(k, (cl_uint)(n_bufs + i), sizeof(int), &ints[i], &st);
+    double ms = st == CL_SUCCESS ? time_kernel(ctx, k, items, local, 7, e) : 0;
+    if (st != CL_SUCCESS) *e = st;
+    clReleaseKernel(k);
+    return ms;
+}
+
+/* The profile's figures, each from its micro-kernel (1e9 per second). */
+static int measure_profile(int fd, clh_ctx *ctx, int gpu, bench_limits *lim) {
+    cl_program prog;
+    char *log = NULL;
+    cl_int e = clh_build(ctx, profile_kernels, "", &prog, &log), e1 = CL_SUCCESS, e2 = CL_SUCCESS;
+    free(log);
+    if (e != CL_SUCCESS) return fail(fd, N_("building the profile's kernels"), e);
+    size_t items = gpu ? (size_t)1 << 20 : (size_t)1 << 14, small = 64 << 10;
+    int iters = gpu ? 256 : 64;
+    double ops = (double)items * iters, warps = ops / 32;
+    cl_mem src = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, small, NULL, &e1);
+    cl_mem out = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, items * sizeof(float), NULL, &e2);
+    if (e1 != CL_SUCCESS || e2 != CL_SUCCESS) return fail(fd, N_("creating the profile's buffers"), e1 ? e1 : e2);
+    int zero = 0;
+    clEnqueueFillBuffer(ctx->queue, src, &zero, sizeof zero, 0, small, 0, NULL, NULL);
+    clEnqueueFillBuffer(ctx->queue, out, &zero, sizeof zero, 0, items * sizeof(float), 0, NULL, NULL);
+    clFinish(ctx->queue);
+    const cl_mem two[2] = {src, out};
+    const int spread[2] = {iters, 0}, same[2] = {iters, 1}, flat[2] = {iters, 1}, conflicted[2] = {iters, 32};
+    double t;
+    lim->launch_us = 1e3 * time_micro(ctx, prog, "empty", &out, 1, NULL, 0, 256, 256, &e);
+#define RATE(count, call) ((t = (call)) > 0 && e == CL_SUCCESS ? (count) / (t * 1e-3) * 1e-9 : 0)
+    lim->l1_glines = RATE(ops, time_micro(ctx, prog, "lines", two, 2, &iters, 1, items, 256, &e));
+    lim->const_greads = RATE(ops, time_micro(ctx, prog, "consts", two, 2, &iters, 1, items, 256, &e));
+    lim->local_gpasses = RATE(warps, time_micro(ctx, prog, "banks", &out, 1, flat, 2, items, 256, &e));
+    lim->local_conflict_gpasses = RATE(ops, time_micro(ctx, prog, "banks", &out, 1, conflicted, 2, items, 256, &e));
+    lim->gatom_spread = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, spread, 2, items, 256, &e));
+    lim->gatom_same = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, same, 2, items, 256, &e));
+    lim->latom_spread = RATE(warps, time_micro(ctx, prog, "latomic", &out, 1, spread, 2, items, 256, &e));
+    lim->latom_same = RATE(warps, time_micro(ctx, prog, "latomic", &out, 1, same, 2, items, 256, &e));
+#undef RATE
+    /* one warp alone: the time of a request when nothing hides its latency */
+    int chain_iters = gpu ? 1 << 20 : 1 << 16;
+    t = time_micro(ctx, prog, "chain", two, 2, &chain_iters, 1, 32, 32, &e);
+    lim->warp_request_ns = t > 0 && e == CL_SUCCESS ? t * 1e6 / chain_iters : 0;
+    clReleaseMemObject(src);
+    clReleaseMemObject(out);
+    clReleaseProgram(prog);
+    if (e != CL_SUCCESS) return fail(fd, N_("running the profile's kernels"), e);
+    lim->profiled = 1;
+    return 0;
+}
+
 static int limits_worker(void *arg, int fd, int pfd) {
-    const char *spec = arg;
+    const limits_arg *la = arg;
+    const char *spec = la->spec;
     char err[512];
     sandbox_phase(pfd, PHASE_DEVICE, 60);
     clh_ctx ctx;
@@ -112,6 +216,11 @@ static int limits_worker(void *arg, int fd, int pfd) {
     if (e != CL_SUCCESS || st != CL_SUCCESS) return fail(fd, N_("running the copy kernel"), e ? e : st);
     lim.copy_bytes = (double)bytes;
     lim.copy_gbps = 2.0 * (double)bytes / (lim.copy_ms * 1e-3) * 1e-9;
+    if (la->profile) { /* the same copy on 4 MiB that stay in the last-level cache */
+        size_t l2 = (size_t)4 << 20;
+        double ms = time_kernel(&ctx, copy, l2 / 16, 256, LIMIT_RUNS, &e);
+        if (e == CL_SUCCESS && ms > 0) lim.l2_gbps = 2.0 * (double)l2 / (ms * 1e-3) * 1e-9;
+    }
     clReleaseMemObject(src);
     clReleaseMemObject(dst);
 
@@ -132,17 +241,23 @@ static int limits_worker(void *arg, int fd, int pfd) {
     clReleaseKernel(copy);
     clReleaseKernel(peak);
     clReleaseProgram(prog);
+    lim.compute_units = ctx.dev.compute_units;
+    if (la->profile) {
+        sandbox_phase(pfd, PHASE_PROFILE, 300);
+        if (measure_profile(fd, &ctx, gpu, &lim)) return 1;
+    }
     clh_close(&ctx);
     blob_put(fd, B_LIMITS, &lim, sizeof lim);
     return 0;
 }
 
-int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
-                        char *err, size_t errlen) {
+static int device_limits(const char *device_spec, int profile, run_progress_cb cb, void *user, bench_limits *out,
+                         char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     sandbox_limits lim = {.total_s = 900, .grace_s = 2};
     sandbox_result sr;
-    if (sandbox_run_fn(limits_worker, (void *)device_spec, &lim, cb, user, NULL, &sr) != 0) {
+    limits_arg la = {device_spec, profile};
+    if (sandbox_run_fn(limits_worker, &la, &lim, cb, user, NULL, &sr) != 0) {
         util_errf(err, errlen, "%s", _("could not start a worker process"));
         return ENG_RUNTIME;
     }
@@ -161,6 +276,16 @@ int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user,
     }
     sandbox_result_free(&sr);
     return rc;
+}
+
+int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
+                        char *err, size_t errlen) {
+    return device_limits(device_spec, 0, cb, user, out, err, errlen);
+}
+
+int bench_device_profile(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
+                         char *err, size_t errlen) {
+    return device_limits(device_spec, 1, cb, user, out, err, errlen);
 }
 
 const char *bench_size_for(const lesson *l, const char *device_type) {

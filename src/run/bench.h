@@ -17,6 +17,18 @@ typedef struct {
     double copy_ms;         /* median time of one copy */
     double fp32_gflops;     /* a chain of FMAs per work-item */
     unsigned long long global_mem;
+    /* with a profile (bench_device_profile) only: each from a micro-kernel */
+    int profiled;
+    unsigned compute_units;
+    double l1_glines;       /* 128-byte lines/s, 1e9: every work-item its own line, in cache */
+    double local_gpasses;   /* local-memory bank passes/s, 1e9: conflict-free reads */
+    double local_conflict_gpasses; /* the same with 32-way conflicts (a check of the first) */
+    double const_greads;    /* distinct __constant addresses/s, 1e9 */
+    double gatom_spread, gatom_same;  /* global atomics/s, 1e9: own address, one address */
+    double latom_spread, latom_same;  /* local atomic warp requests/s, 1e9 */
+    double launch_us;       /* an empty kernel's event time */
+    double warp_request_ns; /* one warp alone: time per cached load request */
+    double l2_gbps;         /* a copy that fits the last-level cache (read + write) */
 } bench_limits;
 
 /* Measures the device's limits in a worker process. Returns ENG_PASS, or
@@ -24,6 +36,9 @@ typedef struct {
  * ENG_RUNTIME with err. */
 int bench_device_limits(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
                         char *err, size_t errlen);
+/* The limits and the micro-kernels a device profile needs (docs/bench.md). */
+int bench_device_profile(const char *device_spec, run_progress_cb cb, void *user, bench_limits *out,
+                         char *err, size_t errlen);
 
 typedef struct {
     const lesson *lesson;

@@ -17,6 +17,7 @@
     X(PHASE_DEVICES, "devices", N_("looking for devices"))                  \
     X(PHASE_COPY, "copy", N_("measuring the device's copy bandwidth"))      \
     X(PHASE_PEAK, "peak", N_("measuring the device's FP32 peak"))           \
+    X(PHASE_PROFILE, "profile", N_("measuring the device's profile"))       \
     X(PHASE_SERIAL, "serial", N_("timing the serial C reference"))          \
     X(PHASE_OPENMP, "openmp", N_("timing the OpenMP loop"))                 \
     X(PHASE_QUEUE, "queue", N_("waiting for the device"))

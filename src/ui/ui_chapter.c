@@ -300,7 +300,7 @@ void ui_chapter_finish_analysis(ui_app *a, tui_job *job) {
     c->gm = job->gm;
     job->gm = NULL;
     c->gm_hash = c->gm_want_hash;
-    c->tab_dirty[TAB_ANALYSIS] = 1;
+    c->tab_dirty[TAB_ANALYSIS] = c->tab_dirty[TAB_TIMING] = 1; /* the Timing tab shows its prediction */
     /* the learner saved again meanwhile and is looking at the report */
     if (a->st.tab == TAB_ANALYSIS && c->kernel_hash != c->gm_hash) ui_chapter_start_analysis(a);
 }

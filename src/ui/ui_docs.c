@@ -3,6 +3,7 @@
  * model) and the overlays, built from the course's state. No curses here. */
 #define _GNU_SOURCE
 #include "ui/ui_app.h"
+#include "gpumodel/gm_predict.h"
 
 #include "text/clhl.h"
 #include "text/mdrender.h"
@@ -210,6 +211,32 @@ static void keys_to_try(ui_app *a, int width, st_doc *d) {
     wrap_into(d, width, ST_KEY, keys);
 }
 
+/* On a CPU device, under the measured time: the time the GPU model predicts
+ * on an NVIDIA H100, from the latest analysis of this text (the GPU model
+ * tab's). The compared file's analysis is the job thread's: read only when
+ * no analysis runs. */
+static void prediction_doc(ui_app *a, int width, st_doc *d) {
+    const ui_chapter *c = &a->ch;
+    if (c->have_rep && !strcmp(c->rep.device.type, "GPU")) return;
+    st_doc_add(d);
+    if (!c->gm || c->gm->status != GM_OK || c->gm_hash != c->kernel_hash) {
+        wrap_into(d, width, ST_DIM, _("On a GPU: open the GPU model tab to analyse this kernel; the analysis predicts its time on an NVIDIA H100."));
+        return;
+    }
+    gp_chapter *gp = calloc(1, sizeof *gp);
+    char **lines;
+    int n;
+    if (!gp) return;
+    gp_chapter_predict(a->paths.data, &a->cat, NULL, c->l, c->gm, !c->gm_id && a->gm_cache.set ? &a->gm_cache.rep : NULL, NULL, gp);
+    if (gp->ok && gp_lines(&gp->pr, gp->has_prev ? &gp->prev : NULL, gp->prev_label, &gp->prof, &lines, &n) == 0) {
+        for (int i = 0; i < n; i++) wrap_into(d, width, i ? ST_DIM : ST_NORMAL, lines[i]);
+        gp_lines_free(lines, n);
+    } else {
+        wrap_into(d, width, ST_DIM, gp->err);
+    }
+    free(gp);
+}
+
 void ui_tab_doc(ui_app *a, tui_tab t, int width) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter) return;
@@ -227,7 +254,10 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         break;
     case TAB_CHECK: tui_results_check(&in, width, d); break;
     case TAB_BUILD: tui_results_build(&in, width, d); break;
-    case TAB_TIMING: tui_results_timing(&in, width, d); break;
+    case TAB_TIMING:
+        tui_results_timing(&in, width, d);
+        prediction_doc(a, width, d);
+        break;
     case TAB_HISTORY:
         tui_results_history(progress_get(&a->prog, c->l->id, 0), ui_device_key(a), width, a->utf8, d);
         break;

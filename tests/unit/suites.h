@@ -26,5 +26,6 @@ Suite *uiapp_suite(void);
 Suite *gmdraw_suite(void);
 Suite *peers_suite(void);
 Suite *unpack_suite(void);
+Suite *predict_suite(void);
 
 #endif

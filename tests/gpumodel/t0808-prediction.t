@@ -1,0 +1,53 @@
+#!/bin/sh
+# The predicted time: labelled a prediction with its device and accuracy in
+# analyze and run, in JSON; --gpu picks a profile; a broken profile is named
+# by file and line; bench --profile writes one that the prediction reads.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, course, figures, need_plugin
+need_plugin
+small="--size 256x16x64"
+
+expect "analyze: a labelled prediction at the bench size" 0 \
+  '^Predicted on NVIDIA H100 \(a model, not a measurement\): .* at 262144x256, (memory|load/store|local-memory|compute)-bound' -- \
+  "$bin" analyze 3 --solution $small
+expect "analyze: the previous stage predicted too" 0 "the previous stage, chapter 2's reference: .* predicted" -- \
+  "$bin" analyze 3 --solution $small
+expect "analyze: the accuracy is said" 0 'Accuracy: not yet validated on this GPU; [0-9]+ figures of the profile are estimates' -- \
+  "$bin" analyze 3 --solution $small
+out=$("$bin" analyze 3 --solution $small --no-predict 2>&1)
+if printf '%s\n' "$out" | grep -q 'Predicted on'; then bad "--no-predict: no prediction" "$out"; else ok "--no-predict: no prediction"; fi
+
+"$bin" analyze 3 --solution $small --gpu nvidia-h200 --json > "$tmp/p.json" 2> "$tmp/err.txt"
+if python3 - "$tmp/p.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["prediction"]
+assert p["is_prediction"] is True and p["device"] == "NVIDIA H200", p
+assert p["predicted_ms"] > 0 and p["limit"] in ("memory", "load_store", "local", "compute"), p
+assert p["validated"] is False and p["accuracy"] == "not yet validated on this GPU", p
+assert p["previous"]["predicted_ms"] > p["predicted_ms"], p   # chapter 2 is slower
+assert p["size"] == "262144x256" and p["from_size"] == "256x16x64", p
+PY
+then ok "analyze --json --gpu nvidia-h200: the prediction object"; else bad "analyze --json --gpu nvidia-h200" "$(cat "$tmp/p.json" "$tmp/err.txt")"; fi
+
+expect "--gpu that names no profile: said, with what exists" 0 'No predicted time: no device profile .*amd-mi300.ini .*nvidia-h100.ini' -- \
+  "$bin" analyze 3 --solution $small --no-compare --gpu amd-mi300
+printf '[device]\nname = Broken\n[limits]\ncopy_gb_per_s = 3000\nfp32_gflop_per_s = lots\n' > "$tmp/broken.ini"
+expect "a broken profile: named by file and line" 0 "No predicted time: $tmp/broken.ini:5: fp32_gflop_per_s = 'lots' is not a number" -- \
+  "$bin" analyze 3 --solution $small --no-compare --gpu "$tmp/broken.ini"
+
+expect "bench --profile writes a profile (PoCL here)" 0 "Written to $tmp/cpu.ini" -- \
+  "$bin" bench --profile "$tmp/cpu.ini"
+expect "the written profile predicts" 0 "^Predicted on .* \(a model, not a measurement\)" -- \
+  "$bin" analyze 3 --solution $small --no-compare --gpu "$tmp/cpu.ini"
+expect "bench --profile with a chapter: usage error" 64 'not chapters' -- "$bin" bench 3 --profile "$tmp/x.ini"
+
+expect "run --predict: the prediction beside the measured run" 0 '^Predicted on NVIDIA H100 \(a model, not a measurement\): .* at 2000x16x64' -- \
+  "$bin" run 3 --solution --size 2000x16 --no-timing --predict
+"$bin" run 3 --solution --size 2000x16 --no-timing --gpu nvidia-h200 --json > "$tmp/r.json" 2> "$tmp/err.txt"
+if python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["prediction"]; assert p["is_prediction"] and p["device"]=="NVIDIA H200" and p["predicted_ms"]>0, p' "$tmp/r.json"
+then ok "run --gpu --json: the prediction object"; else bad "run --gpu --json" "$(cat "$tmp/r.json" "$tmp/err.txt")"; fi
+out=$("$bin" run 3 --solution --size 2000x16 --no-timing 2>&1)
+if printf '%s\n' "$out" | grep -q 'Predicted on'; then bad "run without --predict: no prediction" "$out"; else ok "run without --predict: no prediction"; fi
+
+finish

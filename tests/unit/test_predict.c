@@ -1,0 +1,294 @@
+/* test_predict — the time prediction on synthetic counts (each limit with a
+ * time worked out by hand), the counts read from a plugin report, the work
+ * model's scaling, and device profiles: bad ones named by file and line. */
+#define _DEFAULT_SOURCE
+#include "gpumodel/gm_predict.h"
+#include "gpumodel/gpumodel.h"
+#include "course/catalog.h"
+#include "base/util.h"
+#include "suites.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Round rates, so that every time below can be worked out by hand:
+ * 1000 GB/s, 10 TFLOP/s, 100 G lines, passes and constant reads a second,
+ * global atomics 10 G/s spread and 1 G/s on one address, local atomic
+ * requests 50 G/s and 5 G/s, 5 us a launch, 10 ns a lone warp's request. */
+static gp_profile round_profile(void) {
+    gp_profile p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "Round GPU");
+    snprintf(p.path, sizeof p.path, "round.ini");
+    p.v[GPK_COPY] = 1000;
+    p.v[GPK_FP32] = 10000;
+    p.v[GPK_L1] = p.v[GPK_LOCAL] = p.v[GPK_CONST] = 100;
+    p.v[GPK_GATOM_SPREAD] = 10;
+    p.v[GPK_GATOM_SAME] = 1;
+    p.v[GPK_LATOM_SPREAD] = 50;
+    p.v[GPK_LATOM_SAME] = 5;
+    p.v[GPK_LAUNCH] = 5;
+    p.v[GPK_WARP_NS] = 10;
+    return p;
+}
+
+#define TOL 1e-9 /* the model is closed-form: the times below are exact */
+
+START_TEST(memory_bound) {
+    gp_profile p = round_profile();
+    gp_counts c = {.dram_bytes = 1e9, .l1_lines = 1e7, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    /* 1e9 B / 1e12 B/s = 1 ms; the lines 1e7 / 1e11 = 0.1 ms hide under it */
+    ck_assert_int_eq(k.limit, GPT_MEMORY);
+    ck_assert_double_eq_tol(k.t[GPT_MEMORY], 1e-3, TOL);
+    ck_assert_double_eq_tol(k.total_s, 1e-3 + 5e-6, TOL);
+}
+END_TEST
+
+START_TEST(compute_bound) {
+    gp_profile p = round_profile();
+    gp_counts c = {.dram_bytes = 1e9, .flops = 1e11, .l1_lines = 1e8, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    /* 1e11 / 1e13 = 10 ms of arithmetic plus 1 ms of loads issued by the same SMs */
+    ck_assert_int_eq(k.limit, GPT_COMPUTE);
+    ck_assert_double_eq_tol(k.total_s, 10e-3 + 1e-3 + 5e-6, TOL);
+}
+END_TEST
+
+START_TEST(atomic_bound) {
+    gp_profile p = round_profile();
+    gp_counts c = {.dram_bytes = 1e6, .gatomic_same = 1e7, .gatomic_spread = 1e7, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    /* 1e7 on one address at 1e9/s = 10 ms, plus 1e7 spread at 1e10/s = 1 ms */
+    ck_assert_int_eq(k.limit, GPT_GATOMIC);
+    ck_assert_double_eq_tol(k.total_s, 11e-3 + 5e-6, TOL);
+}
+END_TEST
+
+START_TEST(bank_bound) {
+    gp_profile p = round_profile();
+    gp_counts c = {.dram_bytes = 1e9, .local_passes = 1e9, .launches = 2};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    /* 1e9 passes at 1e11/s = 10 ms against 1 ms of memory; two launches */
+    ck_assert_int_eq(k.limit, GPT_LOCAL);
+    ck_assert_double_eq_tol(k.total_s, 10e-3 + 10e-6, TOL);
+}
+END_TEST
+
+START_TEST(latency_bound) {
+    gp_profile p = round_profile();
+    /* one warp making 1e6 requests one after another: 1e6 x 10 ns = 10 ms,
+     * though the whole GPU would serve its 1e6 lines in 10 us */
+    gp_counts c = {.l1_lines = 1e6, .warp_requests = 1e6, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_LATENCY);
+    ck_assert_double_eq_tol(k.total_s, 10e-3 + 5e-6, TOL);
+}
+END_TEST
+
+START_TEST(local_atomics_and_launch) {
+    gp_profile p = round_profile();
+    /* 1e6 requests, all 32 lanes on one word: 1e6 / 5e9 = 200 us */
+    gp_counts c = {.latomic_spread = 1e6, .latomic_same = 1e6, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_LATOMIC);
+    ck_assert_double_eq_tol(k.t[GPT_LATOMIC], 200e-6, TOL);
+    gp_counts tiny = {.dram_bytes = 1000, .launches = 10};
+    gp_predict_kernel(&tiny, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_LAUNCH);
+    ck_assert_double_eq_tol(k.total_s, 50e-6 + 1e-9, TOL);
+}
+END_TEST
+
+/* A plugin report: an uncoalesced load (32 sectors a request, 4 useful bytes
+ * of each), a 32-way conflicted local store and a global atomic of 32 lanes
+ * on one address; 64 work-items, once each. */
+static const char *const synthetic =
+    "kernel k 1 64 1 1 64 1 1 0.001\n"
+    "inst 10 5 global load 4 4 64 64 256 2 2 64 64 256 0 0 64 32 0 0 0\n"
+    "inst 11 5 local store 4 4 64 64 256 2 2 64 0 0 64 32 64 32 0 0 0\n"
+    "inst 12 5 global atomic 4 4 64 64 256 2 2 64 2 256 0 0 2 1 64 32 0\n"
+    "end\n";
+
+START_TEST(counts_from_a_report) {
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    char err[256];
+    ck_assert_msg(gpumodel_parse(synthetic, &rep, err, sizeof err) == 0, "%s", err);
+    gp_scale s = {.items = 1, .loop = 1};
+    gp_counts c;
+    gp_counts_of(&rep.kernels[0], &s, &c);
+    /* 64 sectors, 1/8 used: 64/4 + (64 - 256/32) x 3/4 = 16 + 42 = 58 lines */
+    ck_assert_double_eq_tol(c.l1_lines, 58, 1e-9);
+    ck_assert_double_eq_tol(c.local_passes, 64, 1e-9);  /* 2 requests, 32 passes each */
+    ck_assert_double_eq_tol(c.gatomic_same, 64, 1e-9);  /* contention 32: every operation collides */
+    ck_assert_double_eq_tol(c.gatomic_spread, 0, 1e-9);
+    ck_assert_double_eq_tol(c.dram_bytes, 512, 1e-9);   /* the useful bytes of the load and the atomic */
+    ck_assert_double_eq_tol(c.warp_requests, 3, 1e-9);  /* one request per warp of each instruction */
+    s.items = 10;
+    gp_counts_of(&rep.kernels[0], &s, &c);
+    ck_assert_double_eq_tol(c.local_passes, 640, 1e-9);
+    gpumodel_report_free(&rep);
+}
+END_TEST
+
+START_TEST(work_model_scales_surf) {
+    catalog cat;
+    char err[512];
+    ck_assert_msg(catalog_load(&cat, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    const lesson *l = catalog_by_number(&cat, 2);
+    ck_assert_ptr_nonnull(l);
+    gp_scale s;
+    ck_assert_msg(gp_scale_for(l, "1024x16x64", "262144x256x64", &s, err, sizeof err) == 0, "%s", err);
+    /* ideal bytes 4(n f + c f + c): 266304 -> 67175424; flops 3 n c f: x4096 */
+    ck_assert_double_eq_tol(s.items, 67175424.0 / 266304.0, 1e-9);
+    ck_assert_double_eq_tol(s.items * s.loop, 4096, 1e-9);
+    /* chapter 1 runs one work-item whatever the size: its loop takes all the growth */
+    const lesson *serial = catalog_by_number(&cat, 1);
+    ck_assert_msg(gp_scale_for(serial, "1024x16x64", "16384x256x64", &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_double_eq_tol(s.items, 1, 1e-12);
+    ck_assert_double_eq_tol(s.loop, 256, 1e-9);
+    ck_assert_int_eq(gp_scale_for(l, "1024x16x64", "banana", &s, err, sizeof err), -1);
+    char size[96];
+    gp_target_size(l, "1024x16x64", size, sizeof size);
+    ck_assert_str_eq(size, l->bench_size);
+    catalog_free(&cat);
+}
+END_TEST
+
+/* Writes text to a fresh file; returns its path (static buffer per call site). */
+static void write_profile(char *path, size_t len, const char *text) {
+    snprintf(path, len, "/tmp/cltutor-profile-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+#define GOOD_LIMITS                                                                                 \
+    "[limits]\ncopy_gb_per_s = 3000\nfp32_gflop_per_s = 60000\nl1_lines_g_per_s = 261\n"           \
+    "local_passes_g_per_s = 261\nconstant_reads_g_per_s = 261\nglobal_atomic_spread_g_per_s = 130\n" \
+    "global_atomic_same_g_per_s = 2\nlocal_atomic_spread_g_per_s = 130\nlocal_atomic_same_g_per_s = 8\n" \
+    "launch_us = 2\nwarp_request_ns = 17\n"
+
+START_TEST(profile_errors_name_file_and_line) {
+    char path[64], err[1400], want[128];
+    gp_profile p;
+    write_profile(path, sizeof path, "[device]\nname = X\n" GOOD_LIMITS "[source]\ncopy_gb_per_s = estimate: a guess\n");
+    ck_assert_msg(gp_profile_load(path, &p, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(p.name, "X");
+    ck_assert(p.estimated[GPK_COPY] && !p.estimated[GPK_FP32]);
+    unlink(path);
+    /* a number that is not one, on line 4 */
+    write_profile(path, sizeof path, "[device]\nname = X\n[limits]\ncopy_gb_per_s = fast\n");
+    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:4: copy_gb_per_s = 'fast'", path);
+    ck_assert_msg(strstr(err, want), "%s", err);
+    unlink(path);
+    /* an unknown key, line 3 */
+    write_profile(path, sizeof path, "[limits]\ncopy_gb_per_s = 1\nwarp_speed = 9\n");
+    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:3: unknown key 'warp_speed'", path);
+    ck_assert_msg(strstr(err, want), "%s", err);
+    unlink(path);
+    /* an unknown section, named at its first key (line 2) */
+    write_profile(path, sizeof path, "[gpu]\nname = X\n");
+    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2: unknown section [gpu]", path);
+    ck_assert_msg(strstr(err, want), "%s", err);
+    unlink(path);
+    /* a line that is no setting, line 2 */
+    write_profile(path, sizeof path, "[limits]\nthis is not a setting\n");
+    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2:", path);
+    ck_assert_msg(strstr(err, want), "%s", err);
+    unlink(path);
+    /* a figure missing: named */
+    write_profile(path, sizeof path, "[limits]\ncopy_gb_per_s = 1\n");
+    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "no fp32_gflop_per_s in [limits]"), "%s", err);
+    unlink(path);
+    ck_assert_int_eq(gp_profile_load("/nonexistent/x.ini", &p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "/nonexistent/x.ini"), "%s", err);
+}
+END_TEST
+
+START_TEST(shipped_profiles_load_and_round_trip) {
+    const char *names[] = {"nvidia-h100", "nvidia-h200"};
+    for (int i = 0; i < 2; i++) {
+        char path[1200], err[1400];
+        gp_profile p, q;
+        ck_assert_msg(gp_profile_find(CLT_TEST_ROOT, names[i], path, sizeof path, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(gp_profile_load(path, &p, err, sizeof err) == 0, "%s", err);
+        ck_assert(p.compute_units == 132 && p.v[GPK_COPY] > 2000 && !p.estimated[GPK_COPY] && p.estimated[GPK_L1]);
+        char tmp[64];
+        write_profile(tmp, sizeof tmp, "");
+        ck_assert_msg(gp_profile_write(tmp, &p, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(gp_profile_load(tmp, &q, err, sizeof err) == 0, "%s", err);
+        for (int k = 0; k < GP_N_KEYS; k++) ck_assert_double_eq_tol(p.v[k], q.v[k], 1e-3 * p.v[k] + 1e-12);
+        unlink(tmp);
+    }
+    char path[1200], err[1400];
+    ck_assert_int_eq(gp_profile_find(CLT_TEST_ROOT, "amd-mi300", path, sizeof path, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "amd-mi300.ini"), "%s", err);
+}
+END_TEST
+
+START_TEST(lines_say_prediction_and_accuracy) {
+    gp_profile p = round_profile();
+    gp_prediction pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = 1;
+    snprintf(pr.size, sizeof pr.size, "1M");
+    gp_counts c = {.dram_bytes = 1e9, .launches = 1};
+    gp_predict_kernel(&c, &p, &pr.k[0]);
+    pr.total_s = pr.k[0].total_s;
+    pr.limit = pr.k[0].limit;
+    char **lines;
+    int n;
+    ck_assert_int_eq(gp_lines(&pr, NULL, NULL, &p, &lines, &n), 0);
+    ck_assert_int_ge(n, 2);
+    ck_assert_msg(strstr(lines[0], "Predicted on Round GPU (a model, not a measurement)"), "%s", lines[0]);
+    ck_assert_msg(strstr(lines[0], "memory-bound: 1.00 GB at 1.00 TB/s"), "%s", lines[0]);
+    ck_assert_msg(strstr(lines[n - 1], "not yet validated"), "%s", lines[n - 1]);
+    gp_lines_free(lines, n);
+    p.validated[0] = '2';
+    p.kernels = 34;
+    p.within_2x = 30;
+    p.geomean_error = 0.23;
+    ck_assert_int_eq(gp_lines(&pr, NULL, NULL, &p, &lines, &n), 0);
+    ck_assert_msg(strstr(lines[n - 1], "measured error 23% (geometric mean over 34 kernels, 30 within 2x"), "%s", lines[n - 1]);
+    gp_lines_free(lines, n);
+    cJSON *j = gp_json(&pr, NULL, &p);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "is_prediction")));
+    ck_assert_str_eq(cJSON_GetObjectItem(j, "limit")->valuestring, "memory");
+    cJSON_Delete(j);
+}
+END_TEST
+
+Suite *predict_suite(void) {
+    Suite *s = suite_create("predict");
+    TCase *tc = tcase_create("predict");
+    tcase_add_test(tc, memory_bound);
+    tcase_add_test(tc, compute_bound);
+    tcase_add_test(tc, atomic_bound);
+    tcase_add_test(tc, bank_bound);
+    tcase_add_test(tc, latency_bound);
+    tcase_add_test(tc, local_atomics_and_launch);
+    tcase_add_test(tc, counts_from_a_report);
+    tcase_add_test(tc, work_model_scales_surf);
+    tcase_add_test(tc, profile_errors_name_file_and_line);
+    tcase_add_test(tc, shipped_profiles_load_and_round_trip);
+    tcase_add_test(tc, lines_say_prediction_and_accuracy);
+    suite_add_tcase(s, tc);
+    return s;
+}
