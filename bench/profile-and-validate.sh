@@ -20,7 +20,13 @@
 #   --keep-profile   predict with the existing devices/ID.ini, do not measure it
 #   --out DIR        write DIR/ID.ini and DIR/ID-prediction.md instead of
 #                    devices/ID.ini and docs/results/ID-prediction.md
-# Needs python3 and Oclgrind (the analysis), and the device.
+#   --measure-only DIR  on a GPU machine without Oclgrind: write the profile
+#                    and each kernel's measured run (JSON) into DIR, no table
+#   --measured DIR   where Oclgrind is: take the profile and the timings from
+#                    a --measure-only DIR, predict with `cltutor analyze`, and
+#                    write the table
+# Needs python3 and Oclgrind (the analysis), and the device; or the two halves
+# on two machines with --measure-only and --measured.
 set -eu
 orig=$(pwd)
 cd "$(dirname "$0")/.."
@@ -28,7 +34,7 @@ BUILD=build
 case "${1:-}" in -*|"") ;; *) BUILD=$1; shift ;; esac
 BUILD_ARG=$BUILD
 case $BUILD in /*) ;; *) [ -d "$orig/$BUILD" ] && BUILD=$orig/$BUILD ;; esac
-DEVICE="" ID="" CHAPTERS="1 2 3 4 5 6 7 8 9" CPU_SIZES=0 KEEP=0 OUTDIR=""
+DEVICE="" ID="" CHAPTERS="1 2 3 4 5 6 7 8 9" CPU_SIZES=0 KEEP=0 OUTDIR="" MEASURE_ONLY="" MEASURED=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --device) DEVICE=$2; shift 2 ;;
@@ -36,6 +42,8 @@ while [ $# -gt 0 ]; do
     --chapters) CHAPTERS=$2; shift 2 ;;
     --cpu-sizes) CPU_SIZES=1; shift ;;
     --keep-profile) KEEP=1; shift ;;
+    --measure-only) MEASURE_ONLY=$2; case $MEASURE_ONLY in /*) ;; *) MEASURE_ONLY=$orig/$MEASURE_ONLY ;; esac; shift 2 ;;
+    --measured) MEASURED=$2; case $MEASURED in /*) ;; *) MEASURED=$orig/$MEASURED ;; esac; KEEP=1; shift 2 ;;
     --out) OUTDIR=$2; case $OUTDIR in /*) ;; *) OUTDIR=$orig/$OUTDIR ;; esac; shift 2 ;;
     *) echo "profile-and-validate.sh: unknown argument $1" >&2; exit 64 ;;
     esac
@@ -47,7 +55,12 @@ DEVARGS=""
 RAW=$(mktemp -d)
 trap 'rm -rf "$RAW"' EXIT
 PDIR=${OUTDIR:-devices} RDIR=${OUTDIR:-docs/results}
+[ -n "$MEASURE_ONLY" ] && PDIR=$MEASURE_ONLY RDIR=$MEASURE_ONLY
 mkdir -p "$PDIR" "$RDIR"
+if [ -n "$MEASURED" ]; then # the profile measured on the GPU machine becomes devices/ID.ini
+    [ -n "$ID" ] || { echo "profile-and-validate.sh: --measured needs --id ID" >&2; exit 64; }
+    cp "$MEASURED/$ID.ini" "$PDIR/$ID.ini"
+fi
 if [ "$KEEP" = 0 ]; then
     echo "== measuring the device: $CLT bench --profile $DEVARGS"
     $CLT bench --profile "$RAW/profile.ini" $DEVARGS
@@ -95,11 +108,24 @@ while read -r n kind file; do
     akind=$(sed -n 's/^analysis_size *= *[^:]*\(:.*\)$/\1/p' "$dir/lesson.ini" | head -1)
     size=${size%%:*}$akind
     echo "== [$i] chapter $n $kind $file at $size"
-    $CLT run "$n" --kernel "$file" --size "$size" --gpu "$PROFILE" --json $DEVARGS > "$RAW/$i.json" 2> "$RAW/$i.err" || true
+    if [ -n "$MEASURE_ONLY" ]; then
+        $CLT run "$n" --kernel "$file" --size "$size" --json $DEVARGS > "$MEASURE_ONLY/$i.json" 2> "$MEASURE_ONLY/$i.err" || true
+    elif [ -n "$MEASURED" ]; then
+        cp "$MEASURED/$i.json" "$RAW/$i.json" 2>/dev/null || : > "$RAW/$i.json"
+        cp "$MEASURED/$i.err" "$RAW/$i.err" 2>/dev/null || : > "$RAW/$i.err"
+        $CLT analyze "$n" --kernel "$file" --gpu "$PROFILE" --json > "$RAW/$i.predicted.json" 2>> "$RAW/$i.err" || true
+    else
+        $CLT run "$n" --kernel "$file" --size "$size" --gpu "$PROFILE" --json $DEVARGS > "$RAW/$i.json" 2> "$RAW/$i.err" || true
+    fi
     printf '%s %s %s %s\n' "$n" "$kind" "$file" "$i" >> "$RAW/index"
 done < "$list"
 
-CMD="sh bench/profile-and-validate.sh $BUILD_ARG${DEVICE:+ --device $DEVICE} --id $ID${OUTDIR:+ --out $OUTDIR}"
+if [ -n "$MEASURE_ONLY" ]; then
+    cp "$RAW/index" "$MEASURE_ONLY/index"
+    echo "$MEASURE_ONLY: the profile $ID.ini and $i measured runs; finish with --measured $MEASURE_ONLY --id $ID where Oclgrind is"
+    exit 0
+fi
+CMD="sh bench/profile-and-validate.sh $BUILD_ARG${DEVICE:+ --device $DEVICE} --id $ID${OUTDIR:+ --out $OUTDIR}${MEASURED:+ --measured DIR (timed on the GPU machine with --measure-only DIR)}"
 python3 - "$RAW" "$PROFILE" "$OUT" "$CMD" <<'EOF'
 import json, math, os, sys, datetime
 raw, profile, out, cmd = sys.argv[1:5]
@@ -111,6 +137,12 @@ for line in open(os.path.join(raw, "index")):
     except Exception:
         err = open(os.path.join(raw, i + ".err")).read().strip().splitlines()
         d = {"status": "no output", "message": err[-1] if err else ""}
+    predicted = os.path.join(raw, i + ".predicted.json")
+    if os.path.exists(predicted):  # timed on the GPU machine, predicted here
+        try:
+            d["prediction"] = json.load(open(predicted)).get("prediction")
+        except Exception:
+            d["prediction_error"] = "no prediction (analyze failed)"
     rows.append((int(n), kind, path, d))
 device = next((r[3].get("device") for r in rows if r[3].get("device")), {}) or {}
 table, ratios, by = [], [], {}
