@@ -691,6 +691,12 @@ static void prefixed_progress(void *user, const run_progress *p) {
     pc->cb(pc->user, &mine);
 }
 
+/* A course file's path as the course names it ("kernels/02-atomic/histogram.cl"): the same on every machine. */
+static const char *course_relative(const paths *pth, const char *path) {
+    size_t n = strlen(pth->data);
+    return !strncmp(path, pth->data, n) && path[n] == '/' ? path + n + 1 : path;
+}
+
 /* Whether two stats of a path are of the same version of the file. */
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
                              gpumodel_cache *cache, run_progress_cb cb, void *user, volatile int *cancel,
@@ -703,12 +709,12 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     char other[1200] = "", label[1400] = "";
     if (prev && !strcmp(prev->problem, l->problem)) {
         paths_solution(pth, prev, other, sizeof other);
-        util_textf(label, sizeof label, _("chapter %d's reference (%s)"), prev->number, other);
+        util_textf(label, sizeof label, _("chapter %d's reference (%s)"), prev->number, course_relative(pth, other));
     } else {
         prev = l;
         paths_starting(pth, l, other, sizeof other);
         if (same_text(other, rq->kernel_path)) other[0] = '\0';
-        else util_textf(label, sizeof label, _("this chapter's starting file (%s)"), other);
+        else util_textf(label, sizeof label, _("this chapter's starting file (%s)"), course_relative(pth, other));
     }
     if (!other[0] || !util_is_file(other)) return 0;
     engine_request prq = *rq;

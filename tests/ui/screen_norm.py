@@ -12,6 +12,8 @@ scratch = sys.argv[2] if len(sys.argv) > 2 else ""
 text = sys.stdin.read()
 if scratch:
     text = text.replace(scratch, "<tmp>")
+# the scratch folder's path cut short by a dialog drawn over it
+text = re.sub(r"/tmp/tmp\.[A-Za-z0-9]{1,10}", "<tmp>", text)
 if device:
     text = text.replace(device, "<device>")
     # the device's name cut to fit a narrow bar ends in an ellipsis

@@ -229,7 +229,8 @@ START_TEST(shipped_profiles_load_and_round_trip) {
         gp_profile p, q;
         ck_assert_msg(gp_profile_find(CLT_TEST_ROOT, names[i], path, sizeof path, err, sizeof err) == 0, "%s", err);
         ck_assert_msg(gp_profile_load(path, &p, err, sizeof err) == 0, "%s", err);
-        ck_assert(p.compute_units == 132 && p.v[GPK_COPY] > 2000 && !p.estimated[GPK_COPY] && p.estimated[GPK_L1]);
+        /* measured on the GPU by `cltutor bench --profile` (bench/profile-and-validate.sh) */
+        ck_assert(p.compute_units == 132 && p.v[GPK_COPY] > 2000 && !p.estimated[GPK_COPY] && !p.estimated[GPK_L1]);
         char tmp[64];
         write_profile(tmp, sizeof tmp, "");
         ck_assert_msg(gp_profile_write(tmp, &p, err, sizeof err) == 0, "%s", err);

@@ -164,7 +164,20 @@ START_TEST(own_and_build_macros_are_allowed) {
 }
 END_TEST
 
-/* Every kernel file the course ships passes, with its chapter's build macros. */
+/* Whether a chapter names file as its "beyond" kernel: bench runs it, nothing grades it, so it may
+ * ask which extensions the device has (chapter 8's look-back scan does). */
+static int is_beyond_kernel(const char *chapter_dir, const char *file) {
+    char ini[2048], line[512], want[300];
+    snprintf(ini, sizeof ini, "%s/../../lessons/%s/lesson.ini", chapter_dir, strrchr(chapter_dir, '/') + 1);
+    snprintf(want, sizeof want, "bench_beyond = %s", file);
+    FILE *f = fopen(ini, "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) found = !strncmp(line, want, strlen(want));
+    if (f) fclose(f);
+    return found;
+}
+
+/* Every kernel file the course ships passes, with its chapter's build macros; beyond kernels need not. */
 static int check_folder(const char *top) {
     int n = 0;
     DIR *d = opendir(top);
@@ -179,7 +192,7 @@ static int check_folder(const char *top) {
         struct dirent *k;
         while ((k = readdir(c))) {
             size_t len = strlen(k->d_name);
-            if (len < 3 || strcmp(k->d_name + len - 3, ".cl")) continue;
+            if (len < 3 || strcmp(k->d_name + len - 3, ".cl") || is_beyond_kernel(dir, k->d_name)) continue;
             char path[2048];
             snprintf(path, sizeof path, "%s/%s", dir, k->d_name);
             char *src = util_read_file(path, NULL);
@@ -198,7 +211,7 @@ static int check_folder(const char *top) {
 
 START_TEST(the_course_passes) {
     ck_assert_int_ge(check_folder(CLT_TEST_ROOT "/exercises"), 16);
-    ck_assert_int_ge(check_folder(CLT_TEST_ROOT "/kernels"), 12);
+    ck_assert_int_ge(check_folder(CLT_TEST_ROOT "/kernels"), 9); /* one reference per chapter */
 }
 END_TEST
 
