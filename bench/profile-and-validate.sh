@@ -182,8 +182,14 @@ date = datetime.date.today().isoformat()
 with open(out, "w") as f:
     f.write(f"# Predicted against measured kernel times: {device.get('name','?')}\n\n")
     f.write(f"Device: {device.get('name','?')} ({device.get('platform','?')}, driver {device.get('driver','?')}), {date}.\n")
-    f.write(f"Command: `{cmd}`; profile `{profile}`. Predictions come from `cltutor run N --kernel FILE --size SIZE --gpu {profile} --json` "
-            "(the GPU model's analysis at the chapter's analysis size, extrapolated); measured: the same run's median kernel time.\n\n")
+    if any(os.path.exists(os.path.join(raw, i + ".predicted.json")) for i in map(str, range(1, len(rows) + 1))):
+        how = (f"Predictions come from `cltutor analyze N --kernel FILE --gpu {profile} --json` (the GPU model's analysis at the "
+               "chapter's analysis size, extrapolated to SIZE); measured: `cltutor run N --kernel FILE --size SIZE --json` on the GPU "
+               "machine (`--measure-only`), its median kernel time.")
+    else:
+        how = (f"Predictions come from `cltutor run N --kernel FILE --size SIZE --gpu {profile} --json` (the GPU model's analysis at "
+               "the chapter's analysis size, extrapolated); measured: the same run's median kernel time.")
+    f.write(f"Command: `{cmd}`; profile `{profile}`. {how}\n\n")
     f.write(f"Geometric-mean absolute error {100*geo:.1f}% over {len(ratios)} kernels; {within} within 2x; "
             f"{sum(dirs)} of {len(dirs)} stage speed-ups predicted in the measured direction.\n\n")
     f.write("| # | kind | kernel | size | predicted ms | measured ms | predicted / measured | limit |\n|---|---|---|---|---|---|---|---|\n")
