@@ -157,7 +157,8 @@ for n, kind, path, d in rows:
         table.append(f"| {n} | {kind} | `{path}` | {d.get('size','')} | {pm:.4g} | {t:.4g} | {r:.2f} | {p.get('limit','')} |")
     else:
         why = d.get("status", "?") if d.get("status") != "pass" else d.get("prediction_error", "no prediction")
-        table.append(f"| {n} | {kind} | `{path}` | {d.get('size','')} | {pm or '-'} | {t or '-'} | - | {why} |")
+        shown = f"{pm:.4g}" if pm else "-"
+        table.append(f"| {n} | {kind} | `{path}` | {d.get('size','')} | {shown} | {t or '-'} | - | {why} |")
 # stage transitions: (before, after)
 ref = lambda n, f=None: next(((n, k, b) for (m, k, b) in by if m == n and k == "reference"), None)
 pairs = []
