@@ -419,23 +419,11 @@ static int on_span(MD_SPANTYPE type, void *detail, void *user) {
     return 0;
 }
 
-/* Whether the character at t (first) or ending t[0..len) (last) takes two columns. */
-static int wide_at(const char *t, size_t len, int last) {
-    if (!len) return 0;
-    size_t i = 0;
-    if (last)
-        for (i = len - 1; i > 0 && ((unsigned char)t[i] & 0xc0) == 0x80;) i--;
-    unsigned cp;
-    int cols;
-    st_char(t + i, len - i, &cp, &cols);
-    return cols == 2;
-}
-
 /* A soft line break joins as the renderer joins it: no space between two wide characters. */
 static void settle_break(lesson_scan *ls, const char *next, size_t len, int line) {
     if (!ls->soft_break) return;
     ls->soft_break = 0;
-    if (!(wide_at(ls->cur.buf, ls->cur.len, 1) && wide_at(next, len, 0))) unit_put(&ls->cur, " ", 1, line);
+    if (!(st_wide_at(ls->cur.buf, ls->cur.len, 1) && st_wide_at(next, len, 0))) unit_put(&ls->cur, " ", 1, line);
 }
 
 static int on_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *user) {

@@ -59,24 +59,10 @@ typedef struct {
     int soft_style;
 } mdr;
 
-/* Whether the text's last (last = 1) or first character is East Asian wide. */
-static int wide_end(const char *t, size_t len, int last) {
-    if (!len) return 0;
-    size_t i = 0;
-    if (last) {
-        i = len - 1;
-        while (i > 0 && ((unsigned char)t[i] & 0xc0) == 0x80) i--;
-    }
-    unsigned cp;
-    int cols;
-    st_char(t + i, len - i, &cp, &cols);
-    return cols == 2;
-}
-
 /* Settles a pending line break before text is added. */
 static void settle_soft_break(mdr *r, const char *next, size_t len) {
     if (!r->soft_para) return;
-    if (!wide_end(next, len, 0)) st_para_add(r->soft_para, r->soft_style, " ", 1);
+    if (!st_wide_at(next, len, 0)) st_para_add(r->soft_para, r->soft_style, " ", 1);
     r->soft_para = NULL;
 }
 
@@ -570,7 +556,7 @@ static int text_cb(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
     int style = cur_style(r);
     if (type == MD_TEXT_SOFTBR) {
         settle_soft_break(r, " ", 1);
-        if (wide_end(p->run.text, (size_t)p->run.len, 1)) {
+        if (st_wide_at(p->run.text, (size_t)p->run.len, 1)) {
             r->soft_para = p;
             r->soft_style = style;
         } else {

@@ -119,6 +119,17 @@ int st_cp_width(unsigned cp) {
     return wide_fallback(cp) ? 2 : 1;
 }
 
+int st_wide_at(const char *s, size_t len, int last) {
+    if (!len) return 0;
+    size_t i = 0;
+    if (last)
+        for (i = len - 1; i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80;) i--;
+    unsigned cp;
+    int cols;
+    st_char(s + i, len - i, &cp, &cols);
+    return cols == 2;
+}
+
 int st_char(const char *s, size_t len, unsigned *cp_out, int *cols) {
     const unsigned char *u = (const unsigned char *)s;
     unsigned cp;

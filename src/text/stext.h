@@ -57,6 +57,9 @@ const char *st_line_text(const st_line *l);
 /* Decodes one UTF-8 character at s (at most len bytes): its byte length
  * (at least 1) and, through cp and cols, the code point and its width. */
 int st_char(const char *s, size_t len, unsigned *cp, int *cols);
+/* Whether the first (last = 0) or the last character of s[0..len) takes two columns (CJK):
+ * a line break between two such characters is joined without a space. */
+int st_wide_at(const char *s, size_t len, int last);
 int st_cp_width(unsigned cp);
 /* Display columns of a string. */
 int st_width(const char *s, size_t len);
