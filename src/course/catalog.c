@@ -129,6 +129,22 @@ static int on_entry(void *user, const char *section, const char *name, const cha
     return 0;
 }
 
+/* Whether line n of the file is one inih cuts (it reads 199 bytes a line and reports the rest as a syntax error). */
+static int line_too_long(const char *path, int n) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int line = 1, len = 0, c, longest = 0;
+    while ((c = fgetc(f)) != EOF && line <= n) {
+        if (c == '\n') {
+            if (line == n || line == n - 1) longest = len > longest ? len : longest;
+            line++, len = 0;
+        } else len++;
+    }
+    if (line == n && len > longest) longest = len;
+    fclose(f);
+    return longest >= 199;
+}
+
 int lesson_load(lesson *l, const char *dir, const char *id, char *err, size_t errlen) {
     memset(l, 0, sizeof *l);
     copy_field(l->dir, sizeof l->dir, dir);
@@ -147,6 +163,9 @@ int lesson_load(lesson *l, const char *dir, const char *id, char *err, size_t er
         return -1;
     }
     if (rc > 0) {
+        if (line_too_long(path, rc)) /* inih reads the rest of the line as another line: its error misleads */
+            util_copy_text(pc.err, sizeof pc.err, _("the line is longer than inih reads (199 bytes): continue a long value on "
+                                                    "indented lines"));
         util_errf(err, errlen, "%s:%d: %s", path, rc, pc.err[0] ? pc.err : _("syntax error"));
         lesson_free(l);
         return -1;

@@ -49,6 +49,7 @@ expect "a chapter hint that quotes code the starting file has fails, white space
 extra_listing
 sed -i "s/^exposes = 999x16$/exposes = $(sed -n 's/^exposes = //p' "$tmp/course/lessons/03-coalesced/lesson.ini" | head -n 1)/" "$tmp/course/lessons/03-coalesced/lesson.ini"
 expect "two listings exposed by the same input fail" 1 'are exposed by the same input' -- v 3 --static
+ini_case "a line longer than inih reads is named as such" 64 "lesson.ini:[0-9]+: the line is longer than inih reads" "s/^en\.1 = /en.1 = $(printf '%0250d' 0) /"
 ini_case "a bad hint key in a listing's section stops the chapter from loading" 64 "lesson.ini:[0-9]+: .*hint key 'en.x' should be en.N" '$a en.x = nope'
 
 finish
