@@ -9,22 +9,27 @@ need_plugin
 small="--size 256x16x64"
 
 expect "analyze: a labelled prediction at the bench size" 0 \
-  '^Predicted on NVIDIA H100 \(a model, not a measurement\): .* at 262144x256, (memory|load/store|local-memory|compute)-bound' -- \
+  '^Predicted on NVIDIA H100( 80GB HBM3)? \(a model, not a measurement\): .* at 262144x256, (memory|load/store|local-memory|compute)-bound' -- \
   "$bin" analyze 3 --solution $small
 expect "analyze: the previous stage predicted too" 0 "the previous stage, chapter 2's reference: .* predicted" -- \
   "$bin" analyze 3 --solution $small
-expect "analyze: the accuracy is said" 0 'Accuracy: not yet validated on this GPU; [0-9]+ figures of the profile are estimates' -- \
+expect "analyze: the accuracy is said" 0 'Accuracy: measured error [0-9]+% \(geometric mean over [0-9]+ kernels, [0-9]+ within 2x; [0-9]+ of [0-9]+ speed-ups in the right direction; [0-9-]+\)' -- \
   "$bin" analyze 3 --solution $small
 out=$("$bin" analyze 3 --solution $small --no-predict 2>&1)
 if printf '%s\n' "$out" | grep -q 'Predicted on'; then bad "--no-predict: no prediction" "$out"; else ok "--no-predict: no prediction"; fi
+
+# a profile not yet checked against the GPU says so
+sed '/^\[accuracy\]/,$d' "$root/devices/nvidia-h100.ini" > "$tmp/unvalidated.ini"
+expect "analyze: a profile without [accuracy] is said to be not yet validated" 0 'Accuracy: not yet validated on this GPU' -- \
+  "$bin" analyze 3 --solution $small --gpu "$tmp/unvalidated.ini"
 
 "$bin" analyze 3 --solution $small --gpu nvidia-h200 --json > "$tmp/p.json" 2> "$tmp/err.txt"
 if python3 - "$tmp/p.json" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["prediction"]
-assert p["is_prediction"] is True and p["device"] == "NVIDIA H200", p
+assert p["is_prediction"] is True and p["device"].startswith("NVIDIA H200"), p
 assert p["predicted_ms"] > 0 and p["limit"] in ("memory", "load_store", "local", "compute"), p
-assert p["validated"] is False and p["accuracy"] == "not yet validated on this GPU", p
+assert p["validated"] is True and p["accuracy"].startswith("measured error "), p  # devices/nvidia-h200.ini, validated
 assert p["previous"]["predicted_ms"] > p["predicted_ms"], p   # chapter 2 is slower
 assert p["size"] == "262144x256" and p["from_size"] == "256x16x64", p
 PY
@@ -42,10 +47,10 @@ expect "the written profile predicts" 0 "^Predicted on .* \(a model, not a measu
   "$bin" analyze 3 --solution $small --no-compare --gpu "$tmp/cpu.ini"
 expect "bench --profile with a chapter: usage error" 64 'not chapters' -- "$bin" bench 3 --profile "$tmp/x.ini"
 
-expect "run --predict: the prediction beside the measured run" 0 '^Predicted on NVIDIA H100 \(a model, not a measurement\): .* at 2000x16x64' -- \
+expect "run --predict: the prediction beside the measured run" 0 '^Predicted on NVIDIA H100( 80GB HBM3)? \(a model, not a measurement\): .* at 2000x16x64' -- \
   "$bin" run 3 --solution --size 2000x16 --no-timing --predict
 "$bin" run 3 --solution --size 2000x16 --no-timing --gpu nvidia-h200 --json > "$tmp/r.json" 2> "$tmp/err.txt"
-if python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["prediction"]; assert p["is_prediction"] and p["device"]=="NVIDIA H200" and p["predicted_ms"]>0, p' "$tmp/r.json"
+if python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["prediction"]; assert p["is_prediction"] and p["device"].startswith("NVIDIA H200") and p["predicted_ms"]>0, p' "$tmp/r.json"
 then ok "run --gpu --json: the prediction object"; else bad "run --gpu --json" "$(cat "$tmp/r.json" "$tmp/err.txt")"; fi
 out=$("$bin" run 3 --solution --size 2000x16 --no-timing 2>&1)
 if printf '%s\n' "$out" | grep -q 'Predicted on'; then bad "run without --predict: no prediction" "$out"; else ok "run without --predict: no prediction"; fi

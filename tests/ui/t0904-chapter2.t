@@ -10,7 +10,7 @@ start
 keys 2
 check "chapter 2 opens" "Atomic histogram (GPU1)" "histogram.cl"
 keys n
-check "hints: the first" "Hints" "get_global_id(0)" "hint 2 of"
+check "hints: the first" "Hints" "1. Each work-item now handles one descriptor" "hint 2 of"
 keys n
 check "hints: the second" "hint 3 of"
 keys Escape
