@@ -21,6 +21,13 @@ settled() {
   printf '%s\n' "$now"
 }
 
+# gone TEXT SECONDS: waits until the screen no longer shows TEXT
+gone() {
+  n=$(( $2 * 10 ))
+  while [ "$n" -gt 0 ] && screen | grep -qF -- "$1"; do sleep 0.1; n=$((n - 1)); done
+  [ "$n" -gt 0 ]
+}
+
 # shot NAME LANG: the screen now at both sizes, against stored/NAME.LANG.COLSxROWS.txt
 shot() {
   for size in 120x40 80x24; do
@@ -75,6 +82,9 @@ for lang in en zh; do
   wait_for "run 4" 30 || wait_for "第 4 次运行" 5
   keys 8
   wait_for "GPU memory model of" 90 || wait_for "GPU 内存模型" 30
+  # the verdict ends with a note that stays a few seconds: the screen is taken once it has gone
+  wait_for "Chapter passed" 120 || wait_for "本章通过" 5
+  gone "Chapter passed" 30 && gone "本章通过" 30
   shot gpu-model "$lang"
   keys v   # the warp picture of the busiest instruction (the tab's cursor is on no row)
   wait_for "See the warp" 10 || wait_for "看线程束" 5
