@@ -697,7 +697,7 @@ static const char *course_relative(const paths *pth, const char *path) {
     return !strncmp(path, pth->data, n) && path[n] == '/' ? path + n + 1 : path;
 }
 
-/* Whether two stats of a path are of the same version of the file. */
+/* Analyses a chapter's kernel and, with compare, the stage before it (the previous reference or the starting file). */
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
                              gpumodel_cache *cache, run_progress_cb cb, void *user, volatile int *cancel,
                              gpumodel_report *rep) {
