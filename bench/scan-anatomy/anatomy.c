@@ -11,12 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define MAX_TRIES 32
 
+typedef enum { BETWEEN_NOTHING, BETWEEN_READ, BETWEEN_SLEEP } between_mode;
+
 typedef struct {
     size_t elements;
-    int runs, warmup, grid;
+    int runs, warmup, grid, big_copy;
+    between_mode between;
+    int sleep_ms;
+    const char *rungs;    /* the letters of the rungs a to e to run */
     const char *kernel, *anatomy, *device, *ptx_dir, *ptxas, *arch;
     const char *tries[MAX_TRIES];
     int ntries;
@@ -70,6 +76,11 @@ static void usage(FILE *f)
             "                   (default bench/scan-anatomy/lookback-anatomy.cl)\n"
             "  --device TEXT    the first device whose name or platform contains TEXT\n"
             "                   (default: the first GPU, else the first device)\n"
+            "  --rungs LETTERS  only these of the rungs a b c d e (default all, and e')\n"
+            "  --between MODE   between two launches: 'nothing' (the default: back to back),\n"
+            "                   'read' (the output read back to the host, as cltutor run does)\n"
+            "                   or 'sleep:MS' (the device left idle MS milliseconds)\n"
+            "  --big-copy       also the copy on 1 GiB, as cltutor bench measures the copy rate\n"
             "  --grid           also LOCAL_SIZE 128..1024 x ELEMENTS 16..64 of rungs b and e\n"
             "  --try FILE:OPTS  one more rung: FILE built with OPTS (checked unless OPTS\n"
             "                   holds -DANATOMY=1, 2 or 3); may be given %d times\n"
@@ -97,7 +108,7 @@ static int parse_count(const char *name, const char *v, long min, long *out)
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    *o = (options){.elements = 64u << 20, .runs = 30, .warmup = 5, .arch = "sm_90",
+    *o = (options){.elements = 64u << 20, .runs = 30, .warmup = 5, .arch = "sm_90", .rungs = "abcde'",
                    .kernel = "kernels/08-scan/lookback.cl",
                    .anatomy = "bench/scan-anatomy/lookback-anatomy.cl"};
     for (int i = 1; i < argc; i++) {
@@ -106,9 +117,26 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(a, "--help")) {
             usage(stdout);
             exit(0);
-        } else if (!strcmp(a, "--grid")) {
-            o->grid = 1;
+        } else if (!strcmp(a, "--grid") || !strcmp(a, "--big-copy")) {
+            *(a[2] == 'g' ? &o->grid : &o->big_copy) = 1;
             continue;
+        } else if (!strcmp(a, "--rungs")) {
+            if (!v || !*v || strspn(v, "abcde") != strlen(v)) {
+                fprintf(stderr, "scan-anatomy: --rungs takes letters among a b c d e, not '%s'\n", v ? v : "");
+                return -1;
+            }
+            o->rungs = v;
+        } else if (!strcmp(a, "--between")) {
+            long ms = 0;
+            if (v && !strcmp(v, "nothing")) o->between = BETWEEN_NOTHING;
+            else if (v && !strcmp(v, "read")) o->between = BETWEEN_READ;
+            else if (v && !strncmp(v, "sleep:", 6) && !parse_count("--between sleep:", v + 6, 1, &ms) && ms <= 10000)
+                o->between = BETWEEN_SLEEP, o->sleep_ms = (int)ms;
+            else {
+                fprintf(stderr, "scan-anatomy: --between takes nothing, read or sleep:MS (1 to 10000), not '%s'\n",
+                        v ? v : "");
+                return -1;
+            }
         } else if (!strcmp(a, "--elements")) {
             if (parse_count(a, v, 1, &x) || x > 1L << 30) {
                 fprintf(stderr, "scan-anatomy: --elements takes 1 to 1073741824\n");
@@ -331,6 +359,7 @@ static void save_ptx(const options *o, const bench *b, cl_program prog, int inde
     unsigned char *bin = malloc(size);
     unsigned char *bins[1] = {bin};
     if (bin && !clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL)) {
+        while (size > 0 && bin[size - 1] == 0) size--;   /* NVIDIA's PTX ends in NULs, which ptxas refuses */
         mkdir(o->ptx_dir, 0755);
         snprintf(path, len, "%s/%02d-%s.%s", o->ptx_dir, index, r->slug, b->nvidia ? "ptx" : "bin");
         FILE *f = fopen(path, "wb");
@@ -405,6 +434,12 @@ static cl_int time_launches(const options *o, bench *b, cl_kernel k, size_t glob
         e = clSetKernelArg(k, 5, sizeof epoch, &epoch);
         if (!e) e = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0, NULL, &ev);
         if (!e) e = clWaitForEvents(1, &ev);
+        if (!e && o->between == BETWEEN_READ)
+            e = clEnqueueReadBuffer(b->queue, b->out, CL_TRUE, 0, o->elements * 4, b->got, 0, NULL, NULL);
+        if (!e && o->between == BETWEEN_SLEEP) {
+            struct timespec ts = {o->sleep_ms / 1000, (long)(o->sleep_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+        }
         if (e) break;
         cl_ulong s = 0, f = 0;
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
@@ -487,8 +522,10 @@ static int run_rung(const options *o, bench *b, int index, rung *r)
         qsort(t, (size_t)o->runs, sizeof *t, cmp_double);
         double med = t[o->runs / 2], gbs = 8.0 * (double)o->elements / (med * 1e-6) * 1e-9;
         if (!r->file) b->copy_us = med;
-        printf("  %-26s LS %4zu EL %3zu  %8.1f us (%.1f-%.1f)  %7.1f GB/s  %5.1f%%", r->label, local,
-               r->file ? block / local : 4, med, t[0], t[o->runs - 1], gbs, b->copy_us > 0 ? 100.0 * b->copy_us / med : 0.0);
+        char share[16] = "     -";
+        if (b->copy_us > 0) snprintf(share, sizeof share, "%5.1f%%", 100.0 * b->copy_us / med);
+        printf("  %-26s LS %4zu EL %3zu  %8.1f us (%.1f-%.1f)  %7.1f GB/s  %s", r->label, local,
+               r->file ? block / local : 4, med, t[0], t[o->runs - 1], gbs, share);
         if (f.known) {
             const char *why;
             int g = groups_per_sm(f, (int)local, &why);
@@ -507,6 +544,61 @@ static int run_rung(const options *o, bench *b, int index, rung *r)
     return bad;
 }
 
+/* The copy on 1 GiB, 15 runs after one warm-up, back to back: how cltutor
+ * bench measures the device's copy rate. */
+static void big_copy(bench *b)
+{
+    const size_t bytes = (size_t)1 << 30;
+    cl_ulong mem = 0;
+    clGetDeviceInfo(b->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
+    uint64_t *host = mem >= 4 * (cl_ulong)bytes ? malloc(bytes) : NULL;
+    if (!host) {
+        printf("  a' copy of 1 GiB: skipped (the device or the host has too little memory)\n");
+        return;
+    }
+    uint64_t x = 12345;
+    for (size_t i = 0; i < bytes / 8; i++) x ^= x >> 12, x ^= x << 25, x ^= x >> 27, host[i] = x * 0x2545f4914f6cdd1du;
+    cl_int e1, e2, e;
+    cl_mem src = clCreateBuffer(b->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, host, &e1);
+    cl_mem dst = clCreateBuffer(b->context, CL_MEM_WRITE_ONLY, bytes, NULL, &e2);
+    free(host);
+    const char *source = copy_source;
+    cl_program prog = clCreateProgramWithSource(b->context, 1, &source, NULL, &e);
+    if (!e) e = clBuildProgram(prog, 1, &b->device, "", NULL, NULL);
+    cl_kernel k = e ? NULL : clCreateKernel(prog, "copy", &e);
+    cl_uint n = (cl_uint)(bytes / 4);
+    if (!e) e = e1 ? e1 : e2;
+    if (!e) e = clSetKernelArg(k, 0, sizeof src, &src);
+    if (!e) e = clSetKernelArg(k, 1, sizeof dst, &dst);
+    for (int i = 2; !e && i < 4; i++) e = clSetKernelArg(k, (cl_uint)i, sizeof src, &src);
+    if (!e) e = clSetKernelArg(k, 4, sizeof n, &n);
+    if (!e) e = clSetKernelArg(k, 5, sizeof n, &n);
+    double t[15];
+    size_t global = bytes / 16, local = 256;
+    for (int i = -1; !e && i < 15; i++) {
+        cl_event ev;
+        cl_ulong s0 = 0, s1 = 0;
+        e = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0, NULL, &ev);
+        if (!e) e = clWaitForEvents(1, &ev);
+        if (e) break;
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s0, &s0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof s1, &s1, NULL);
+        clReleaseEvent(ev);
+        if (i >= 0) t[i] = (double)(s1 - s0) * 1e-3;
+    }
+    if (e) printf("  a' copy of 1 GiB: failed (OpenCL error %d)\n", e);
+    else {
+        qsort(t, 15, sizeof t[0], cmp_double);
+        printf("  %-26s 1 GiB (15 runs)  %8.1f us (%.1f-%.1f)  %7.1f GB/s  (counting its own 2 GiB)\n",
+               "a' copy, as cltutor bench", t[7], t[0], t[14], 2.0 * (double)bytes / (t[7] * 1e-6) * 1e-9);
+    }
+    fflush(stdout);
+    if (k) clReleaseKernel(k);
+    if (prog) clReleaseProgram(prog);
+    if (src) clReleaseMemObject(src);
+    if (dst) clReleaseMemObject(dst);
+}
+
 static rung make_rung(const char *label, const char *slug, const char *file, const char *opts, int checked)
 {
     rung r = {.label = label, .file = file, .checked = checked};
@@ -522,12 +614,12 @@ static int ladder(const options *o, bench *b)
     static char files[MAX_TRIES][512];
     rung rs[6 + 24 + MAX_TRIES];
     int nr = 0, bad = 0, grid_at, tries_at;
-    rs[nr++] = make_rung("a copy (uint4)", "a-copy", NULL, "", 0);
-    rs[nr++] = make_rung("b load+store", "b-loadstore", o->anatomy, "-DANATOMY=1", 0);
-    rs[nr++] = make_rung("c + in-tile scan", "c-tilescan", o->anatomy, "-DANATOMY=2", 0);
-    rs[nr++] = make_rung("d + publish status", "d-publish", o->anatomy, "-DANATOMY=3", 0);
-    rs[nr++] = make_rung("e full (course kernel)", "e-full", o->kernel, "", 1);
-    rs[nr++] = make_rung("e' full (anatomy copy)", "e-anatomy4", o->anatomy, "-DANATOMY=4", 1);
+    if (strchr(o->rungs, 'a')) rs[nr++] = make_rung("a copy (uint4)", "a-copy", NULL, "", 0);
+    if (strchr(o->rungs, 'b')) rs[nr++] = make_rung("b load+store", "b-loadstore", o->anatomy, "-DANATOMY=1", 0);
+    if (strchr(o->rungs, 'c')) rs[nr++] = make_rung("c + in-tile scan", "c-tilescan", o->anatomy, "-DANATOMY=2", 0);
+    if (strchr(o->rungs, 'd')) rs[nr++] = make_rung("d + publish status", "d-publish", o->anatomy, "-DANATOMY=3", 0);
+    if (strchr(o->rungs, 'e')) rs[nr++] = make_rung("e full (course kernel)", "e-full", o->kernel, "", 1);
+    if (strchr(o->rungs, '\'')) rs[nr++] = make_rung("e' full (anatomy copy)", "e-anatomy4", o->anatomy, "-DANATOMY=4", 1);
     grid_at = nr;
     for (int ls = 128; o->grid && ls <= 1024; ls *= 2)
         for (int el = 16; el <= 64; el *= 2)
@@ -550,11 +642,13 @@ static int ladder(const options *o, bench *b)
     printf("rung                          work-group  median (min-max)          at 8 B/element  of a   "
            "footprint and work-groups per SM (Hopper)\n");
     for (int i = 0; i < nr; i++) {
+        if (i == grid_at && o->big_copy) big_copy(b);
         if (i == grid_at && o->grid) printf("grid (LOCAL_SIZE x ELEMENTS):\n");
         if (i == tries_at) printf("tries (--try FILE:OPTS):\n");
         if (i >= tries_at) printf("  try%d: %s %s\n", i - tries_at + 1, rs[i].file, rs[i].opts);
         bad |= run_rung(o, b, i, &rs[i]);
     }
+    if (nr == grid_at && o->big_copy) big_copy(b);
     return bad;
 }
 
@@ -569,6 +663,9 @@ int main(int argc, char **argv)
            "median of the OpenCL events; GB/s counts 8 bytes per element\n",
            o.elements, o.elements * 4.0 / (1 << 20), o.runs, o.warmup);
     printf("kernel: %s; its parts: %s\n", o.kernel, o.anatomy);
+    if (o.between == BETWEEN_NOTHING) printf("between launches: nothing (back to back)\n");
+    else if (o.between == BETWEEN_READ) printf("between launches: the output read back to the host (as cltutor run does)\n");
+    else printf("between launches: the device left idle %d ms\n", o.sleep_ms);
     fflush(stdout);
     if (make_data(&o, &b)) return 70;
     int bad = ladder(&o, &b);

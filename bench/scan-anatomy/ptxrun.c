@@ -167,7 +167,7 @@ static int tile_size(const cuda *c, handle mod, job *j, unsigned *block)
     return r ? fail(c, "block_size", r) : 0;
 }
 
-static int run_kernel(const cuda *c, handle mod, const char *ptx, const char *kernel, job *j)
+static int run_kernel(const cuda *c, handle mod, const char *path, const char *ptx, const char *kernel, job *j)
 {
     handle f, ev[2];
     CUresult r = c->get_function(&f, mod, kernel);
@@ -185,7 +185,10 @@ static int run_kernel(const cuda *c, handle mod, const char *ptx, const char *ke
     if (!strcmp(kernel, "copy")) grid = (unsigned)((j->n + 4 * 256 - 1) / (4 * 256));
     printf("%s: %s: %d registers, %d B shared, %d B local per work-item; %d work-items a group; "
            "the driver fits %d groups (%d warps) on each of %d SMs\n",
-           ptx, kernel, regs, smem, local, ls, groups, groups * ((ls + 31) / 32), sms);
+           path, kernel, regs, smem, local, ls, groups, groups * ((ls + 31) / 32), sms);
+    if (strstr(ptx, "%envreg"))
+        printf("    note: the PTX reads %%envreg (OpenCL's work offsets, for get_group_id or get_global_id), which a "
+               "CUDA launch leaves unset: its addresses may be wrong here\n");
     float *t = calloc((size_t)j->runs, sizeof *t);
     unsigned n = (unsigned)j->n;
     if (!t || (r = c->event_create(&ev[0], 0)) || (r = c->event_create(&ev[1], 0)))
@@ -233,6 +236,7 @@ int main(int argc, char **argv)
     }
     char *ptx = read_text(argv[1]);
     if (!ptx) return fprintf(stderr, "ptxrun: cannot read %s\n", argv[1]), 66;
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* its lines in order with the errors */
     if (open_cuda(&c)) return 69;
     handle ctx, mod;
     int dev;
@@ -247,5 +251,5 @@ int main(int argc, char **argv)
         return fail(&c, "loading the PTX", r);
     }
     if (make_job(&c, &j)) return 70;
-    return run_kernel(&c, mod, argv[1], argv[2], &j);
+    return run_kernel(&c, mod, argv[1], ptx, argv[2], &j);
 }
