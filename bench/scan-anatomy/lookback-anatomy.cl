@@ -12,7 +12,18 @@
  *         4  the full kernel (the default), output checked.
  * ANATOMY_GROUP_ID  the tile is get_group_id(0) instead of a number from the
  *            atomic counter (what the counter costs; the wait then relies on
- *            the device starting groups in the order of their ids). */
+ *            the device starting groups in the order of their ids).
+ * Two changes to the full kernel, to measure:
+ * ANATOMY_TILE_LOCAL  the tile in local memory instead of registers (each
+ *            work-item's QUADS uint4s side by side, one uint4 of padding
+ *            after them), so that a work-group needs far fewer registers
+ *            and more groups fit on a multiprocessor (ELEMENTS 32 at most:
+ *            the tile must fit in 48 KiB);
+ *    ANATOMY_LB_LANE0  work-item 0 publishes the aggregate and does the
+ *            whole look-back (LANE_WINDOW predecessors read at once) as
+ *            soon as it has the tile's total, before the barrier that
+ *            hands the total to the group, which then hands it the prefix
+ *            too: no barrier in the look-back. */
 
 #ifndef ANATOMY
 #define ANATOMY 4
@@ -42,6 +53,48 @@
 #define STATUS_LOAD(p) (*(p))
 #endif
 
+#ifdef ANATOMY_LB_LANE0
+#ifndef LANE_WINDOW
+#define LANE_WINDOW 8
+#endif
+/* The look-back by one work-item: publishes the aggregate, reads
+ * LANE_WINDOW predecessors at once until it meets a prefix, publishes the
+ * prefix; returns the sum of every tile before this one. */
+uint lane_lookback(volatile __global ulong *status, uint tile, uint total, uint epoch)
+{
+    const ulong AGGREGATE = (ulong)(2 * epoch + 1) << 32, PREFIX = (ulong)(2 * epoch + 2) << 32;
+    const ulong FLAGS = 0xffffffff00000000UL;
+    if (tile == 0) {
+        STATUS_STORE(&status[0], PREFIX | total);
+        return 0;
+    }
+    STATUS_STORE(&status[tile], AGGREGATE | total);
+    uint before = 0;
+    int p = (int)tile - 1;
+    for (;;) {
+        ulong w[LANE_WINDOW];
+        for (int k = 0; k < LANE_WINDOW; k++)
+            w[k] = p - k >= 0 ? STATUS_LOAD(&status[p - k]) : PREFIX;
+        int done = 0, k = 0;
+        for (; k < LANE_WINDOW; k++) {
+            const ulong flag = w[k] & FLAGS;
+            if (flag != AGGREGATE && flag != PREFIX)
+                break;
+            before += (uint)w[k];
+            if (flag == PREFIX) {
+                done = 1;
+                break;
+            }
+        }
+        if (done)
+            break;
+        p -= k;
+    }
+    STATUS_STORE(&status[tile], PREFIX | (before + total));
+    return before;
+}
+#endif
+
 /* The host asks this kernel for the tile size. */
 __kernel void block_size(__global uint *size)
 {
@@ -57,7 +110,7 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
     __local uint4 partial[PLANES][SEGMENTS];
     __local uint4 offset[PLANES];
     __local ulong window[2][WINDOW];
-    __local uint shared[2];
+    __local uint shared[3];
     const uint lid = get_local_id(0);
     const uint tiles = (n + BLOCK - 1) / BLOCK;
     const ulong AGGREGATE = (ulong)(2 * epoch + 1) << 32, PREFIX = (ulong)(2 * epoch + 2) << 32;
@@ -81,7 +134,12 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
 
     /* uint4 j of the work-item is uint4 lid + j * LOCAL_SIZE of the tile:
      * every load is coalesced, and stays in registers */
+#ifdef ANATOMY_TILE_LOCAL
+    __local uint4 tile_data[LOCAL_SIZE * (QUADS + 1)];
+    __local uint4 *v = tile_data + lid * (QUADS + 1);
+#else
     uint4 v[QUADS];
+#endif
     for (uint j = 0; j < QUADS; j++) {
         const uint i = base + 4 * (lid + j * LOCAL_SIZE);
         if (full || i + 4 <= n)
@@ -139,6 +197,9 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
             run = before.s3 + col.s3;
         }
         shared[1] = run;
+#if defined(ANATOMY_LB_LANE0) && ANATOMY == 4
+        shared[2] = lane_lookback(status, tile, run, epoch);
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint total = shared[1];
@@ -153,7 +214,9 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
 
     /* the look-back: every work-item takes the same decisions from window[] */
     uint before = 0;
-#if ANATOMY == 3
+#if defined(ANATOMY_LB_LANE0) && ANATOMY == 4
+    before = shared[2];
+#elif ANATOMY == 3
     if (lid == 0) {
         STATUS_STORE(&status[tile], AGGREGATE | total);
         STATUS_STORE(&status[tile], PREFIX | total);

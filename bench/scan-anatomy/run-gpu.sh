@@ -74,11 +74,12 @@ px=""; [ -n "$ptxas" ] && px="--ptxas $ptxas"
     done
 } 2>&1 | tee "$out/cuda.txt"
 
-# Nsight Compute on the ladder's rungs, the full kernel first.
+# Nsight Compute on the ladder's rungs, the full kernel first, then the tries.
 if [ -n "$ncu" ]; then
     {
         echo "$ncu --clock-control none, on the 4th launch of each rung (after 3 warm-up launches)"
-        for f in /tmp/ptx/04-e-full.ptx /tmp/ptx/00-a-copy.ptx /tmp/ptx/01-b-loadstore.ptx /tmp/ptx/02-c-tilescan.ptx /tmp/ptx/03-d-publish.ptx; do
+        for f in /tmp/ptx/04-e-full.ptx /tmp/ptx/00-a-copy.ptx /tmp/ptx/01-b-loadstore.ptx /tmp/ptx/02-c-tilescan.ptx \
+            /tmp/ptx/03-d-publish.ptx /tmp/ptx/*try*.ptx; do
             [ -e "$f" ] || continue
             [ "$(left 420)" -gt 90 ] || { echo "(out of time: the rest not profiled)"; break; }
             k=scan_lookback; case $f in *a-copy*) k=copy ;; esac
