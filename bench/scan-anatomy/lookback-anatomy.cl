@@ -17,7 +17,7 @@
  * ANATOMY_TILE_LOCAL  the tile in local memory instead of registers (each
  *            work-item's QUADS uint4s side by side, one uint4 of padding
  *            after them), so that a work-group needs far fewer registers
- *            and more groups fit on a multiprocessor (ELEMENTS 32 at most:
+ *            and more groups fit on a multiprocessor (-DELEMENTS=32 at most:
  *            the tile must fit in 48 KiB);
  *    ANATOMY_LB_LANE0  work-item 0 publishes the aggregate and does the
  *            whole look-back (LANE_WINDOW predecessors read at once) as
@@ -32,7 +32,7 @@
 #define LOCAL_SIZE 256
 #endif
 #ifndef ELEMENTS
-#define ELEMENTS 32              /* per work-item: a multiple of 16 */
+#define ELEMENTS 64              /* per work-item: a multiple of 16 */
 #endif
 #ifndef WINDOW
 #define WINDOW 32                /* predecessors read at once: at most LOCAL_SIZE */
@@ -110,7 +110,11 @@ void scan_lookback(__global const uint *in, __global uint *out, volatile __globa
     __local uint4 partial[PLANES][SEGMENTS];
     __local uint4 offset[PLANES];
     __local ulong window[2][WINDOW];
+#ifdef ANATOMY_LB_LANE0
     __local uint shared[3];
+#else
+    __local uint shared[2];
+#endif
     const uint lid = get_local_id(0);
     const uint tiles = (n + BLOCK - 1) / BLOCK;
     const ulong AGGREGATE = (ulong)(2 * epoch + 1) << 32, PREFIX = (ulong)(2 * epoch + 2) << 32;

@@ -53,10 +53,13 @@ px=""; [ -n "$ptxas" ] && px="--ptxas $ptxas"
     done
     if [ -n "${CLTUTOR_DATA:-}" ] && [ -x "${CLTUTOR_BIN:-}" ]; then
         export CLTUTOR_DATA NO_COLOR=1 CLTUTOR_WORKSPACE=/tmp/ws LD_LIBRARY_PATH="${CLTUTOR_LIB:-}"
-        for c in "bench 8" "run 8 --kernel kernels/08-scan/lookback.cl --size 64M" "run 8 --kernel kernels/08-scan/lookback.cl --size 64M"; do
-            echo "\$ cltutor $c --device nvidia"
-            timeout 120 "$CLTUTOR_BIN" $c --device nvidia 2>&1 | grep -v "^$"
-            echo
+        for k in kernels/08-scan/lookback.cl ${CLTUTOR_ALSO:-}; do   # CLTUTOR_ALSO: other kernel files
+            for c in "bench 8" "run 8 --kernel $k --size 64M" "run 8 --kernel $k --size 64M"; do
+                [ "$c" = "bench 8" ] && [ "$k" != kernels/08-scan/lookback.cl ] && continue
+                echo "\$ cltutor $c --device nvidia"
+                timeout 120 "$CLTUTOR_BIN" $c --device nvidia 2>&1 | grep -v "^$"
+                echo
+            done
         done
     fi
 } 2>&1 | tee "$out/between.txt"
