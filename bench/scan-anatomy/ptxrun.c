@@ -220,12 +220,13 @@ static int run_kernel(const cuda *c, handle mod, const char *path, const char *p
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || !strcmp(argv[1], "--help")) {
-        printf("usage: ptxrun FILE.ptx KERNEL [ELEMENTS [RUNS [check]]]\n"
+    int help = argc >= 2 && !strcmp(argv[1], "--help");
+    if (argc < 3 || help) {
+        fprintf(help ? stdout : stderr, "usage: ptxrun FILE.ptx KERNEL [ELEMENTS [RUNS [check]]]\n"
                "Loads FILE.ptx (saved by scan-anatomy --ptx on NVIDIA), prints KERNEL's registers, shared\n"
                "memory and resident groups per SM, and times it on ELEMENTS (default 67108864) random\n"
                "uint32, RUNS times (default 10); 'check' compares the output with the CPU's exclusive scan.\n");
-        return argc < 3 ? 64 : 0;
+        return help ? 0 : 64;
     }
     cuda c = {0};
     job j = {.n = argc > 3 ? strtoull(argv[3], NULL, 10) : 64u << 20, .runs = argc > 4 ? atoi(argv[4]) : 10,
