@@ -97,17 +97,31 @@ typedef struct {
     gp_term limit;
 } gp_kernel;
 
+#define GP_MAX_ARGS 16
+
 /* How the analysed counts grow to the predicted size: instructions run at
  * most once per work-item grow with the work-items (items), those in loops
  * with the work (items x loop); a serial kernel (dispatch = serial) keeps
- * its work-items. */
+ * its work-items. Where the host's geometry is known (groups > 0: the
+ * problem's launch_items), global-memory accesses grow with the buffer they
+ * touch (else with the data) and everything else with the work-groups,
+ * whatever the loops. */
 typedef struct {
     double items, loop;
+    double data;                /* the ideal bytes' growth */
+    double groups;              /* the kernel's work-items' growth, 0: not known */
+    double arg[GP_MAX_ARGS];    /* with groups: each buffer argument's growth, 0: not known */
     double ideal_bytes, flops;  /* the problem's work model at the predicted size */
 } gp_scale;
 
 /* The scale between two sizes of a chapter's problem. Returns 0, or -1 with err. */
 int gp_scale_for(const lesson *l, const char *from_size, const char *to_size, gp_scale *s, char *err, size_t errlen);
+
+/* s with the growth of one kernel's work-groups, where the problem knows them
+ * (answer: the problem's helper kernel's words at the analysis, for a shape
+ * the file chooses; n_answer 0 where none). */
+void gp_scale_kernel(const lesson *l, const char *from_size, const char *to_size, const char *kernel,
+                     const unsigned *answer, int n_answer, gp_scale *s);
 
 /* A kernel's counts at the predicted size. */
 void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c);
