@@ -165,11 +165,11 @@ int gp_profile_load(const char *path, gp_profile *p, char *err, size_t errlen) {
     }
     if (r.bad) return -1;
     for (int k = 0; k < GP_N_KEYS; k++)
-        if (!r.seen[k] && k != GPK_L2) {
+        if (!r.seen[k] && k != GPK_L2 && k != GPK_LOCAL_CONFLICT) {
             util_errf(err, errlen, _("%s: no %s in [limits] (%s); `cltutor bench --profile` measures it"), path,
                       key_names[k], key_names[k]);
             return -1;
-        } else if (k != GPK_L2 && k != GPK_LAUNCH && k != GPK_WARP_NS && p->v[k] <= 0) {
+        } else if (k != GPK_L2 && k != GPK_LAUNCH && k != GPK_WARP_NS && k != GPK_LOCAL_CONFLICT && p->v[k] <= 0) {
             util_errf(err, errlen, _("%s: %s must be above 0"), path, key_names[k]);
             return -1;
         }
@@ -303,6 +303,7 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
             /* accesses wider than 4 bytes are served 128 bytes at a time */
             double phases = a->width_max > 4 ? a->width_max / 4.0 : 1;
             c->local_passes += (double)a->bank_sum * f * phases;
+            c->local_requests += req * phases;
         }
     }
 }
@@ -314,7 +315,10 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
     double *t = out->t;
     t[GPT_MEMORY] = c->dram_bytes * per_s(p, GPK_COPY);
     t[GPT_L1] = c->l1_lines * per_s(p, GPK_L1);
-    t[GPT_LOCAL] = c->local_passes * per_s(p, GPK_LOCAL);
+    /* a request's first pass at the conflict-free rate, its conflicts' extra passes at the conflicted one */
+    double first = fmin(c->local_requests, c->local_passes);
+    t[GPT_LOCAL] = first * per_s(p, GPK_LOCAL) +
+                   (c->local_passes - first) * per_s(p, p->v[GPK_LOCAL_CONFLICT] > 0 ? GPK_LOCAL_CONFLICT : GPK_LOCAL);
     t[GPT_CONSTANT] = c->constant_reads * per_s(p, GPK_CONST);
     t[GPT_COMPUTE] = c->flops * per_s(p, GPK_FP32);
     t[GPT_GATOMIC] = c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD) + c->gatomic_same * per_s(p, GPK_GATOM_SAME);

@@ -21,7 +21,9 @@
     X(GPK_LATOM_SAME, "local_atomic_same_g_per_s", "local atomics, every work-item of a group one address, 1e9/s") \
     X(GPK_LAUNCH, "launch_us", "time of an empty kernel, microseconds")                                        \
     X(GPK_WARP_NS, "warp_request_ns", "time a lone warp takes per cached load request, nanoseconds")           \
-    X(GPK_L2, "l2_gb_per_s", "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)")
+    X(GPK_L2, "l2_gb_per_s", "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)")  \
+    X(GPK_LOCAL_CONFLICT, "local_conflict_passes_g_per_s",                                                     \
+      "local-memory bank passes of 32-way conflicted requests, 1e9/s (whole device; optional)")
 
 typedef enum {
 #define GPK_ENUM(e, key, what) e,
@@ -81,6 +83,7 @@ typedef struct {
     double dram_bytes;        /* global bytes the work-items use (at least the problem's ideal bytes) */
     double l1_lines;          /* 128-byte lines of global loads and stores */
     double local_passes;      /* bank passes of local loads and stores */
+    double local_requests;    /* of those, the first pass of each request (and 128-byte phase) */
     double constant_reads;    /* distinct constant addresses, summed over requests */
     double flops;             /* the problem's floating-point operations */
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */

@@ -79,6 +79,15 @@ START_TEST(bank_bound) {
     /* 1e9 passes at 1e11/s = 10 ms against 1 ms of memory; two launches */
     ck_assert_int_eq(k.limit, GPT_LOCAL);
     ck_assert_double_eq_tol(k.total_s, 10e-3 + 10e-6, TOL);
+    /* 1e8 requests, 10-way conflicts: with a conflicted pass rate of 200 G/s
+     * the 9e8 extra passes take 4.5 ms, the first passes 1 ms */
+    c.local_requests = 1e8;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.total_s, 10e-3 + 10e-6, TOL); /* no conflicted rate: all at 100 G/s */
+    p.v[GPK_LOCAL_CONFLICT] = 200;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.t[GPT_LOCAL], 1e-3 + 4.5e-3, TOL);
+    ck_assert_double_eq_tol(k.total_s, 5.5e-3 + 10e-6, TOL);
 }
 END_TEST
 
