@@ -18,6 +18,7 @@
 #include <oclgrind/WorkGroup.h>
 #include <oclgrind/WorkItem.h>
 
+#include <llvm/IR/Argument.h>
 #include <llvm/IR/DebugLoc.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Instructions.h>
@@ -25,6 +26,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -60,7 +63,9 @@ struct Totals {
   uint64_t contention_sum = 0, contention_max = 0;   // atomics
   uint64_t skipped = 0;
   unsigned wmin = 0, wmax = 0;
+  int arg = -1;                                      // global: the kernel argument whose buffer it touched
   void add(const Totals& o) {
+    if (arg < 0) arg = o.arg;
     execs += o.execs; bytes += o.bytes; items += o.items; warps += o.warps;
     requests += o.requests; lanes += o.lanes; sectors += o.sectors; useful += o.useful;
     bank_sum += o.bank_sum; bank_max = std::max(bank_max, o.bank_max);
@@ -151,6 +156,10 @@ public:
   void kernelBegin(const KernelInvocation* ki) override {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_invocation = ki;
+    find_buffer_args(ki->getKernel());
+    Size3 gsz = ki->getGlobalSize();
+    m_one_item = gsz.x * gsz.y * gsz.z == 1;
+    m_answer.clear();
     m_totals.clear();
     m_samples.clear();
     m_uninit.clear();
@@ -199,8 +208,9 @@ public:
   void memoryLoad(const Memory* m, const WorkItem* wi, size_t addr, size_t size) override {
     access(m, wi, addr, size, K_LOAD);
   }
-  void memoryStore(const Memory* m, const WorkItem* wi, size_t addr, size_t size, const uint8_t*) override {
+  void memoryStore(const Memory* m, const WorkItem* wi, size_t addr, size_t size, const uint8_t* data) override {
     access(m, wi, addr, size, K_STORE);
+    if (m_one_item && data && m->getAddressSpace() == AddrSpaceGlobal) keep_answer(addr, size, data);
   }
   void memoryAtomicLoad(const Memory* m, const WorkItem* wi, AtomicOp, size_t addr, size_t size) override {
     access(m, wi, addr, size, K_ATOMIC);
@@ -237,6 +247,47 @@ private:
 
   std::string m_out;
   std::mutex m_mutex;
+  // A kernel of one work-item answers the host a question (a helper kernel):
+  // the 32-bit words it stores in global memory, by address.
+  bool m_one_item = false;
+  // The kernel's global buffer arguments: [base, end) and the argument's index,
+  // so that each access can say which buffer it touched (set before the
+  // work-groups run, read-only while they do).
+  struct BufferArg {
+    size_t base, end;
+    int arg;
+  };
+  std::vector<BufferArg> m_args;
+
+  void find_buffer_args(const Kernel* k) {
+    m_args.clear();
+    const Memory* global = m_context->getGlobalMemory();
+    for (auto v = k->values_begin(); v != k->values_end(); ++v) {
+      auto* a = llvm::dyn_cast<llvm::Argument>(v->first);
+      if (!a || !a->getType()->isPointerTy() || v->second.size != sizeof(size_t)) continue;
+      size_t base = v->second.getPointer();
+      if (!base || !global->isAddressValid(base)) continue;
+      const Memory::Buffer* b = global->getBuffer(base);
+      if (b) m_args.push_back({base, base + b->size, int(a->getArgNo())});
+    }
+  }
+
+  int buffer_arg(size_t addr) const {
+    for (const BufferArg& b : m_args)
+      if (addr >= b.base && addr < b.end) return b.arg;
+    return -1;
+  }
+  std::map<size_t, uint32_t> m_answer;
+
+  void keep_answer(size_t addr, size_t size, const uint8_t* data) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    for (size_t o = 0; o + 4 <= size && m_answer.size() < 16; o += 4) {
+      uint32_t w;
+      memcpy(&w, data + o, 4);
+      m_answer[addr + o] = w;
+    }
+  }
+
   const KernelInvocation* m_invocation = nullptr;
   std::chrono::steady_clock::time_point m_start;
   std::vector<Site> m_sites;                                  // site id -> what it is
@@ -395,6 +446,7 @@ private:
     size_t warp = lin / WARP, lane = lin % WARP;
     size_t lanes = std::min<size_t>(WARP, g->items - warp * WARP);
     Totals& t = g->totals[id];
+    if (t.arg < 0 && m->getAddressSpace() == AddrSpaceGlobal) t.arg = buffer_arg(addr);
     t.execs++;
     t.bytes += size;
     unsigned w = unsigned(size);
@@ -617,14 +669,14 @@ private:
       const Site& s = m_sites[i];
       if (!t.execs) continue;
       fprintf(f,
-              "inst %u %u %s %s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+              "inst %u %u %s %s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d\n",
               s.line, s.col, spaces[s.space], kinds[s.kind], t.wmin, t.wmax, (unsigned long long)t.execs,
               (unsigned long long)t.items, (unsigned long long)t.bytes, (unsigned long long)t.warps,
               (unsigned long long)t.requests, (unsigned long long)t.lanes, (unsigned long long)t.sectors,
               (unsigned long long)t.useful, (unsigned long long)t.bank_sum, (unsigned long long)t.bank_max,
               (unsigned long long)t.distinct_sum, (unsigned long long)t.distinct_max,
               (unsigned long long)t.contention_sum, (unsigned long long)t.contention_max,
-              (unsigned long long)t.skipped);
+              (unsigned long long)t.skipped, t.arg);
       if (i < m_samples.size()) write_samples(f, s, m_samples[i]);
     }
     for (auto& u : m_uninit) {
@@ -633,6 +685,11 @@ private:
       fprintf(f, "uninit %llu %u %u %zu %zu %zu %zu %zu %zu %zu %zu %zu\n", (unsigned long long)is.count, s.line,
               s.col, is.global.x, is.global.y, is.global.z, is.local.x, is.local.y, is.local.z, is.group.x,
               is.group.y, is.group.z);
+    }
+    if (!m_answer.empty()) {
+      fprintf(f, "answer");
+      for (auto& w : m_answer) fprintf(f, " %u", w.second);
+      fprintf(f, "\n");
     }
     for (auto& msg : m_messages)
       fprintf(f, "msg %d %llu\t%s\n", msg.type, (unsigned long long)msg.count, escape(msg.text).c_str());

@@ -309,7 +309,7 @@ static int write_profile(const char *device, const char *file) {
     p.compute_units = (int)lim.compute_units;
     const double v[GP_N_KEYS] = {lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.local_gpasses, lim.const_greads,
                                  lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
-                                 lim.warp_request_ns, lim.l2_gbps};
+                                 lim.warp_request_ns, lim.l2_gbps, lim.local_conflict_gpasses};
     for (int k = 0; k < GP_N_KEYS; k++) {
         p.v[k] = v[k];
         snprintf(p.source[k], sizeof p.source[k], "measured: cltutor bench --profile, %s", p.date);

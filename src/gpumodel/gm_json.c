@@ -37,6 +37,7 @@ static cJSON *access_json(const gm_access *a) {
     cJSON_AddNumberToObject(x, "col", a->col);
     cJSON_AddStringToObject(x, "space", gpumodel_space_name(a->space));
     cJSON_AddStringToObject(x, "kind", gpumodel_kind_name(a->kind));
+    if (a->space == GM_GLOBAL && a->arg >= 0) cJSON_AddNumberToObject(x, "argument", a->arg);
     cJSON_AddNumberToObject(x, "bytes_per_access", a->width_max);
     cJSON_AddNumberToObject(x, "bytes_per_work_item", a->bytes_per_item);
     cJSON_AddNumberToObject(x, "work_items", (double)a->items);

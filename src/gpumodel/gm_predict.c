@@ -165,11 +165,11 @@ int gp_profile_load(const char *path, gp_profile *p, char *err, size_t errlen) {
     }
     if (r.bad) return -1;
     for (int k = 0; k < GP_N_KEYS; k++)
-        if (!r.seen[k] && k != GPK_L2) {
+        if (!r.seen[k] && k != GPK_L2 && k != GPK_LOCAL_CONFLICT) {
             util_errf(err, errlen, _("%s: no %s in [limits] (%s); `cltutor bench --profile` measures it"), path,
                       key_names[k], key_names[k]);
             return -1;
-        } else if (k != GPK_L2 && k != GPK_LAUNCH && k != GPK_WARP_NS && p->v[k] <= 0) {
+        } else if (k != GPK_L2 && k != GPK_LAUNCH && k != GPK_WARP_NS && k != GPK_LOCAL_CONFLICT && p->v[k] <= 0) {
             util_errf(err, errlen, _("%s: %s must be above 0"), path, key_names[k]);
             return -1;
         }
@@ -227,11 +227,32 @@ int gp_scale_for(const lesson *l, const char *from_size, const char *to_size, gp
     if (work_at(l, ops, from_size, &a, err, errlen) || work_at(l, ops, to_size, &b, err, errlen)) return -1;
     if (a.bytes <= 0) return util_errf(err, errlen, _("the work model gives no bytes at %s"), from_size), -1;
     double work = a.flops > 0 && b.flops > 0 ? b.flops / a.flops : b.bytes / a.bytes;
-    s->items = !strcmp(lesson_param_get(l, "dispatch", ""), "serial") ? 1 : b.bytes / a.bytes;
+    s->data = b.bytes / a.bytes;
+    s->items = !strcmp(lesson_param_get(l, "dispatch", ""), "serial") ? 1 : s->data;
     s->loop = work / s->items;
     s->ideal_bytes = b.bytes;
     s->flops = b.flops;
     return 0;
+}
+
+void gp_scale_kernel(const lesson *l, const char *from_size, const char *to_size, const char *kernel,
+                     const unsigned *answer, int n_answer, gp_scale *s) {
+    const problem_ops *ops = problem_find(l->problem);
+    s->groups = 0;
+    if (!ops || !ops->launch_items) return;
+    memset(s->arg, 0, sizeof s->arg);
+    prob_instance from = {.ops = ops, .lesson = l}, to = from;
+    char err[256];
+    if (problem_parse_size(ops, from_size, &from.size, err, sizeof err) != 0 ||
+        problem_parse_size(ops, to_size, &to.size, err, sizeof err) != 0)
+        return;
+    double a = ops->launch_items(&from, kernel, answer, n_answer), b = ops->launch_items(&to, kernel, answer, n_answer);
+    if (a <= 0 || b <= 0) return;
+    s->groups = b / a;
+    for (int i = 0; ops->arg_bytes && i < GP_MAX_ARGS; i++) {
+        double x = ops->arg_bytes(&from, kernel, i, answer, n_answer), y = ops->arg_bytes(&to, kernel, i, answer, n_answer);
+        if (x > 0 && y > 0) s->arg[i] = y / x;
+    }
 }
 
 void gp_target_size(const lesson *l, const char *analysed, char *buf, size_t len) {
@@ -250,8 +271,13 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
     for (int i = 0; i < k->n_acc; i++) {
         const gm_access *a = &k->acc[i];
         double per_item = a->items ? (double)a->execs / (double)a->items : 0;
-        int in_loop = per_item > 1.0001;
+        int in_loop = per_item > 1.0001 && s->groups <= 0;
         double f = in_loop ? s->items * s->loop : s->items;
+        if (s->groups > 0) {
+            int buffer = a->space == GM_GLOBAL && a->kind != GM_ATOMIC;
+            double arg = a->arg >= 0 && a->arg < GP_MAX_ARGS ? s->arg[a->arg] : 0;
+            f = !buffer ? s->groups : arg > 0 ? arg : s->data;
+        }
         double req = (double)a->requests * f, sectors = (double)a->sectors * f, useful = (double)a->useful * f;
         if (a->warps) c->warp_requests += (double)a->requests / (double)a->warps * (in_loop ? s->loop : 1);
         if (a->space == GM_GLOBAL) {
@@ -277,6 +303,7 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
             /* accesses wider than 4 bytes are served 128 bytes at a time */
             double phases = a->width_max > 4 ? a->width_max / 4.0 : 1;
             c->local_passes += (double)a->bank_sum * f * phases;
+            c->local_requests += req * phases;
         }
     }
 }
@@ -288,7 +315,10 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
     double *t = out->t;
     t[GPT_MEMORY] = c->dram_bytes * per_s(p, GPK_COPY);
     t[GPT_L1] = c->l1_lines * per_s(p, GPK_L1);
-    t[GPT_LOCAL] = c->local_passes * per_s(p, GPK_LOCAL);
+    /* a request's first pass at the conflict-free rate, its conflicts' extra passes at the conflicted one */
+    double first = fmin(c->local_requests, c->local_passes);
+    t[GPT_LOCAL] = first * per_s(p, GPK_LOCAL) +
+                   (c->local_passes - first) * per_s(p, p->v[GPK_LOCAL_CONFLICT] > 0 ? GPK_LOCAL_CONFLICT : GPK_LOCAL);
     t[GPT_CONSTANT] = c->constant_reads * per_s(p, GPK_CONST);
     t[GPT_COMPUTE] = c->flops * per_s(p, GPK_FP32);
     t[GPT_GATOMIC] = c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD) + c->gatomic_same * per_s(p, GPK_GATOM_SAME);
@@ -326,7 +356,9 @@ int gp_predict(const gpumodel_report *rep, const lesson *l, const char *size, co
     int main_k = 0, mem_k = 0;
     double dram = 0;
     for (int i = 0; i < out->n; i++) {
-        gp_counts_of(&rep->kernels[i], &s, &c[i]);
+        gp_scale ks = s;
+        gp_scale_kernel(l, rep->size_text, size, rep->kernels[i].name, rep->helper_answer, rep->n_helper_answer, &ks);
+        gp_counts_of(&rep->kernels[i], &ks, &c[i]);
         dram += c[i].dram_bytes;
         if (c[i].l1_lines + c[i].local_passes + c[i].constant_reads >
             c[main_k].l1_lines + c[main_k].local_passes + c[main_k].constant_reads)

@@ -21,7 +21,9 @@
     X(GPK_LATOM_SAME, "local_atomic_same_g_per_s", "local atomics, every work-item of a group one address, 1e9/s") \
     X(GPK_LAUNCH, "launch_us", "time of an empty kernel, microseconds")                                        \
     X(GPK_WARP_NS, "warp_request_ns", "time a lone warp takes per cached load request, nanoseconds")           \
-    X(GPK_L2, "l2_gb_per_s", "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)")
+    X(GPK_L2, "l2_gb_per_s", "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)")  \
+    X(GPK_LOCAL_CONFLICT, "local_conflict_passes_g_per_s",                                                     \
+      "local-memory bank passes of 32-way conflicted requests, 1e9/s (whole device; optional)")
 
 typedef enum {
 #define GPK_ENUM(e, key, what) e,
@@ -81,6 +83,7 @@ typedef struct {
     double dram_bytes;        /* global bytes the work-items use (at least the problem's ideal bytes) */
     double l1_lines;          /* 128-byte lines of global loads and stores */
     double local_passes;      /* bank passes of local loads and stores */
+    double local_requests;    /* of those, the first pass of each request (and 128-byte phase) */
     double constant_reads;    /* distinct constant addresses, summed over requests */
     double flops;             /* the problem's floating-point operations */
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */
@@ -97,17 +100,31 @@ typedef struct {
     gp_term limit;
 } gp_kernel;
 
+#define GP_MAX_ARGS 16
+
 /* How the analysed counts grow to the predicted size: instructions run at
  * most once per work-item grow with the work-items (items), those in loops
  * with the work (items x loop); a serial kernel (dispatch = serial) keeps
- * its work-items. */
+ * its work-items. Where the host's geometry is known (groups > 0: the
+ * problem's launch_items), global-memory accesses grow with the buffer they
+ * touch (else with the data) and everything else with the work-groups,
+ * whatever the loops. */
 typedef struct {
     double items, loop;
+    double data;                /* the ideal bytes' growth */
+    double groups;              /* the kernel's work-items' growth, 0: not known */
+    double arg[GP_MAX_ARGS];    /* with groups: each buffer argument's growth, 0: not known */
     double ideal_bytes, flops;  /* the problem's work model at the predicted size */
 } gp_scale;
 
 /* The scale between two sizes of a chapter's problem. Returns 0, or -1 with err. */
 int gp_scale_for(const lesson *l, const char *from_size, const char *to_size, gp_scale *s, char *err, size_t errlen);
+
+/* s with the growth of one kernel's work-groups, where the problem knows them
+ * (answer: the problem's helper kernel's words at the analysis, for a shape
+ * the file chooses; n_answer 0 where none). */
+void gp_scale_kernel(const lesson *l, const char *from_size, const char *to_size, const char *kernel,
+                     const unsigned *answer, int n_answer, gp_scale *s);
 
 /* A kernel's counts at the predicted size. */
 void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c);

@@ -168,6 +168,7 @@ static gm_access *access_at(gm_kernel *k, int line, int col, int space, int kind
     a->col = col;
     a->space = (gm_space)space;
     a->kind = (gm_kind)kind;
+    a->arg = -1;
     return a;
 }
 
@@ -358,22 +359,24 @@ static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel *
     return 0;
 }
 
-/* "inst LINE COL SPACE KIND WMIN WMAX" and 15 sums: one memory instruction's figures, added up over
- * launches; *at gets its index in k->acc (-1 when it could not be kept). */
+/* "inst LINE COL SPACE KIND WMIN WMAX", 15 sums and the buffer argument (-1:
+ * none; optional): one memory instruction's figures, added up over launches;
+ * *at gets its index in k->acc (-1 when it could not be kept). */
 static int parse_inst_line(const char *line, gm_kernel *k, int *at) {
-    int ln, cn;
+    int ln, cn, arg = -1;
     char sp[16], kd[16];
     unsigned wmin, wmax;
     unsigned long long v[17];
-    if (sscanf(line,
-               "inst %d %d %15s %15s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-               &ln, &cn, sp, kd, &wmin, &wmax, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
-               &v[10], &v[11], &v[12], &v[13], &v[14]) != 21 ||
-        space_from(sp) < 0 || kind_from(kd) < 0)
-        return -1;
+    int n = sscanf(line,
+                   "inst %d %d %15s %15s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+                   "%llu %d",
+                   &ln, &cn, sp, kd, &wmin, &wmax, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+                   &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &arg);
+    if (n < 21 || space_from(sp) < 0 || kind_from(kd) < 0) return -1;
     gm_access *a = access_at(k, ln, cn, space_from(sp), kind_from(kd));
     *at = a ? (int)(a - k->acc) : -1;
     if (!a) return 0;
+    if (a->execs == 0 || a->arg < 0) a->arg = arg;
     if (!a->width_min || (wmin && wmin < a->width_min)) a->width_min = wmin;
     if (wmax > a->width_max) a->width_max = wmax;
     a->execs += v[0];
@@ -472,6 +475,21 @@ static int parse_uninit_line(const char *line, gpumodel_report *rep, const gm_ke
 }
 
 /* "msg TYPE COUNT\tTEXT": a message of Oclgrind's; the same message from several launches is one issue. */
+/* "answer W..." : the words a one-work-item kernel stored, in address order. */
+static int parse_answer_line(const char *line, gm_kernel *k) {
+    const char *p = line + 7;
+    k->n_answer = 0;
+    while (*p && k->n_answer < GM_MAX_ANSWER) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p) return -1;
+        k->answer[k->n_answer++] = (unsigned)v;
+        p = end;
+        while (*p == ' ') p++;
+    }
+    return 0;
+}
+
 static int parse_msg_line(const char *line, gpumodel_report *rep, const gm_kernel *k) {
     int type;
     unsigned long long count;
@@ -514,6 +532,7 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
         else if (!strncmp(line, "req ", 4) && k) bad = parse_req_line(line, last >= 0 ? &k->acc[last] : NULL, blocks);
         else if (!strncmp(line, "uninit ", 7) && k) bad = parse_uninit_line(line, rep, k);
         else if (!strncmp(line, "msg ", 4) && k) bad = parse_msg_line(line, rep, k);
+        else if (!strncmp(line, "answer ", 7) && k) bad = parse_answer_line(line, k);
         else if (!strcmp(line, "end")) { k = NULL; last = -1; }
         else bad = line[0] != '\0';
         if (bad) {
@@ -544,6 +563,9 @@ static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
     if (!ops || !ops->helper_kernel) return;
     for (int i = 0; i < rep->n_kernels; i++) {
         if (strcmp(rep->kernels[i].name, ops->helper_kernel) != 0) continue;
+        /* its answer shapes the other kernels' launches (the time prediction asks) */
+        memcpy(rep->helper_answer, rep->kernels[i].answer, sizeof rep->helper_answer);
+        rep->n_helper_answer = rep->kernels[i].n_answer;
         for (int j = 0; j < rep->kernels[i].n_acc; j++) free(rep->kernels[i].acc[j].reqs);
         free(rep->kernels[i].acc);
         memmove(&rep->kernels[i], &rep->kernels[i + 1], sizeof rep->kernels[0] * (size_t)(rep->n_kernels - i - 1));

@@ -58,6 +58,7 @@ typedef struct {
     gm_request *reqs;                    /* requests kept to be drawn (gm_draw.h), owned */
     int n_reqs;
     int reqs_block;                      /* the launch its barrier intervals came from (parsing) */
+    int arg;                             /* global: the kernel argument whose buffer it touched, -1: unknown */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */
@@ -70,6 +71,8 @@ typedef struct {
     int busiest;                         /* index in acc[] of the instruction that costs most */
 } gm_summary;
 
+#define GM_MAX_ANSWER 16
+
 typedef struct {
     char name[64];
     int dims;
@@ -80,6 +83,8 @@ typedef struct {
     int n_acc;
     gm_summary sum[GM_N_SPACES][GM_N_KINDS];
     unsigned long long moved;            /* global-memory bytes moved (sectors x 32) */
+    unsigned answer[GM_MAX_ANSWER];      /* a one-work-item kernel's stored words, by address */
+    int n_answer;
 } gm_kernel;
 
 typedef enum { GM_ISSUE_MEMORY = 0, GM_ISSUE_RACE, GM_ISSUE_UNINIT, GM_ISSUE_DIVERGENCE, GM_ISSUE_OTHER } gm_issue_kind;
@@ -142,6 +147,8 @@ typedef struct {
     gm_kernel *prev_kernels;             /* the compared analysis's kernels, for drawing before -> after */
     int n_prev_kernels;
     double wall_s;
+    unsigned helper_answer[GM_MAX_ANSWER]; /* what the problem's helper kernel answered (left out of kernels) */
+    int n_helper_answer;
 } gpumodel_report;
 
 /* The size a chapter is analysed at: its analysis_size key, else a small size per problem. */

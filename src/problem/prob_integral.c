@@ -215,6 +215,11 @@ static int kernel_defined(cl_program prog, const char *name) {
 /* The two-pass pipeline of a file that defines column_scan: its column_tile
  * kernel gives the tile shape; a zeroed status word per column of a tile and
  * a zeroed tile counter (the kernel resets it at the end of every launch). */
+/* column_scan's work-groups: one per col_w x col_h tile (column_tile's answer). */
+static size_t column_tiles(size_t w, size_t h, size_t col_w, size_t col_h) {
+    return (w + col_w - 1) / col_w * ((h + col_h - 1) / col_h);
+}
+
 static prob_failure column_setup(integral_instance *ii, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
     const prob_instance *pi = &ii->base;
     size_t np = pixels(pi), bytes = integral_output_bytes(pi);
@@ -235,7 +240,7 @@ static prob_failure column_setup(integral_instance *ii, clh_ctx *ctx, cl_program
                          "writes the tile's columns and rows, 1..65536 each (got %u x %u)", shape[0], shape[1]);
     ii->col_w = shape[0];
     ii->col_h = shape[1];
-    size_t tiles = ((size_t)pi->size.n + ii->col_w - 1) / ii->col_w * (((size_t)pi->size.m + ii->col_h - 1) / ii->col_h);
+    size_t tiles = column_tiles((size_t)pi->size.n, (size_t)pi->size.m, ii->col_w, ii->col_h);
     size_t status_bytes = 8 * tiles * ii->col_w;
     ii->d_image = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, np, ii->image, &e[0]);
     ii->d_a = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &e[1]);
@@ -256,6 +261,60 @@ static prob_failure column_setup(integral_instance *ii, clh_ctx *ctx, cl_program
     ii->local = problem_local_size(pi->lesson);
     ii->epoch = 0;
     return PF_OK;
+}
+
+/* The transpose's work-group: TILE x TILE_ROWS from the lesson. */
+static void tile_of(const lesson *l, size_t *tile, size_t *tile_rows) {
+    long t = lesson_param_long(l, "tile", 32), tr = lesson_param_long(l, "tile_rows", 8);
+    *tile = t > 0 ? (size_t)t : 32;
+    *tile_rows = tr > 0 ? (size_t)tr : 8;
+}
+
+/* The NDRanges of the four-launch pipeline for a w x h image: a work-group
+ * per row, a work-group per column (the rows of the transposed image), and
+ * a TILE x TILE_ROWS work-group per tile each way. */
+typedef struct {
+    size_t rows[1], cols[1], t1[2], t2[2];
+} integral_ranges;
+
+static integral_ranges ranges_of(size_t w, size_t h, size_t local, size_t tile, size_t tile_rows) {
+    integral_ranges r = {.rows = {h * local}, .cols = {w * local}};
+    r.t1[0] = problem_round_up(w, tile);
+    r.t1[1] = (h + tile - 1) / tile * tile_rows;
+    r.t2[0] = problem_round_up(h, tile);
+    r.t2[1] = (w + tile - 1) / tile * tile_rows;
+    return r;
+}
+
+/* The buffers: every kernel takes (in, out, ...); column_scan also
+ * (status, counter): a 64-bit word per column of each tile, one counter. */
+static double integral_arg_bytes(const prob_instance *pi, const char *kernel, int arg, const unsigned *answer,
+                                 int n_answer) {
+    const lesson *l = pi->lesson;
+    if (!l || l->n_kernels < 3) return 0;
+    double w = (double)pi->size.n, h = (double)pi->size.m;
+    int first = !strcmp(kernel, l->kernels[0]);
+    if (arg == 0) return first ? w * h : 4 * w * h; /* the uint8 image, else a uint image */
+    if (arg == 1) return 4 * w * h;
+    if (strcmp(kernel, "column_scan") != 0) return 0;
+    if (arg == 2 && n_answer >= 2 && answer[0] && answer[1])
+        return 8.0 * (double)column_tiles((size_t)w, (size_t)h, answer[0], answer[1]) * answer[0];
+    return arg == 3 ? 4 : 0;
+}
+
+static double integral_launch_items(const prob_instance *pi, const char *kernel, const unsigned *answer,
+                                    int n_answer) {
+    const lesson *l = pi->lesson;
+    if (!l || l->n_kernels < 3) return 0;
+    size_t w = (size_t)pi->size.n, h = (size_t)pi->size.m, local = problem_local_size(l), tile, tile_rows;
+    if (!strcmp(kernel, "column_scan"))
+        return n_answer >= 2 && answer[0] && answer[1] ? (double)(column_tiles(w, h, answer[0], answer[1]) * local) : 0;
+    tile_of(l, &tile, &tile_rows);
+    integral_ranges r = ranges_of(w, h, local, tile, tile_rows);
+    if (!strcmp(kernel, l->kernels[0])) return (double)r.rows[0];
+    if (!strcmp(kernel, l->kernels[1])) return (double)r.t1[0] * (double)r.t1[1] + (double)r.t2[0] * (double)r.t2[1];
+    if (!strcmp(kernel, l->kernels[2])) return (double)r.cols[0];
+    return 0;
 }
 
 static prob_failure integral_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen) {
@@ -282,9 +341,7 @@ static prob_failure integral_dev_setup(prob_instance *pi, clh_ctx *ctx, cl_progr
     ii->k_scan = clh_kernel(prog, l->kernels[2], 0, err, errlen);
     if (!ii->k_scan) return PF_KERNEL_MISSING;
     ii->local = problem_local_size(l);
-    long t = lesson_param_long(l, "tile", 32), tr = lesson_param_long(l, "tile_rows", 8);
-    ii->tile = t > 0 ? (size_t)t : 32;
-    ii->tile_rows = tr > 0 ? (size_t)tr : 8;
+    tile_of(l, &ii->tile, &ii->tile_rows);
     return PF_OK;
 }
 
@@ -316,7 +373,7 @@ static prob_failure column_launch(integral_instance *ii, clh_ctx *ctx, double *m
     cl_event ev[2];
     int n_ev = 0;
     size_t g_rows[1] = {h * ii->local}, l1[1] = {ii->local};
-    size_t tiles = (w + ii->col_w - 1) / ii->col_w * ((h + ii->col_h - 1) / ii->col_h);
+    size_t tiles = column_tiles(w, h, ii->col_w, ii->col_h);
     size_t g_tiles[1] = {tiles * ii->local};
     prob_failure rc = launch(ctx, ii->k_scan_bytes, pi->lesson->kernels[0], ii->d_image, ii->d_b, w, h, 1, g_rows, l1,
                              &ev[n_ev], err, errlen);
@@ -364,11 +421,9 @@ static prob_failure integral_dev_launch(prob_instance *pi, clh_ctx *ctx, double 
     int n_ev = 0;
     prob_failure rc = PF_OK;
     *ms = 0;
-    /* one work-group per row */
-    size_t g_rows[1] = {h * ii->local}, g_cols[1] = {w * ii->local}, l1[1] = {ii->local};
+    integral_ranges r = ranges_of(w, h, ii->local, ii->tile, ii->tile_rows);
+    size_t *g_rows = r.rows, *g_cols = r.cols, *g_t1 = r.t1, *g_t2 = r.t2, l1[1] = {ii->local};
     size_t l2[2] = {ii->tile, ii->tile_rows};
-    size_t g_t1[2] = {problem_round_up(w, ii->tile), (h + ii->tile - 1) / ii->tile * ii->tile_rows};
-    size_t g_t2[2] = {problem_round_up(h, ii->tile), (w + ii->tile - 1) / ii->tile * ii->tile_rows};
     rc = launch(ctx, ii->k_scan_bytes, l->kernels[0], ii->d_image, ii->d_a, w, h, 1, g_rows, l1, &ev[n_ev], err,
                 errlen);
     if (!rc) n_ev++;
@@ -439,6 +494,9 @@ const problem_ops prob_integral_ops = {
     .prepare_golden = integral_prepare_golden,
     .verify = integral_verify,
     .work = integral_work,
+    .launch_items = integral_launch_items,
+    .arg_bytes = integral_arg_bytes,
+    .helper_kernel = "column_tile",
     .dev_setup = integral_dev_setup,
     .dev_launch = integral_dev_launch,
     .dev_read = integral_dev_read,

@@ -80,6 +80,18 @@ typedef struct problem_ops {
     void (*prepare_golden)(prob_instance *pi);
     void (*verify)(const prob_instance *pi, const void *out, size_t len, verify_report *vr);
     prob_work (*work)(const prob_instance *pi);
+    /* Optional: the work-items the host launches a kernel with at pi's size
+     * (over all its launches), or 0 where it cannot tell. answer holds the
+     * words helper_kernel stored when the file was analysed (n_answer 0:
+     * none), for a shape the file chooses. The time prediction then grows
+     * the kernel's global-memory counts with the data and its other counts
+     * (local memory, loops inside a work-group) with the work-groups, as the
+     * host's geometry does. Reads only the size and the lesson. */
+    double (*launch_items)(const prob_instance *pi, const char *kernel, const unsigned *answer, int n_answer);
+    /* Optional, with launch_items: the bytes of the buffer the host passes
+     * the kernel as argument arg at pi's size (0: not a buffer, or not
+     * known). Global accesses then grow with the buffer they touch. */
+    double (*arg_bytes)(const prob_instance *pi, const char *kernel, int arg, const unsigned *answer, int n_answer);
     /* worker side: buffers and kernels, one timed launch, the result. */
     prob_failure (*dev_setup)(prob_instance *pi, clh_ctx *ctx, cl_program prog, char *err, size_t errlen);
     prob_failure (*dev_launch)(prob_instance *pi, clh_ctx *ctx, double *kernel_ms, char *err, size_t errlen);

@@ -79,6 +79,15 @@ START_TEST(bank_bound) {
     /* 1e9 passes at 1e11/s = 10 ms against 1 ms of memory; two launches */
     ck_assert_int_eq(k.limit, GPT_LOCAL);
     ck_assert_double_eq_tol(k.total_s, 10e-3 + 10e-6, TOL);
+    /* 1e8 requests, 10-way conflicts: with a conflicted pass rate of 200 G/s
+     * the 9e8 extra passes take 4.5 ms, the first passes 1 ms */
+    c.local_requests = 1e8;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.total_s, 10e-3 + 10e-6, TOL); /* no conflicted rate: all at 100 G/s */
+    p.v[GPK_LOCAL_CONFLICT] = 200;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.t[GPT_LOCAL], 1e-3 + 4.5e-3, TOL);
+    ck_assert_double_eq_tol(k.total_s, 5.5e-3 + 10e-6, TOL);
 }
 END_TEST
 
@@ -161,6 +170,63 @@ START_TEST(work_model_scales_surf) {
     char size[96];
     gp_target_size(l, "1024x16x64", size, sizeof size);
     ck_assert_str_eq(size, l->bench_size);
+    catalog_free(&cat);
+}
+END_TEST
+
+/* Chapter 9's host launches a work-group per row, per column and per tile:
+ * the row scans' work inside a group stays as analysed (64 of a row's pixels
+ * at 64x48 are one chunk as 8192 are a few), the global traffic follows the
+ * pixels, and a kernel whose shape the file chooses keeps the plain scaling. */
+START_TEST(work_groups_scale_integral) {
+    catalog cat;
+    char err[512];
+    ck_assert_msg(catalog_load(&cat, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    const lesson *l = catalog_by_number(&cat, 9);
+    ck_assert_ptr_nonnull(l);
+    gp_scale s;
+    ck_assert_msg(gp_scale_for(l, "64x48", "8192x8192", &s, err, sizeof err) == 0, "%s", err);
+    ck_assert_double_eq_tol(s.data, 8192.0 * 8192 / (64 * 48), 1e-9);
+    gp_scale k = s;
+    gp_scale_kernel(l, "64x48", "8192x8192", "row_scan_bytes", NULL, 0, &k);
+    ck_assert_double_eq_tol(k.groups, 8192.0 / 48, 1e-9);          /* a group per row */
+    gp_scale_kernel(l, "64x48", "8192x8192", "row_scan", NULL, 0, &k);
+    ck_assert_double_eq_tol(k.groups, 8192.0 / 64, 1e-9);          /* a group per column */
+    gp_scale_kernel(l, "64x48", "8192x8192", "transpose", NULL, 0, &k);
+    ck_assert_double_eq_tol(k.groups, 256.0 * 256 / (2 * 2), 1e-9); /* 32 x 32 tiles, 48 rows take 2 */
+    gp_scale_kernel(l, "64x48", "8192x8192", "column_scan", NULL, 0, &k);
+    ck_assert(k.groups == 0);                                       /* no answer: not known */
+    const unsigned tile[2] = {1024, 16};                            /* column_tile's answer */
+    gp_scale_kernel(l, "64x48", "8192x8192", "column_scan", tile, 2, &k);
+    ck_assert_double_eq_tol(k.groups, 8.0 * 512 / 3, 1e-9);         /* 1 x 3 tiles -> 8 x 512 */
+    ck_assert_double_eq_tol(k.arg[0], 8192.0 * 8192 / (64 * 48), 1e-9); /* the image grows with the pixels */
+    ck_assert_double_eq_tol(k.arg[2], 8.0 * 512 / 3, 1e-9);            /* its status words with the tiles */
+    ck_assert_double_eq_tol(k.arg[3], 1, 1e-12);                       /* one counter */
+
+    /* a local access in a loop grows with the groups, a global one with the pixels */
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    ck_assert_msg(gpumodel_parse(synthetic, &rep, err, sizeof err) == 0, "%s", err);
+    gp_counts plain, grouped;
+    gp_scale flat = {.items = 100, .loop = 10, .data = 1000};
+    gp_counts_of(&rep.kernels[0], &flat, &plain);
+    flat.groups = 5;
+    gp_counts_of(&rep.kernels[0], &flat, &grouped);
+    ck_assert_double_eq_tol(grouped.local_passes, 64 * 5, 1e-9);
+    ck_assert_double_eq_tol(grouped.l1_lines, 58 * 1000, 1e-6);     /* no buffer known: the data */
+    rep.kernels[0].acc[0].arg = 2;
+    flat.arg[2] = 7;
+    gp_counts_of(&rep.kernels[0], &flat, &grouped);
+    ck_assert_double_eq_tol(grouped.l1_lines, 58 * 7, 1e-6);        /* its buffer's growth */
+    ck_assert(plain.local_passes != grouped.local_passes);
+    gpumodel_report_free(&rep);
+
+    /* the histogram problems have no launch geometry: their scaling is unchanged */
+    const lesson *h = catalog_by_number(&cat, 5);
+    ck_assert_msg(gp_scale_for(h, "1024x16x64", "262144x256x64", &s, err, sizeof err) == 0, "%s", err);
+    k = s;
+    gp_scale_kernel(h, "1024x16x64", "262144x256x64", "histogram", NULL, 0, &k);
+    ck_assert(k.groups == 0);
     catalog_free(&cat);
 }
 END_TEST
@@ -287,6 +353,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, local_atomics_and_launch);
     tcase_add_test(tc, counts_from_a_report);
     tcase_add_test(tc, work_model_scales_surf);
+    tcase_add_test(tc, work_groups_scale_integral);
     tcase_add_test(tc, profile_errors_name_file_and_line);
     tcase_add_test(tc, shipped_profiles_load_and_round_trip);
     tcase_add_test(tc, lines_say_prediction_and_accuracy);
