@@ -57,7 +57,7 @@ inline unsigned size_of(uint64_t p) { return unsigned(p >> 56); }
 
 struct Totals {
   uint64_t execs = 0, bytes = 0, items = 0, warps = 0, requests = 0, lanes = 0;
-  uint64_t sectors = 0, useful = 0;                  // global and constant
+  uint64_t sectors = 0, useful = 0, lines = 0;       // global and constant (lines: distinct 128-byte lines)
   uint64_t bank_sum = 0, bank_max = 0;               // local
   uint64_t distinct_sum = 0, distinct_max = 0;       // every space
   uint64_t contention_sum = 0, contention_max = 0;   // atomics
@@ -67,7 +67,7 @@ struct Totals {
   void add(const Totals& o) {
     if (arg < 0) arg = o.arg;
     execs += o.execs; bytes += o.bytes; items += o.items; warps += o.warps;
-    requests += o.requests; lanes += o.lanes; sectors += o.sectors; useful += o.useful;
+    requests += o.requests; lanes += o.lanes; sectors += o.sectors; useful += o.useful; lines += o.lines;
     bank_sum += o.bank_sum; bank_max = std::max(bank_max, o.bank_max);
     distinct_sum += o.distinct_sum; distinct_max = std::max(distinct_max, o.distinct_max);
     contention_sum += o.contention_sum; contention_max = std::max(contention_max, o.contention_max);
@@ -567,6 +567,8 @@ private:
       }
       std::sort(sec, sec + ns);
       uint64_t sectors = uint64_t(std::unique(sec, sec + ns) - sec);
+      for (uint64_t i = 0; i < sectors; i++)
+        if (i == 0 || sec[i] / 4 != sec[i - 1] / 4) t.lines++;
       t.sectors += sectors;
       t.useful += std::min<uint64_t>(requested, sectors * 32);
       cost = s.space == S_CONSTANT ? (distinct << 16) | sectors : sectors;
@@ -669,14 +671,14 @@ private:
       const Site& s = m_sites[i];
       if (!t.execs) continue;
       fprintf(f,
-              "inst %u %u %s %s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d\n",
+              "inst %u %u %s %s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu\n",
               s.line, s.col, spaces[s.space], kinds[s.kind], t.wmin, t.wmax, (unsigned long long)t.execs,
               (unsigned long long)t.items, (unsigned long long)t.bytes, (unsigned long long)t.warps,
               (unsigned long long)t.requests, (unsigned long long)t.lanes, (unsigned long long)t.sectors,
               (unsigned long long)t.useful, (unsigned long long)t.bank_sum, (unsigned long long)t.bank_max,
               (unsigned long long)t.distinct_sum, (unsigned long long)t.distinct_max,
               (unsigned long long)t.contention_sum, (unsigned long long)t.contention_max,
-              (unsigned long long)t.skipped, t.arg);
+              (unsigned long long)t.skipped, t.arg, (unsigned long long)t.lines);
       if (i < m_samples.size()) write_samples(f, s, m_samples[i]);
     }
     for (auto& u : m_uninit) {

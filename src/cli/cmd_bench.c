@@ -309,7 +309,8 @@ static int write_profile(const char *device, const char *file) {
     p.compute_units = (int)lim.compute_units;
     const double v[GP_N_KEYS] = {lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.local_gpasses, lim.const_greads,
                                  lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
-                                 lim.warp_request_ns, lim.l2_gbps, lim.local_conflict_gpasses};
+                                 lim.warp_request_ns, lim.l2_gbps, lim.local_conflict_gpasses, lim.const_glines,
+                                 lim.l1_grequests};
     for (int k = 0; k < GP_N_KEYS; k++) {
         p.v[k] = v[k];
         snprintf(p.source[k], sizeof p.source[k], "measured: cltutor bench --profile, %s", p.date);
@@ -320,12 +321,14 @@ static int write_profile(const char *device, const char *file) {
     }
     printf(_("Device:  %s (%s, %s, driver %s), %s\n"), lim.device.name, lim.device.type, lim.device.platform,
            lim.device.driver, p.date);
-    printf(_("Profile: copy %.1f GB/s, FP32 %.1f GFLOP/s, cached lines %.1f G/s, local passes %.1f G/s "
-             "(%.1f G/s with 32-way conflicts), constant reads %.1f G/s, global atomics %.2f / %.2f G/s "
+    printf(_("Profile: copy %.1f GB/s, FP32 %.1f GFLOP/s, cached lines %.1f G/s (%.1f G one-line requests/s), "
+             "local passes %.1f G/s "
+             "(%.1f G/s with 32-way conflicts), constant reads %.1f G/s (%.1f G lines/s, 32 lines a warp), "
+             "global atomics %.2f / %.2f G/s "
              "(own / one address), local atomic requests %.2f / %.2f G/s, launch %.1f us, a lone warp's request %.1f ns, "
              "cached copy %.1f GB/s\n"),
-           lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.local_gpasses, lim.local_conflict_gpasses,
-           lim.const_greads, lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
+           lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.l1_grequests, lim.local_gpasses, lim.local_conflict_gpasses,
+           lim.const_greads, lim.const_glines, lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
            lim.warp_request_ns, lim.l2_gbps);
     printf(_("Written to %s\n"), file);
     return 0;

@@ -13,9 +13,14 @@
 #include <string.h>
 
 static const char *const key_names[GP_N_KEYS] = {
-#define GPK_NAME(e, key, what) key,
+#define GPK_NAME(e, key, need, what) key,
     GP_KEYS(GPK_NAME)
 #undef GPK_NAME
+};
+static const gp_need key_needs[GP_N_KEYS] = {
+#define GPK_NEED(e, key, need, what) need,
+    GP_KEYS(GPK_NEED)
+#undef GPK_NEED
 };
 static const char *const term_names[GP_N_TERMS] = {
 #define GPT_NAME(e, name, label) name,
@@ -165,11 +170,11 @@ int gp_profile_load(const char *path, gp_profile *p, char *err, size_t errlen) {
     }
     if (r.bad) return -1;
     for (int k = 0; k < GP_N_KEYS; k++)
-        if (!r.seen[k] && k != GPK_L2 && k != GPK_LOCAL_CONFLICT) {
+        if (!r.seen[k] && key_needs[k] != GPN_OPTIONAL) {
             util_errf(err, errlen, _("%s: no %s in [limits] (%s); `cltutor bench --profile` measures it"), path,
                       key_names[k], key_names[k]);
             return -1;
-        } else if (k != GPK_L2 && k != GPK_LAUNCH && k != GPK_WARP_NS && k != GPK_LOCAL_CONFLICT && p->v[k] <= 0) {
+        } else if (key_needs[k] == GPN_POSITIVE && p->v[k] <= 0) {
             util_errf(err, errlen, _("%s: %s must be above 0"), path, key_names[k]);
             return -1;
         }
@@ -288,12 +293,15 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
                 c->gatomic_same += (double)a->execs * f * w;
                 c->gatomic_spread += (double)a->execs * f * (1 - w);
             } else {
-                /* a fully used sector shares its 128-byte line with three others */
-                double lines = sectors / 4 + (sectors - useful / GM_SECTOR) * 3 / 4;
+                /* the distinct 128-byte lines of each request; where the report has
+                 * none, a fully used sector shares its line with three others */
+                double lines = a->lines ? (double)a->lines * f : sectors / 4 + (sectors - useful / GM_SECTOR) * 3 / 4;
                 c->l1_lines += lines > req ? lines : req;
+                c->l1_requests += req;
             }
         } else if (a->space == GM_CONSTANT) {
             c->constant_reads += (double)a->distinct_sum * f;
+            if (a->lines > a->requests) c->constant_lines += (double)(a->lines - a->requests) * f;
         } else if (a->kind == GM_ATOMIC) {
             /* a request takes a pass per bank conflict, and collisions on one word in turn */
             c->latomic_spread += a->bank_sum ? (double)a->bank_sum * f : req;
@@ -314,12 +322,14 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
     out->c = *c;
     double *t = out->t;
     t[GPT_MEMORY] = c->dram_bytes * per_s(p, GPK_COPY);
-    t[GPT_L1] = c->l1_lines * per_s(p, GPK_L1);
+    /* the lines the load/store units serve, or their requests where those are of one line and take longer */
+    t[GPT_L1] = fmax(c->l1_lines * per_s(p, GPK_L1), c->l1_requests * per_s(p, GPK_L1_REQUESTS));
     /* a request's first pass at the conflict-free rate, its conflicts' extra passes at the conflicted one */
     double first = fmin(c->local_requests, c->local_passes);
     t[GPT_LOCAL] = first * per_s(p, GPK_LOCAL) +
                    (c->local_passes - first) * per_s(p, p->v[GPK_LOCAL_CONFLICT] > 0 ? GPK_LOCAL_CONFLICT : GPK_LOCAL);
-    t[GPT_CONSTANT] = c->constant_reads * per_s(p, GPK_CONST);
+    /* a request's words at the constant rate, each line past its first at the divergent-lines one */
+    t[GPT_CONSTANT] = c->constant_reads * per_s(p, GPK_CONST) + c->constant_lines * per_s(p, GPK_CONST_LINES);
     t[GPT_COMPUTE] = c->flops * per_s(p, GPK_FP32);
     t[GPT_GATOMIC] = c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD) + c->gatomic_same * per_s(p, GPK_GATOM_SAME);
     double same = per_s(p, GPK_LATOM_SAME) - per_s(p, GPK_LATOM_SPREAD);
@@ -498,6 +508,7 @@ static cJSON *prediction_json(const gp_prediction *pr) {
         cJSON_AddNumberToObject(cc, "l1_lines", c->l1_lines);
         cJSON_AddNumberToObject(cc, "local_passes", c->local_passes);
         cJSON_AddNumberToObject(cc, "constant_reads", c->constant_reads);
+        cJSON_AddNumberToObject(cc, "constant_lines", c->constant_lines);
         cJSON_AddNumberToObject(cc, "flops", c->flops);
         cJSON_AddNumberToObject(cc, "global_atomics", c->gatomic_spread + c->gatomic_same);
         cJSON_AddNumberToObject(cc, "local_atomic_requests", c->latomic_spread);

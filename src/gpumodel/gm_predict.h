@@ -8,25 +8,36 @@
 #include "gpumodel/gpumodel.h"
 
 /* The device figures a prediction uses: one key each in the profile's
- * [limits] section. X(enum, key, what it is) */
-#define GP_KEYS(X)                                                                                            \
-    X(GPK_COPY, "copy_gb_per_s", "copy bandwidth, read + write bytes, 1e9/s")                                  \
-    X(GPK_FP32, "fp32_gflop_per_s", "FP32 peak, 1e9 flop/s")                                                   \
-    X(GPK_L1, "l1_lines_g_per_s", "128-byte lines the load/store units serve, 1e9/s (whole device)")           \
-    X(GPK_LOCAL, "local_passes_g_per_s", "local-memory bank passes, 1e9/s (whole device)")                     \
-    X(GPK_CONST, "constant_reads_g_per_s", "constant-cache addresses served, 1e9/s (whole device)")            \
-    X(GPK_GATOM_SPREAD, "global_atomic_spread_g_per_s", "global atomics, each work-item its own address, 1e9/s") \
-    X(GPK_GATOM_SAME, "global_atomic_same_g_per_s", "global atomics, every work-item one address, 1e9/s")      \
-    X(GPK_LATOM_SPREAD, "local_atomic_spread_g_per_s", "local atomics, each work-item its own address, 1e9/s") \
-    X(GPK_LATOM_SAME, "local_atomic_same_g_per_s", "local atomics, every work-item of a group one address, 1e9/s") \
-    X(GPK_LAUNCH, "launch_us", "time of an empty kernel, microseconds")                                        \
-    X(GPK_WARP_NS, "warp_request_ns", "time a lone warp takes per cached load request, nanoseconds")           \
-    X(GPK_L2, "l2_gb_per_s", "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)")  \
-    X(GPK_LOCAL_CONFLICT, "local_conflict_passes_g_per_s",                                                     \
-      "local-memory bank passes of 32-way conflicted requests, 1e9/s (whole device; optional)")
+ * [limits] section. X(enum, key, need, what it is); need: GPN_POSITIVE must
+ * be there and above 0, GPN_PRESENT must be there (0 allowed), GPN_OPTIONAL
+ * may be left out (the model then does without it). */
+#define GP_KEYS(X)                                                                                                 \
+    X(GPK_COPY, "copy_gb_per_s", GPN_POSITIVE, "copy bandwidth, read + write bytes, 1e9/s")                         \
+    X(GPK_FP32, "fp32_gflop_per_s", GPN_POSITIVE, "FP32 peak, 1e9 flop/s")                                          \
+    X(GPK_L1, "l1_lines_g_per_s", GPN_POSITIVE, "128-byte lines the load/store units serve, 1e9/s (whole device)")  \
+    X(GPK_LOCAL, "local_passes_g_per_s", GPN_POSITIVE, "local-memory bank passes, 1e9/s (whole device)")            \
+    X(GPK_CONST, "constant_reads_g_per_s", GPN_POSITIVE, "constant-cache addresses served, 1e9/s (whole device)")   \
+    X(GPK_GATOM_SPREAD, "global_atomic_spread_g_per_s", GPN_POSITIVE,                                               \
+      "global atomics, each work-item its own address, 1e9/s")                                                      \
+    X(GPK_GATOM_SAME, "global_atomic_same_g_per_s", GPN_POSITIVE, "global atomics, every work-item one address, 1e9/s") \
+    X(GPK_LATOM_SPREAD, "local_atomic_spread_g_per_s", GPN_POSITIVE,                                                \
+      "local atomics, each work-item its own address, 1e9/s")                                                       \
+    X(GPK_LATOM_SAME, "local_atomic_same_g_per_s", GPN_POSITIVE,                                                    \
+      "local atomics, every work-item of a group one address, 1e9/s")                                               \
+    X(GPK_LAUNCH, "launch_us", GPN_PRESENT, "time of an empty kernel, microseconds")                                \
+    X(GPK_WARP_NS, "warp_request_ns", GPN_PRESENT, "time a lone warp takes per cached load request, nanoseconds")   \
+    X(GPK_L2, "l2_gb_per_s", GPN_OPTIONAL, "bandwidth of a copy that fits the last-level cache, 1e9/s (recorded, not used)") \
+    X(GPK_LOCAL_CONFLICT, "local_conflict_passes_g_per_s", GPN_OPTIONAL,                                            \
+      "local-memory bank passes of 32-way conflicted requests, 1e9/s (whole device)")                               \
+    X(GPK_CONST_LINES, "constant_lines_g_per_s", GPN_OPTIONAL,                                                      \
+      "constant-cache lines when a warp's reads fall in 32 lines, 1e9/s (whole device)")                            \
+    X(GPK_L1_REQUESTS, "l1_requests_g_per_s", GPN_OPTIONAL,                                                         \
+      "cached load requests of one line, one work-item a warp, 1e9/s (whole device)")
+
+typedef enum { GPN_POSITIVE, GPN_PRESENT, GPN_OPTIONAL } gp_need;
 
 typedef enum {
-#define GPK_ENUM(e, key, what) e,
+#define GPK_ENUM(e, key, need, what) e,
     GP_KEYS(GPK_ENUM)
 #undef GPK_ENUM
     GP_N_KEYS
@@ -85,6 +96,8 @@ typedef struct {
     double local_passes;      /* bank passes of local loads and stores */
     double local_requests;    /* of those, the first pass of each request (and 128-byte phase) */
     double constant_reads;    /* distinct constant addresses, summed over requests */
+    double constant_lines;    /* lines past each request's first, summed over requests */
+    double l1_requests;       /* global load and store requests */
     double flops;             /* the problem's floating-point operations */
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */
     double latomic_spread, latomic_same;  /* local atomic warp requests, by whether they collide */

@@ -359,19 +359,20 @@ static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel *
     return 0;
 }
 
-/* "inst LINE COL SPACE KIND WMIN WMAX", 15 sums and the buffer argument (-1:
- * none; optional): one memory instruction's figures, added up over launches;
+/* "inst LINE COL SPACE KIND WMIN WMAX", 15 sums, the buffer argument (-1:
+ * none) and the 128-byte lines (both optional): one memory instruction's
+ * figures, added up over launches;
  * *at gets its index in k->acc (-1 when it could not be kept). */
 static int parse_inst_line(const char *line, gm_kernel *k, int *at) {
     int ln, cn, arg = -1;
     char sp[16], kd[16];
     unsigned wmin, wmax;
-    unsigned long long v[17];
+    unsigned long long v[17] = {0};
     int n = sscanf(line,
                    "inst %d %d %15s %15s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-                   "%llu %d",
+                   "%llu %d %llu",
                    &ln, &cn, sp, kd, &wmin, &wmax, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-                   &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &arg);
+                   &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &arg, &v[15]);
     if (n < 21 || space_from(sp) < 0 || kind_from(kd) < 0) return -1;
     gm_access *a = access_at(k, ln, cn, space_from(sp), kind_from(kd));
     *at = a ? (int)(a - k->acc) : -1;
@@ -394,6 +395,7 @@ static int parse_inst_line(const char *line, gm_kernel *k, int *at) {
     a->contention_sum += v[12];
     if (v[13] > a->contention_max) a->contention_max = v[13];
     a->skipped += v[14];
+    a->lines += v[15];
     return 0;
 }
 

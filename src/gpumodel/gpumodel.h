@@ -59,6 +59,7 @@ typedef struct {
     int n_reqs;
     int reqs_block;                      /* the launch its barrier intervals came from (parsing) */
     int arg;                             /* global: the kernel argument whose buffer it touched, -1: unknown */
+    unsigned long long lines;            /* global, constant: distinct 128-byte lines summed over requests (0: not known) */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */

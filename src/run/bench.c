@@ -51,6 +51,17 @@ static const char *const profile_kernels =
     "    for (int i = 0; i < iters; i++) s += src[(i * 32 + l) & 4095];   /* a line a request */\n"
     "    out[get_global_id(0)] = s;\n"
     "}\n"
+    "__kernel void requests(__global const float *src, __global float *out, int iters) {\n"
+    "    int l = get_local_id(0); float s = 0;\n"
+    "    if ((l & 31) == 0)   /* one work-item of each warp: a request of one line */\n"
+    "        for (int i = 0; i < iters; i++) s += src[((l / 32 + i) & 127) * 32];\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
+    "__kernel void const_lines(__constant float *c, __global float *out, int iters) {\n"
+    "    int l = get_local_id(0); float s = 0;\n"
+    "    for (int i = 0; i < iters; i++) s += c[((l + i) & 127) * 32];   /* 32 lines a warp */\n"
+    "    out[get_global_id(0)] = s;\n"
+    "}\n"
     "__kernel void banks(__global float *out, int iters, int stride) {\n"
     "    __local float t[4096]; int l = get_local_id(0); float s = 0;\n"
     "    for (int i = l; i < 4096; i += get_local_size(0)) t[i] = i;\n"
@@ -144,6 +155,8 @@ static int measure_profile(int fd, clh_ctx *ctx, int gpu, bench_limits *lim) {
 #define RATE(count, call) ((t = (call)) > 0 && e == CL_SUCCESS ? (count) / (t * 1e-3) * 1e-9 : 0)
     lim->l1_glines = RATE(ops, time_micro(ctx, prog, "lines", two, 2, &iters, 1, items, 256, &e));
     lim->const_greads = RATE(ops, time_micro(ctx, prog, "consts", two, 2, &iters, 1, items, 256, &e));
+    lim->const_glines = RATE(ops, time_micro(ctx, prog, "const_lines", two, 2, &iters, 1, items, 256, &e));
+    lim->l1_grequests = RATE(warps, time_micro(ctx, prog, "requests", two, 2, &iters, 1, items, 256, &e));
     lim->local_gpasses = RATE(warps, time_micro(ctx, prog, "banks", &out, 1, flat, 2, items, 256, &e));
     lim->local_conflict_gpasses = RATE(ops, time_micro(ctx, prog, "banks", &out, 1, conflicted, 2, items, 256, &e));
     lim->gatom_spread = RATE(ops, time_micro(ctx, prog, "gatomic", &out, 1, spread, 2, items, 256, &e));

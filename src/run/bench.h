@@ -24,6 +24,8 @@ typedef struct {
     double local_gpasses;   /* local-memory bank passes/s, 1e9: conflict-free reads */
     double local_conflict_gpasses; /* the same with 32-way conflicts (a check of the first) */
     double const_greads;    /* distinct __constant addresses/s, 1e9 */
+    double const_glines;    /* __constant lines/s when a warp's 32 reads are in 32 lines, 1e9 */
+    double l1_grequests;    /* cached one-line load requests/s, one work-item a warp, 1e9 */
     double gatom_spread, gatom_same;  /* global atomics/s, 1e9: own address, one address */
     double latom_spread, latom_same;  /* local atomic warp requests/s, 1e9 */
     double launch_us;       /* an empty kernel's event time */
