@@ -192,7 +192,8 @@ with open(out, "w") as f:
                "the chapter's analysis size, extrapolated); measured: the same run's median kernel time.")
     f.write(f"Command: `{cmd}`; profile `{profile}`. {how}\n\n")
     f.write(f"Geometric-mean absolute error {100*geo:.1f}% over {len(ratios)} kernels; {within} within 2x; "
-            f"{sum(dirs)} of {len(dirs)} stage speed-ups predicted in the measured direction.\n\n")
+            f"{sum(dirs)} of {len(dirs)} stage speed-ups predicted in the measured direction. "
+            "What the model leaves out, and which kernels it shows in: docs/gpu-model.md, \"Validation\".\n\n")
     f.write("| # | kind | kernel | size | predicted ms | measured ms | predicted / measured | limit |\n|---|---|---|---|---|---|---|---|\n")
     for t in table:
         if not isinstance(t, tuple): f.write(t + "\n")
