@@ -721,25 +721,46 @@ static const char *course_relative(const paths *pth, const char *path) {
     return !strncmp(path, pth->data, n) && path[n] == '/' ? path + n + 1 : path;
 }
 
+/* The file a chapter's kernel is compared with: the previous chapter's
+ * reference, or where that chapter solves another problem (or there is
+ * none) this chapter's starting file; other is "" when the kernel is that
+ * file. label names it in the current language. Returns its lesson. */
+static const lesson *compared_file(const lesson *l, const catalog *cat, const paths *pth, const char *kernel_path,
+                                   char *other, size_t olen, char *label, size_t llen) {
+    const lesson *prev = l->previous > 0 && cat ? catalog_by_number(cat, l->previous) : NULL;
+    other[0] = label[0] = '\0';
+    if (prev && !strcmp(prev->problem, l->problem)) {
+        paths_solution(pth, prev, other, olen);
+        util_textf(label, llen, _("chapter %d's reference (%s)"), prev->number, course_relative(pth, other));
+        return prev;
+    }
+    paths_starting(pth, l, other, olen);
+    if (same_text(other, kernel_path)) other[0] = '\0';
+    else util_textf(label, llen, _("this chapter's starting file (%s)"), course_relative(pth, other));
+    return l;
+}
+
+void gpumodel_retranslate(gpumodel_report *rep, const gpumodel_cache *kept, const lesson *l, const catalog *cat,
+                          const paths *pth) {
+    if (rep->status != GM_OK) return;
+    if (!rep->prev_label[0]) {
+        gpumodel_format(rep);
+        return;
+    }
+    char other[1200], label[1400];
+    compared_file(l, cat, pth, rep->kernel_path, other, sizeof other, label, sizeof label);
+    int have = kept && kept->set && !strcmp(kept->path, other);
+    gpumodel_compare(rep, have ? &kept->rep : NULL, label[0] ? label : NULL);
+}
+
 /* Analyses a chapter's kernel and, with compare, the stage before it (the previous reference or the starting file). */
 int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const paths *pth, int compare,
                              gpumodel_cache *cache, run_progress_cb cb, void *user, volatile int *cancel,
                              gpumodel_report *rep) {
     const lesson *l = rq->lesson;
     if (gpumodel_analyze(rq, cb, user, cancel, rep) != 0 || !compare) return rep->status == GM_OK ? 0 : -1;
-    /* the previous chapter's reference; where that chapter solves another
-     * problem (or there is none), this chapter's starting file */
-    const lesson *prev = l->previous > 0 && cat ? catalog_by_number(cat, l->previous) : NULL;
-    char other[1200] = "", label[1400] = "";
-    if (prev && !strcmp(prev->problem, l->problem)) {
-        paths_solution(pth, prev, other, sizeof other);
-        util_textf(label, sizeof label, _("chapter %d's reference (%s)"), prev->number, course_relative(pth, other));
-    } else {
-        prev = l;
-        paths_starting(pth, l, other, sizeof other);
-        if (same_text(other, rq->kernel_path)) other[0] = '\0';
-        else util_textf(label, sizeof label, _("this chapter's starting file (%s)"), course_relative(pth, other));
-    }
+    char other[1200], label[1400];
+    const lesson *prev = compared_file(l, cat, pth, rq->kernel_path, other, sizeof other, label, sizeof label);
     if (!other[0] || !util_is_file(other)) return 0;
     engine_request prq = *rq;
     prq.lesson = prev;

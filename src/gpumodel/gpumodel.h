@@ -188,6 +188,12 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
                              gpumodel_cache *cache, run_progress_cb cb, void *user, volatile int *cancel,
                              gpumodel_report *rep);
 
+/* Rebuilds rep's text (report lines, comparison, its label) in the current
+ * language after a change of language; kept is the compared file's analysis
+ * that gpumodel_analyze_chapter kept (NULL: none). */
+void gpumodel_retranslate(gpumodel_report *rep, const gpumodel_cache *kept, const lesson *l, const catalog *cat,
+                          const paths *pth);
+
 /* Adds the comparison with prev (an analysis of the previous chapter's reference),
  * described by label, and rebuilds rep->lines. */
 void gpumodel_compare(gpumodel_report *rep, const gpumodel_report *prev, const char *label);

@@ -256,6 +256,10 @@ static void toggle_lang(ui_app *a) {
     prefs_save(a);
     if (a->in_chapter) {
         ui_chapter_load_lesson(a);
+        /* the GPU model's report in the new language (the compared file's
+         * analysis belongs to the analysis job while one runs) */
+        if (a->ch.gm && !a->ch.gm_id)
+            gpumodel_retranslate(a->ch.gm, a->gm_cache.set ? &a->gm_cache : NULL, a->ch.l, &a->cat, &a->paths);
         ui_chapter_mark_dirty(a);
     }
 }

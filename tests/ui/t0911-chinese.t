@@ -37,4 +37,22 @@ for ch in $n; do
   look "chapter $ch, its reference, the GPU model"
   keys q
 done
+
+# L after an analysis: the GPU model's report and its comparison change language too, with no new analysis
+start LANGUAGE=en
+T resize-window -t ui -x 120 -y 40 >/dev/null 2>&1
+keys 3
+wait_for "03-coalesced" 10
+cp "$root/kernels/03-coalesced/histogram.cl" "$ws/exercises/03-coalesced/histogram.cl"
+keys r
+wait_for "Run 1" 60 || wait_for "Correct" 5
+keys 8
+if wait_for "GPU memory model of" 120; then ok "English first: the GPU model's report"; else bad "English first: the GPU model's report"; fi
+keys L
+if wait_for "GPU 内存模型" 10; then ok "after L: the report in Chinese"; else bad "after L: the report in Chinese" "$(screen)"; fi
+look "chapter 3, the GPU model after L"
+keys z G
+sleep 1
+if screen | grep -q "与第 2 章的参考"; then ok "after L: the comparison names chapter 2's reference in Chinese"
+else bad "after L: the comparison in Chinese" "$(screen)"; fi
 finish
