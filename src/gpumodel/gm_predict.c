@@ -389,11 +389,14 @@ int gp_predict(const gpumodel_report *rep, const lesson *l, const char *size, co
 
 /* ---- words ---- */
 
+/* "1.07 GB", "3.01 TB/s"; a word keeps its own space: "250 M bank passes". */
 static void fmt_qty(char *buf, size_t len, double v, const char *unit) {
     const char *pre[] = {"", "k", "M", "G", "T"};
     int i = 0;
     while (v >= 1000 && i < 4) v /= 1000, i++;
-    snprintf(buf, len, v >= 100 ? "%.0f %s%s" : v >= 10 ? "%.1f %s%s" : "%.2f %s%s", v, pre[i], unit);
+    int symbol = unit[0] == '/' || !strcmp(unit, "B") || !strcmp(unit, "B/s") || !strncmp(unit, "FLOP", 4);
+    const char *gap = i > 0 && !symbol ? " " : "";
+    snprintf(buf, len, v >= 100 ? "%.0f %s%s%s" : v >= 10 ? "%.1f %s%s%s" : "%.2f %s%s%s", v, pre[i], gap, unit);
 }
 
 void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size_t len) {
@@ -402,7 +405,15 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
     char a[32], b[32];
     switch (pr->limit) {
     case GPT_MEMORY: fmt_qty(a, sizeof a, c->dram_bytes, "B"); fmt_qty(b, sizeof b, p->v[GPK_COPY] * 1e9, "B/s"); break;
-    case GPT_L1: fmt_qty(a, sizeof a, c->l1_lines, _("lines")); fmt_qty(b, sizeof b, p->v[GPK_L1] * 1e9, "/s"); break;
+    case GPT_L1:
+        if (c->l1_requests * per_s(p, GPK_L1_REQUESTS) > c->l1_lines * per_s(p, GPK_L1)) { /* requests of one line */
+            fmt_qty(a, sizeof a, c->l1_requests, _("requests"));
+            fmt_qty(b, sizeof b, p->v[GPK_L1_REQUESTS] * 1e9, "/s");
+        } else {
+            fmt_qty(a, sizeof a, c->l1_lines, _("lines"));
+            fmt_qty(b, sizeof b, p->v[GPK_L1] * 1e9, "/s");
+        }
+        break;
     case GPT_LOCAL: fmt_qty(a, sizeof a, c->local_passes, _("bank passes")); fmt_qty(b, sizeof b, p->v[GPK_LOCAL] * 1e9, "/s"); break;
     case GPT_CONSTANT: fmt_qty(a, sizeof a, c->constant_reads, _("reads")); fmt_qty(b, sizeof b, p->v[GPK_CONST] * 1e9, "/s"); break;
     case GPT_COMPUTE: fmt_qty(a, sizeof a, c->flops, "FLOP"); fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9, "FLOP/s"); break;

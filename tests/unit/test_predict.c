@@ -91,6 +91,33 @@ START_TEST(bank_bound) {
 }
 END_TEST
 
+/* One-line requests (a warp with one working lane) at their own rate:
+ * 1e9 lines at 100 G/s take 10 ms, but 1e9 requests at 50 G/s take 20 ms. */
+START_TEST(one_line_requests) {
+    gp_profile p = round_profile();
+    gp_counts c = {.l1_lines = 1e9, .l1_requests = 1e9, .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.t[GPT_L1], 10e-3, TOL); /* no request rate: the lines */
+    p.v[GPK_L1_REQUESTS] = 50;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_L1);
+    ck_assert_double_eq_tol(k.t[GPT_L1], 20e-3, TOL);
+    gp_prediction pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = 1;
+    pr.k[0] = k;
+    pr.limit = GPT_L1;
+    char why[160];
+    gp_limit_text(&pr, &p, why, sizeof why);
+    ck_assert_msg(strstr(why, "1.00 G requests at 50.0 G/s") != NULL, "%s", why);
+    c.l1_lines = 1e10; /* 32 lines a request: the lines take longer */
+    gp_predict_kernel(&c, &p, &pr.k[0]);
+    gp_limit_text(&pr, &p, why, sizeof why);
+    ck_assert_msg(strstr(why, "10.0 G lines at 100 G/s") != NULL, "%s", why);
+}
+END_TEST
+
 START_TEST(latency_bound) {
     gp_profile p = round_profile();
     /* one warp making 1e6 requests one after another: 1e6 x 10 ns = 10 ms,
@@ -350,6 +377,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, atomic_bound);
     tcase_add_test(tc, bank_bound);
     tcase_add_test(tc, latency_bound);
+    tcase_add_test(tc, one_line_requests);
     tcase_add_test(tc, local_atomics_and_launch);
     tcase_add_test(tc, counts_from_a_report);
     tcase_add_test(tc, work_model_scales_surf);
