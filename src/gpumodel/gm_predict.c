@@ -389,14 +389,27 @@ int gp_predict(const gpumodel_report *rep, const lesson *l, const char *size, co
 
 /* ---- words ---- */
 
-/* "1.07 GB", "3.01 TB/s"; a word keeps its own space: "250 M bank passes". */
-static void fmt_qty(char *buf, size_t len, double v, const char *unit) {
-    const char *pre[] = {"", "k", "M", "G", "T"};
+/* v in units of 1000 ("k" .. "T"), with 3 significant figures' worth of decimals. */
+static const char *scaled(double *v, int *decimals) {
+    static const char *const pre[] = {"", "k", "M", "G", "T"};
     int i = 0;
-    while (v >= 1000 && i < 4) v /= 1000, i++;
-    int symbol = unit[0] == '/' || !strcmp(unit, "B") || !strcmp(unit, "B/s") || !strncmp(unit, "FLOP", 4);
-    const char *gap = i > 0 && !symbol ? " " : "";
-    snprintf(buf, len, v >= 100 ? "%.0f %s%s%s" : v >= 10 ? "%.1f %s%s%s" : "%.2f %s%s%s", v, pre[i], gap, unit);
+    while (*v >= 1000 && i < 4) *v /= 1000, i++;
+    *decimals = *v >= 100 ? 0 : *v >= 10 ? 1 : 2;
+    return pre[i];
+}
+
+/* A quantity with a unit symbol: "1.07 GB", "3.01 TB/s", "251 G/s". */
+static void fmt_qty(char *buf, size_t len, double v, const char *symbol) {
+    int d;
+    const char *pre = scaled(&v, &d);
+    snprintf(buf, len, "%.*f %s%s", d, v, pre, symbol);
+}
+
+/* A count of things: "250 M bank passes", "512 lines". */
+static void fmt_count(char *buf, size_t len, double v, const char *things) {
+    int d;
+    const char *pre = scaled(&v, &d);
+    snprintf(buf, len, "%.*f %s%s%s", d, v, pre, *pre ? " " : "", things);
 }
 
 void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size_t len) {
@@ -407,29 +420,29 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
     case GPT_MEMORY: fmt_qty(a, sizeof a, c->dram_bytes, "B"); fmt_qty(b, sizeof b, p->v[GPK_COPY] * 1e9, "B/s"); break;
     case GPT_L1:
         if (c->l1_requests * per_s(p, GPK_L1_REQUESTS) > c->l1_lines * per_s(p, GPK_L1)) { /* requests of one line */
-            fmt_qty(a, sizeof a, c->l1_requests, _("requests"));
+            fmt_count(a, sizeof a, c->l1_requests, _("requests"));
             fmt_qty(b, sizeof b, p->v[GPK_L1_REQUESTS] * 1e9, "/s");
         } else {
-            fmt_qty(a, sizeof a, c->l1_lines, _("lines"));
+            fmt_count(a, sizeof a, c->l1_lines, _("lines"));
             fmt_qty(b, sizeof b, p->v[GPK_L1] * 1e9, "/s");
         }
         break;
-    case GPT_LOCAL: fmt_qty(a, sizeof a, c->local_passes, _("bank passes")); fmt_qty(b, sizeof b, p->v[GPK_LOCAL] * 1e9, "/s"); break;
-    case GPT_CONSTANT: fmt_qty(a, sizeof a, c->constant_reads, _("reads")); fmt_qty(b, sizeof b, p->v[GPK_CONST] * 1e9, "/s"); break;
+    case GPT_LOCAL: fmt_count(a, sizeof a, c->local_passes, _("bank passes")); fmt_qty(b, sizeof b, p->v[GPK_LOCAL] * 1e9, "/s"); break;
+    case GPT_CONSTANT: fmt_count(a, sizeof a, c->constant_reads, _("reads")); fmt_qty(b, sizeof b, p->v[GPK_CONST] * 1e9, "/s"); break;
     case GPT_COMPUTE: fmt_qty(a, sizeof a, c->flops, "FLOP"); fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9, "FLOP/s"); break;
     case GPT_GATOMIC: { /* the rate of the share that takes longer */
         int same = c->gatomic_same * per_s(p, GPK_GATOM_SAME) > c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD);
-        fmt_qty(a, sizeof a, c->gatomic_spread + c->gatomic_same, _("atomics"));
+        fmt_count(a, sizeof a, c->gatomic_spread + c->gatomic_same, _("atomics"));
         fmt_qty(b, sizeof b, p->v[same ? GPK_GATOM_SAME : GPK_GATOM_SPREAD] * 1e9, "/s");
         break;
     }
     case GPT_LATOMIC: {
         int same = c->latomic_same * per_s(p, GPK_LATOM_SAME) > c->latomic_spread * per_s(p, GPK_LATOM_SPREAD);
-        fmt_qty(a, sizeof a, c->latomic_spread, _("atomic requests"));
+        fmt_count(a, sizeof a, c->latomic_spread, _("atomic requests"));
         fmt_qty(b, sizeof b, p->v[same ? GPK_LATOM_SAME : GPK_LATOM_SPREAD] * 1e9, "/s");
         break;
     }
-    case GPT_LATENCY: fmt_qty(a, sizeof a, c->warp_requests, _("requests of one warp")); snprintf(b, sizeof b, "%.1f ns", p->v[GPK_WARP_NS]); break;
+    case GPT_LATENCY: fmt_count(a, sizeof a, c->warp_requests, _("requests of one warp")); snprintf(b, sizeof b, "%.1f ns", p->v[GPK_WARP_NS]); break;
     default: snprintf(a, sizeof a, "%d", c->launches); snprintf(b, sizeof b, "%.1f us", p->v[GPK_LAUNCH]); break;
     }
     util_textf(buf, len, _("%s: %s at %s"), _(term_labels[pr->limit]), a, b);
