@@ -281,35 +281,26 @@ START_TEST(profile_errors_name_file_and_line) {
     ck_assert_str_eq(p.name, "X");
     ck_assert(p.estimated[GPK_COPY] && !p.estimated[GPK_FP32]);
     unlink(path);
-    /* a number that is not one, on line 4 */
-    write_profile(path, sizeof path, "[device]\nname = X\n[limits]\ncopy_gb_per_s = fast\n");
-    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s:4: copy_gb_per_s = 'fast'", path);
-    ck_assert_msg(strstr(err, want), "%s", err);
-    unlink(path);
-    /* an unknown key, line 3 */
-    write_profile(path, sizeof path, "[limits]\ncopy_gb_per_s = 1\nwarp_speed = 9\n");
-    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s:3: unknown key 'warp_speed'", path);
-    ck_assert_msg(strstr(err, want), "%s", err);
-    unlink(path);
-    /* an unknown section, named at its first key (line 2) */
-    write_profile(path, sizeof path, "[gpu]\nname = X\n");
-    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s:2: unknown section [gpu]", path);
-    ck_assert_msg(strstr(err, want), "%s", err);
-    unlink(path);
-    /* a line that is no setting, line 2 */
-    write_profile(path, sizeof path, "[limits]\nthis is not a setting\n");
-    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s:2:", path);
-    ck_assert_msg(strstr(err, want), "%s", err);
-    unlink(path);
-    /* a figure missing: named */
-    write_profile(path, sizeof path, "[limits]\ncopy_gb_per_s = 1\n");
-    ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "no fp32_gflop_per_s in [limits]"), "%s", err);
-    unlink(path);
+    /* each broken profile and what its message says, after "PATH" where LINE >= 0 */
+    static const struct {
+        const char *text;
+        int line;        /* the line named ("PATH:LINE: ..."), -1: not named */
+        const char *say; /* the rest of the message */
+    } broken[] = {
+        {"[device]\nname = X\n[limits]\ncopy_gb_per_s = fast\n", 4, " copy_gb_per_s = 'fast'"}, /* not a number */
+        {"[limits]\ncopy_gb_per_s = 1\nwarp_speed = 9\n", 3, " unknown key 'warp_speed'"},
+        {"[gpu]\nname = X\n", 2, " unknown section [gpu]"},           /* named at its first key */
+        {"[limits]\nthis is not a setting\n", 2, ""},
+        {"[limits]\ncopy_gb_per_s = 1\n", -1, "no fp32_gflop_per_s in [limits]"}, /* a figure missing */
+    };
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        write_profile(path, sizeof path, broken[i].text);
+        ck_assert_int_eq(gp_profile_load(path, &p, err, sizeof err), -1);
+        if (broken[i].line >= 0) snprintf(want, sizeof want, "%s:%d:%s", path, broken[i].line, broken[i].say);
+        else snprintf(want, sizeof want, "%s", broken[i].say);
+        ck_assert_msg(strstr(err, want), "case %zu: %s", i, err);
+        unlink(path);
+    }
     ck_assert_int_eq(gp_profile_load("/nonexistent/x.ini", &p, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "/nonexistent/x.ini"), "%s", err);
 }
