@@ -437,6 +437,17 @@ static int found(policy *p, srcpolicy_kind kind, size_t first, size_t end, size_
                      _("%s:%d: `%s` tests what device runs the kernel; graded code must do the same thing on every "
                        "device: remove the condition"), d, f->line, f->text);
         break;
+    case SP_INLINE_ASM:
+        snprintf(f->message, sizeof f->message,
+                 _("%s:%d: `%s` is inline assembly (%s): a graded kernel must be OpenCL C only, since on a CPU "
+                   "device it runs as machine code inside the grader's worker; write the operation in OpenCL C"),
+                 d, f->line, f->text, f->name);
+        break;
+    case SP_SYMBOL_ATTRIBUTE:
+        snprintf(f->message, sizeof f->message,
+                 _("%s:%d: `%s` binds a name to another symbol or section (%s), which can reach code outside the "
+                   "kernel; a graded kernel may not: remove the attribute"), d, f->line, f->text, f->name);
+        break;
     case SP_DEVICE_MACRO:
         snprintf(f->message, sizeof f->message,
                  _("%s:%d: `%s` uses %s, which says what device runs the kernel; graded code must do the same "
@@ -459,12 +470,45 @@ static srcpolicy_kind include_kind(const logical *lg, const token *t) {
     return SP_NONE;
 }
 
+/* Every spelling clang reads as inline assembly (or an asm label). */
+static const char *const asm_names[] = {"asm", "__asm", "__asm__", NULL};
+/* Attributes that bind a name to another symbol or put code in a section of its choosing. */
+static const char *const symbol_attributes[] = {"alias", "__alias__", "weakref", "__weakref__", "ifunc",
+                                                "__ifunc__", "symver", "__symver__", "section", "__section__",
+                                                NULL};
+
+/* Inline assembly, or `__attribute__((alias(...)))` and its kin (in the
+ * balanced parentheses after __attribute__), or `[[gnu::alias]]`. Since ##
+ * is refused, an identifier is written whole somewhere: in code or in a
+ * macro's body. Returns 1 on a finding. */
+static int check_native(policy *p, size_t first, size_t end, size_t k, int directive) {
+    const logical *lg = p->lg;
+    const token *t = p->ts->t;
+    if (t[k].type != T_IDENT) return 0;
+    const char *s = lg->s + t[k].at;
+    if (in_list(s, t[k].len, asm_names)) return found(p, SP_INLINE_ASM, first, end, k, directive, s, t[k].len, NULL);
+    if (in_list(s, t[k].len, symbol_attributes) && k >= first + 2 && tok_is(lg, &t[k - 1], ":") &&
+        tok_is(lg, &t[k - 2], ":"))
+        return found(p, SP_SYMBOL_ATTRIBUTE, first, end, k, directive, s, t[k].len, NULL);
+    if (!tok_is(lg, &t[k], "__attribute__") && !tok_is(lg, &t[k], "__attribute")) return 0;
+    int depth = 0;
+    for (size_t q = k + 1; q < end; q++) {
+        if (tok_is(lg, &t[q], "(")) depth++;
+        else if (tok_is(lg, &t[q], ")") && --depth <= 0) break;
+        else if (t[q].type == T_IDENT && in_list(lg->s + t[q].at, t[q].len, symbol_attributes))
+            return found(p, SP_SYMBOL_ATTRIBUTE, first, end, q, directive, lg->s + t[q].at, t[q].len, NULL);
+    }
+    return 0;
+}
+
 /* What any token of the line may not be: an #include (even where it is no
- * directive), __has_include, _Pragma, ##. Returns 1 on a finding. */
+ * directive), __has_include, _Pragma, ##, inline assembly. Returns 1 on a
+ * finding. */
 static int check_token(policy *p, size_t first, size_t end, size_t k, int directive) {
     const logical *lg = p->lg;
     const token *t = &p->ts->t[k];
     if (is_paste(lg, t)) return found(p, SP_TOKEN_PASTE, first, end, k, directive, "##", 2, NULL);
+    if ((p->checks & SRCPOLICY_NATIVE) && check_native(p, first, end, k, directive)) return 1;
     if (!(p->checks & SRCPOLICY_FILES)) return 0;
     if (is_hash(lg, t) && k + 1 < end) {
         srcpolicy_kind ik = include_kind(lg, &p->ts->t[k + 1]);

@@ -17,7 +17,11 @@
                                                 clang __debug: pragmas that read files or the compiler */    \
     X(SP_TOKEN_PASTE, "token_paste")         /* ## (or %:%:): builds names this check cannot see */          \
     X(SP_DEVICE_BRANCH, "device_branch")     /* #if/#ifdef/#elif... on what the device defines */            \
-    X(SP_DEVICE_MACRO, "device_macro")       /* a macro the device defines, used in code */
+    X(SP_DEVICE_MACRO, "device_macro")       /* a macro the device defines, used in code */                  \
+    X(SP_INLINE_ASM, "inline_asm")           /* asm, __asm, __asm__: machine code, or a symbol renamed       \
+                                                to one of the C library's */                                 \
+    X(SP_SYMBOL_ATTRIBUTE, "symbol_attribute") /* __attribute__((alias, weakref, ifunc, symver, section)):   \
+                                                binds a name to another symbol or section */
 
 #define SRCPOLICY_ENUM(e, s) e,
 typedef enum { SRCPOLICY_KINDS(SRCPOLICY_ENUM) SP_N_KINDS } srcpolicy_kind;
@@ -30,7 +34,9 @@ enum {
     SRCPOLICY_DEVICE = 2,  /* nothing that depends on the device: no conditional on a macro the device
                               defines (__OPENCL_VERSION__, CL_VERSION_*, cl_* extensions, any __NAME),
                               and no such macro in code */
-    SRCPOLICY_ALL = 3,
+    SRCPOLICY_NATIVE = 4,  /* nothing but OpenCL C: no inline assembly (on a CPU device a kernel is machine
+                              code in the grader's worker), no attribute that binds a name to another symbol */
+    SRCPOLICY_ALL = 7,
 };
 /* ## is refused by either check: a pasted name could be any of the above. */
 

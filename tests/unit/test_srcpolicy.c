@@ -132,6 +132,30 @@ START_TEST(device_branches) {
 }
 END_TEST
 
+START_TEST(native_code_in_every_spelling) {
+    REFUSED("kernel void k(global int *a) {\n  asm(\"syscall\");\n}\n", SP_INLINE_ASM, 2);
+    REFUSED("void f(void) { __asm__ __volatile__(\"nop\"); }\n", SP_INLINE_ASM, 1);
+    REFUSED("void f(void) { __asm volatile goto(\"jmp %l0\" :::: out); out:; }\n", SP_INLINE_ASM, 1);
+    REFUSED("#define SYS __asm__\nvoid f(void) { SYS(\"syscall\"); }\n", SP_INLINE_ASM, 1);
+    REFUSED("#if 0\n#endif\nvoid f(void) { a\\\nsm(\"nop\"); }\n", SP_INLINE_ASM, 3); /* spliced */
+    REFUSED("int my_open(const char *p, int f) __asm__(\"open\");\n", SP_INLINE_ASM, 1); /* asm label */
+    REFUSED("register int r asm(\"rax\");\n", SP_INLINE_ASM, 1);
+    REFUSED("int o(int) __attribute__((weakref(\"open\")));\n", SP_SYMBOL_ATTRIBUTE, 1);
+    REFUSED("int o(int) __attribute__ ((__alias__(\"open\")));\n", SP_SYMBOL_ATTRIBUTE, 1);
+    REFUSED("void g(void) __attribute__((ifunc(\"r\")));\n", SP_SYMBOL_ATTRIBUTE, 1);
+    REFUSED("[[gnu::alias(\"open\")]] int o(int);\n", SP_SYMBOL_ATTRIBUTE, 1);
+    srcpolicy_finding f = check("void f(void) { __asm__(\"nop\"); }\n");
+    ck_assert_str_eq(f.name, "__asm__");
+    ck_assert_ptr_nonnull(strstr(f.message, "inline assembly"));
+    /* honest names and attributes */
+    ACCEPTED("kernel __attribute__((reqd_work_group_size(64, 1, 1))) void k(global int *a) { int asmx = 0, "
+             "section_id = 1, alias_n = 2; a[0] = asmx + section_id + alias_n; }\n");
+    ACCEPTED("constant char *s = \"asm\"; /* asm(\"nop\") */\n");
+    /* the other checks leave it alone */
+    ck_assert_int_eq(srcpolicy_check("void f(void) { asm(\"nop\"); }\n", "k.cl", NULL, SRCPOLICY_FILES, &f), 0);
+}
+END_TEST
+
 START_TEST(own_and_build_macros_are_allowed) {
     ACCEPTED("#ifndef LOCAL_SIZE\n#define LOCAL_SIZE 64\n#endif\n#if LOCAL_SIZE > 32\n#endif\n");
     ACCEPTED("#ifdef LOCAL_FEATURES\n#elif defined(TILE)\n#endif\n");
@@ -244,6 +268,7 @@ Suite *srcpolicy_suite(void) {
     tcase_add_test(tc, include_in_every_spelling);
     tcase_add_test(tc, file_probes_and_pragmas);
     tcase_add_test(tc, device_branches);
+    tcase_add_test(tc, native_code_in_every_spelling);
     tcase_add_test(tc, own_and_build_macros_are_allowed);
     tcase_add_test(tc, the_course_passes);
     tcase_add_test(tc, large_and_hostile_input_is_bounded);
