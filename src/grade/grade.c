@@ -573,7 +573,10 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             }
             free(text);
         }
-        if (!strcmp(files[nf].file, l->exercise)) ch->submitted = files[nf].ok;
+        if (!strcmp(files[nf].file, l->exercise)) {
+            ch->submitted = files[nf].ok;
+            ch->refused = !strcmp(files[nf].status, "refused");
+        }
         nf++;
     }
     /* the untimed tests run side by side first (the timed 'large' one and the

@@ -44,6 +44,7 @@ typedef struct {
     char title_zh[128];   /* the Chinese title ("" none), for people reading a report in Chinese */
     char file[256];       /* the graded file, as the submission names it: exercises/ID/FILE */
     int submitted;        /* the exercise file was there and could be read */
+    int refused;          /* the exercise file was there, and refused (the source policy; the tests say why) */
     grade_test *tests;
     int n_tests;
     double score, max_score;

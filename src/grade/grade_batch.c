@@ -116,6 +116,7 @@ static void read_back(const grade_options *o, grade_batch_row *row) {
             if (!strcmp(o->lessons[i]->id, id->valuestring))
                 row->chapter_score[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "score"));
         row->submitted += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "submitted"));
+        row->files_refused += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "refused"));
     }
     row->graded = !row->fatal;
     cJSON_Delete(j);
@@ -476,7 +477,10 @@ static void csv_field(char **out, const char *s) {
 }
 
 void grade_batch_status(const grade_batch_row *row, char *buf, size_t len) {
-    if (row->graded) snprintf(buf, len, "%s", row->submitted ? "ok" : "no files");
+    if (row->graded && !row->submitted && row->files_refused)
+        snprintf(buf, len, "refused: %d file%s refused by the source policy (the report says why)", row->files_refused,
+                 row->files_refused == 1 ? "" : "s");
+    else if (row->graded) snprintf(buf, len, "%s", row->submitted ? "ok" : "no files");
     else if (row->time_limit) snprintf(buf, len, "time_limit");
     else if (row->refused) snprintf(buf, len, "refused: %s", row->error);
     else snprintf(buf, len, "error: %s", row->error);

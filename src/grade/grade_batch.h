@@ -22,6 +22,7 @@ typedef struct {
     double *chapter_score;      /* one per graded chapter, in the options' order; -1 when absent */
     int tests, passed, failed, skipped;
     int submitted;              /* graded chapters whose exercise file was found */
+    int files_refused;          /* graded chapters whose exercise file the source policy refused */
     double wall_s;
 } grade_batch_row;
 

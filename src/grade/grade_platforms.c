@@ -44,7 +44,8 @@ static char *summary(const grade_result *r) {
         grade_format_points(ch->score, a, sizeof a);
         grade_format_points(ch->max_score, b, sizeof b);
         util_sappend(&s, _("Chapter %d: %s / %s"), ch->number, a, b);
-        if (!ch->submitted) util_sappend(&s, "  %s", _("(file not submitted)"));
+        if (ch->refused) util_sappend(&s, "  %s", _("(file refused)"));
+        else if (!ch->submitted) util_sappend(&s, "  %s", _("(file not submitted)"));
         util_sappend(&s, "\n");
     }
     grade_format_points(r->score, a, sizeof a);

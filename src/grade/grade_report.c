@@ -130,6 +130,7 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
         cJSON *c = chapter_identity_json(ch);
         cJSON_AddStringToObject(c, "file", ch->file);
         cJSON_AddBoolToObject(c, "submitted", ch->submitted);
+        cJSON_AddBoolToObject(c, "refused", ch->refused);
         cJSON_AddNumberToObject(c, "score", pts(ch->score));
         cJSON_AddNumberToObject(c, "max_score", pts(ch->max_score));
         cJSON *ts = cJSON_AddArrayToObject(c, "tests");
@@ -223,7 +224,8 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
         util_sappend(&out, "\n%s%s%*s %6s / %s%s\n", col(st, C_BOLD), head, pad_to(head, 60), "", a, b,
                      col(st, C_RESET));
         util_sappend(&out, "  %s", ch->file);
-        if (!ch->submitted) util_sappend(&out, "  %s", _("(not submitted or not readable)"));
+        if (ch->refused) util_sappend(&out, "  %s", _("(refused: each test below says why)"));
+        else if (!ch->submitted) util_sappend(&out, "  %s", _("(not submitted or not readable)"));
         util_sappend(&out, "\n");
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
@@ -522,6 +524,9 @@ static char *render_gradescope(const grade_result *r, const grade_report_style *
             const grade_chapter *ch = &r->chapters[i];
             if (ch->submitted)
                 util_sappend(&summary, _("Chapter %d (%s): %s / %s"), ch->number, shown_title(ch), a, b);
+            else if (ch->refused)
+                util_sappend(&summary, _("Chapter %d (%s): %s / %s  (file refused)"), ch->number, shown_title(ch), a,
+                             b);
             else
                 util_sappend(&summary, _("Chapter %d (%s): %s / %s  (file not submitted)"), ch->number,
                              shown_title(ch), a, b);

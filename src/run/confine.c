@@ -1,6 +1,6 @@
 /* confine — locks a worker process down before learner code runs: no core
- * files, writes only where allowed (Landlock), no network, debugging or new
- * programs (seccomp). */
+ * files, reads and writes only where allowed (Landlock), no network,
+ * debugging or new programs (seccomp). */
 #define _GNU_SOURCE
 #include "run/confine.h"
 #include "base/util.h"
@@ -14,6 +14,8 @@
 #include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -58,15 +60,20 @@ static uint64_t ll_write_rights(int abi) {
     return r;
 }
 
-/* Allows writes beneath path (a folder) or to it (a file); a missing path is skipped. */
+/* Reading files and folders, and running programs (a runtime's linker). */
+static const uint64_t ll_read_rights =
+    LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE;
+
+/* Allows rights beneath path (a folder) or on it (a file); a missing path is skipped. */
 static void ll_allow(int ruleset, const char *path, uint64_t rights) {
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0) return;
     struct stat st;
     if (fstat(fd, &st) == 0) {
+        const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |
+                                     LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
         struct landlock_path_beneath_attr pb = {
-            .allowed_access = S_ISDIR(st.st_mode) ? rights
-                                                  : rights & (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE),
+            .allowed_access = S_ISDIR(st.st_mode) ? rights : rights & file_rights,
             .parent_fd = fd,
         };
         if (pb.allowed_access) syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
@@ -92,6 +99,90 @@ static void ll_allow_gpu_devices(int ruleset, uint64_t rights) {
     closedir(d);
 }
 
+/* What an OpenCL runtime reads wherever it is installed: its libraries and
+ * programs, the system's settings, the kernel's views of devices and
+ * processes, translations. Nothing of /home, /tmp, /root, /srv, /var or
+ * /usr/share beyond these, so no other submission, reference or report. */
+static const char *const system_readable[] = {
+    "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/libexec", "/usr/bin", "/usr/sbin", "/usr/include",
+    "/usr/local/lib", "/usr/local/lib64", "/usr/local/cuda", "/usr/local/nvidia", "/usr/share/pocl",
+    "/usr/share/locale", "/usr/share/zoneinfo", "/usr/share/glvnd", "/usr/share/nvidia", "/usr/share/OpenCL",
+    "/usr/share/clc", "/usr/lib/oclgrind", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt",
+    "/proc", "/sys", "/dev", "/run", NULL};
+
+/* The folder part of path into buf ("." for none). */
+static void dir_of(const char *path, char *buf, size_t len) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(buf, len, ".");
+    else snprintf(buf, len, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+}
+
+/* Each path of a colon-separated list (LD_LIBRARY_PATH, OCL_ICD_FILENAMES), readable;
+ * files: their folder (a library's neighbours load with it). */
+static void ll_allow_list(int ruleset, const char *list, int folders_of_files) {
+    char one[PATH_MAX];
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ":");
+        if (n > 0 && n < sizeof one) {
+            snprintf(one, sizeof one, "%.*s", (int)n, p);
+            struct stat st;
+            if (folders_of_files && stat(one, &st) == 0 && !S_ISDIR(st.st_mode)) {
+                char dir[PATH_MAX];
+                dir_of(one, dir, sizeof dir);
+                ll_allow(ruleset, dir, ll_read_rights);
+            } else ll_allow(ruleset, one, ll_read_rights);
+        }
+        p += n + (p[n] == ':');
+    }
+}
+
+/* The ICD loader's vendor files (OCL_ICD_VENDORS: a folder or one file;
+ * else /etc/OpenCL/vendors): each names a runtime library, readable with its folder. */
+static void ll_allow_icds(int ruleset) {
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", vendors && *vendors ? vendors : "/etc/OpenCL/vendors");
+    ll_allow(ruleset, path, ll_read_rights);
+    struct stat st;
+    if (stat(path, &st) != 0) return;
+    const char *files[64];
+    char names[64][PATH_MAX + 256];
+    int n = 0;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && n < 64 && (e = readdir(d)))
+            if (e->d_name[0] != '.') {
+                snprintf(names[n], sizeof names[n], "%s/%s", path, e->d_name);
+                files[n] = names[n];
+                n++;
+            }
+        if (d) closedir(d);
+    } else files[n++] = path;
+    for (int i = 0; i < n; i++) {
+        char *text = util_read_file(files[i], NULL);
+        if (!text) continue;
+        text[strcspn(text, "\r\n")] = '\0';
+        ll_allow_list(ruleset, text, 1);
+        free(text);
+    }
+}
+
+/* Where this program's own files are: its folder (a build: the plugin and
+ * translations), and PREFIX/share/locale and PREFIX/lib/cltutor beside PREFIX/bin. */
+static void ll_allow_own(int ruleset) {
+    char exe[PATH_MAX], dir[PATH_MAX], p[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return;
+    exe[n] = '\0';
+    dir_of(exe, dir, sizeof dir);
+    ll_allow(ruleset, dir, ll_read_rights);
+    snprintf(p, sizeof p, "%s/../share/locale", dir);
+    ll_allow(ruleset, p, ll_read_rights);
+    snprintf(p, sizeof p, "%s/../lib/cltutor", dir);
+    ll_allow(ruleset, p, ll_read_rights);
+}
+
 int confine_begin(confine_state *st, const char *const *writable, char *err, size_t errlen) {
     memset(st, 0, sizeof *st);
     struct rlimit none = {0, 0};
@@ -106,7 +197,7 @@ int confine_begin(confine_state *st, const char *const *writable, char *err, siz
                                                      "among its security modules)"));
         return 0;
     }
-    ll_ruleset_attr attr = {.handled_access_fs = ll_write_rights(abi)};
+    ll_ruleset_attr attr = {.handled_access_fs = ll_write_rights(abi) | ll_read_rights};
     size_t attr_size = sizeof attr.handled_access_fs;
     if (abi >= 6) {
         attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
@@ -119,6 +210,13 @@ int confine_begin(confine_state *st, const char *const *writable, char *err, siz
     }
     for (const char *const *p = writable; p && *p; p++) ll_allow(rs, *p, attr.handled_access_fs);
     ll_allow_gpu_devices(rs, attr.handled_access_fs);
+    for (const char *const *p = system_readable; *p; p++) ll_allow(rs, *p, ll_read_rights);
+    ll_allow_own(rs);
+    ll_allow_icds(rs);
+    ll_allow_list(rs, getenv("OCL_ICD_FILENAMES"), 1);
+    ll_allow_list(rs, getenv("LD_LIBRARY_PATH"), 0);
+    ll_allow_list(rs, getenv("LD_PRELOAD"), 1);
+    ll_allow_list(rs, getenv("OCLGRIND_PLUGINS"), 1);
     if (syscall(SYS_landlock_restrict_self, rs, 0) != 0) {
         util_errf(st->note, sizeof st->note, _("landlock_restrict_self failed: %s"), strerror(errno));
         close(rs);
@@ -217,10 +315,11 @@ void confine_describe(const confine_state *st, char *buf, size_t len) {
     const char *sc = _(st->level == CONFINE_PROCESSES ? N_("no sockets, exec or new processes")
                      : st->level == CONFINE_NETWORK ? N_("no sockets") : N_("off"));
     if (st->landlock_abi > 0 && st->landlock_scoped)
-        snprintf(buf, len, _("seccomp: %s; Landlock ABI %d: writes only to the scratch folder and caches, signals "
-                             "kept inside"), sc, st->landlock_abi);
+        snprintf(buf, len, _("seccomp: %s; Landlock ABI %d: reads only the runtime's files, writes only to the "
+                             "scratch folder and caches, signals kept inside"), sc, st->landlock_abi);
     else if (st->landlock_abi > 0)
-        snprintf(buf, len, _("seccomp: %s; Landlock ABI %d: writes only to the scratch folder and caches"), sc,
+        snprintf(buf, len, _("seccomp: %s; Landlock ABI %d: reads only the runtime's files, writes only to the scratch "
+                             "folder and caches"), sc,
                  st->landlock_abi);
     else
         snprintf(buf, len, _("seccomp: %s; Landlock: off (%s)"), sc, st->note[0] ? st->note : _("not asked for"));

@@ -129,6 +129,8 @@ static size_t rewrite_location(log_buf *b, const char *q, size_t qlen, const cha
 }
 
 #define ENGINE_LOG_MAX (1024 * 1024)
+/* a run's results beside its output and timings: build log, messages, records */
+#define ENGINE_RESULT_SLACK (4u * 1024 * 1024)
 
 char *engine_rewrite_build_log(const char *log, const char *display, int *line, int *col) {
     log_buf out = {0};
@@ -382,9 +384,13 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
     }
     r->work = ops->work(pi);
 
+    /* what a run hands back: its output, a time and a hash per launch, and
+     * its build log (cut to 64 KiB by the worker), messages and records */
+    size_t max_runs = (size_t)(rq.max_runs > 0 ? rq.max_runs : 1000);
+    size_t result_max = ops->output_bytes(pi) + max_runs * 2 * sizeof(double) + ENGINE_RESULT_SLACK;
     sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
                           .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb,
-                          .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL};
+                          .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL, .result_max_bytes = result_max};
     sandbox_result sr;
     if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
         set_msg(r, ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)", err);
@@ -439,6 +445,11 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
                             : ENG_PASS;
     if (sr.cancelled) {
         set_msg(r, ENG_CANCELLED, N_("Cancelled"), "The run was cancelled.");
+    } else if (sr.result_over) {
+        set_msg(r, ENG_CRASH, N_("Flooded the grader"),
+                "The kernel sent the grader more than %zu bytes (%zu at least), where a run hands back its output, "
+                "its timings and its build log. Something in the worker process (a kernel on a CPU device runs "
+                "inside it) wrote into its results: this run does not count.", result_max, sr.result_over);
     } else if (sr.timed_out) {
         explain_timeout(r, &sr, &rq);
     } else if (sr.signaled && (sr.signal == SIGXCPU || (sr.signal == SIGKILL && rq.cpu_limit_s > 0))) {

@@ -140,6 +140,12 @@ static void set_limits(const sandbox_limits *lim) {
         setrlimit(RLIMIT_DATA, &rl);
         setrlimit(RLIMIT_FSIZE, &rl); /* nor can what it prints fill the disk */
     }
+    if (lim && lim->result_max_bytes > 0) { /* no file it writes outgrows its results */
+        struct rlimit rl = {(rlim_t)lim->result_max_bytes + 1, (rlim_t)lim->result_max_bytes + 1};
+        struct rlimit now;
+        if (getrlimit(RLIMIT_FSIZE, &now) != 0 || now.rlim_cur == RLIM_INFINITY || now.rlim_cur > rl.rlim_cur)
+            setrlimit(RLIMIT_FSIZE, &rl);
+    }
     struct rlimit none = {0, 0}; /* a worker's memory stays its own */
     setrlimit(RLIMIT_CORE, &none);
 }
@@ -293,7 +299,11 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, run_progr
         out->signaled = 1;
         out->signal = WTERMSIG(status);
     }
-    out->blob = read_fd_all(result_fd, &out->blob_len, 0);
+    struct stat rst;
+    if (lim && lim->result_max_bytes > 0 && fstat(result_fd, &rst) == 0 && (size_t)rst.st_size > lim->result_max_bytes)
+        out->result_over = (size_t)rst.st_size; /* never read into this process's memory */
+    else
+        out->blob = read_fd_all(result_fd, &out->blob_len, 0);
     size_t olen;
     out->output = read_fd_all(output_fd, &olen, OUTPUT_KEEP);
     close(result_fd);

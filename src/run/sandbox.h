@@ -20,6 +20,8 @@ typedef struct {
     long cpu_s;              /* RLIMIT_CPU for the child, 0 none */
     long memory_mb;          /* RLIMIT_DATA for the child, 0 none */
     const char *gate_dir;    /* where the queues behind the child's gates live (gpulock); NULL: gates open at once */
+    size_t result_max_bytes; /* the most the child may hand back, 0 none: also its RLIMIT_FSIZE (one byte more,
+                              * so that a flood shows); past it nothing it wrote is read */
 } sandbox_limits;           /* RLIMIT_CORE is always 0 */
 
 typedef struct {
@@ -30,6 +32,7 @@ typedef struct {
     run_phase phase;         /* the last phase the child announced */
     double phase_limit_s;    /* that phase's limit */
     double phase_s;          /* how long that phase had run when the child ended, on the parent's clock */
+    size_t result_over;      /* the bytes it wrote to result_fd when they passed result_max_bytes (blob NULL) */
     char *blob;              /* what the child wrote to result_fd */
     size_t blob_len;
     char *output;            /* the child's stdout and stderr (last 64 KiB) */

@@ -103,6 +103,14 @@ static int confine_start(const wproto_request *wr, confine_state *cs, char *err,
     if (wr->cache) writable[n++] = wr->cache;
     if (wr->writable) writable[n++] = wr->writable;
     writable[n] = NULL;
+    /* the request's variables first: Landlock lets the worker read what they name (OCL_ICD_VENDORS, ...) */
+    for (char **env = wr->env; env && *env; env++) {
+        const char *eq = strchr(*env, '=');
+        if (!eq) continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
+        setenv(name, eq + 1, 1);
+    }
     if (confine_begin(cs, writable, err, errlen) != 0) return -1;
     if (wr->scratch) {
         setenv("TMPDIR", wr->scratch, 1);
@@ -111,13 +119,6 @@ static int confine_start(const wproto_request *wr, confine_state *cs, char *err,
     if (wr->cache) {
         setenv("POCL_CACHE_DIR", wr->cache, 1);
         setenv("CUDA_CACHE_PATH", wr->cache, 1);
-    }
-    for (char **env = wr->env; env && *env; env++) {
-        const char *eq = strchr(*env, '=');
-        if (!eq) continue;
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
-        setenv(name, eq + 1, 1);
     }
     return 0;
 }
@@ -431,6 +432,11 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     int w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     probe(fd, N_("write outside the scratch folder"), w < 0, errno, landlock ? "refused" : "either");
     if (w >= 0) close(w);
+    /* a file the parent left beside the probe folder, as a classmate's submission would lie in a batch */
+    snprintf(path, sizeof path, "%s/" WPROTO_SELFTEST_SIBLING, wr->probe ? wr->probe : "/tmp");
+    int r = open(path, O_RDONLY | O_CLOEXEC);
+    probe(fd, N_("read another submission outside the scratch folder"), r < 0, errno, landlock ? "refused" : "either");
+    if (r >= 0) close(r);
     snprintf(path, sizeof path, "%s/inside", wr->scratch ? wr->scratch : ".");
     w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     probe(fd, N_("write inside the scratch folder"), w < 0, errno, "allowed");

@@ -390,7 +390,16 @@ int wproto_selftest(const char *probe_dir, const char *device_spec, char **text,
     rq.device_spec = device_spec;
     sandbox_limits lim = {.total_s = 300, .grace_s = 1};
     sandbox_result sr;
-    if (wproto_run(WK_SELFTEST, &rq, probe_dir, &lim, NULL, NULL, NULL, &sr, err, errlen) != 0) return -1;
+    char sibling[PATH_MAX + 64];
+    snprintf(sibling, sizeof sibling, "%s/" WPROTO_SELFTEST_SIBLING, probe_dir);
+    static const char secret[] = "__kernel void histogram() {} /* another student's work */\n";
+    if (util_write_file_atomic(sibling, secret, sizeof secret - 1) != 0) {
+        util_errf(err, errlen, _("cannot write %s, which the self-test's worker must not be able to read"), sibling);
+        return -1;
+    }
+    int started = wproto_run(WK_SELFTEST, &rq, probe_dir, &lim, NULL, NULL, NULL, &sr, err, errlen);
+    unlink(sibling);
+    if (started != 0) return -1;
     int failed = 0;
     char *how = blob_get_str(sr.blob, sr.blob_len, W_CONFINE);
     const engine_device *dev = blob_get(sr.blob, sr.blob_len, W_DEVICE, 0, NULL);

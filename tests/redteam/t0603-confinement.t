@@ -1,5 +1,5 @@
 #!/bin/sh
-# What a confined worker may do (threads, its scratch folder) and may not (sockets, exec, fork, ptrace, writes).
+# What a confined worker may do (threads, its scratch folder) and may not (sockets, exec, fork, ptrace, reads and writes elsewhere).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, a workspace and TMPDIR, nomodel, check, put
@@ -20,8 +20,9 @@ if self "thread: allowed" && self "kernel before the probes: ran" && self "kerne
 else bad "confined worker: what must still work" "$(cat "$tmp/self.txt")"; fi
 if grep -q "Landlock ABI" "$tmp/self.txt"; then
   if self "write outside the scratch folder: refused" && [ ! -e "$tmp/outside/outside-the-scratch-folder" ] &&
+     self "read another submission outside the scratch folder: refused" &&
      self "open the parent's memory (/proc/PID/mem): refused"; then
-    ok "confined worker (Landlock): no write outside its folder, no reading the parent's memory"
+    ok "confined worker (Landlock): no read or write outside its folder, no reading the parent's memory"
   else bad "confined worker (Landlock)" "$(cat "$tmp/self.txt")"; fi
 else
   ok "confined worker: Landlock is not available on this kernel, its checks skipped ($(grep '^confinement' "$tmp/self.txt"))"

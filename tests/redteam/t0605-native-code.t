@@ -1,0 +1,60 @@
+#!/bin/sh
+# A kernel is native code on PoCL: inline assembly is refused by the grader, and where
+# the source policy is not asked (cltutor run), the worker itself still cannot read
+# another submission or flood the grader's memory.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, a workspace and TMPDIR, nomodel, check, put
+
+# a classmate's submission, outside this worker's scratch folder
+mkdir -p "$tmp/batch/classmate/exercises/01-serial"
+echo '__kernel void histogram() { /* the classmate s work */ }' > "$tmp/batch/classmate/exercises/01-serial/histogram.cl"
+reader() { sed "s#PATH_TO_READ#$1#" "$k/native_read.cl" > "$2"; }
+reader "$tmp/batch/classmate/exercises/01-serial/histogram.cl" "$tmp/read-sibling.cl"
+reader /proc/version "$tmp/read-runtime.cl"
+
+# 1. the grader refuses the file: inline assembly, with its line
+asm_line=$(grep -n '__asm__' "$k/native_read.cl" | head -n 1 | cut -d: -f1)
+sub="$tmp/batch/attacker"
+put "$sub" 01-serial "$tmp/read-sibling.cl"
+nomodel "$bin" grade 1 --dir "$sub" --seed 3 --tests odd --format json -o "$tmp/asm.json" 2> "$tmp/asm.err"
+check "grade: a kernel with inline assembly is refused, naming the line and what to write instead" "$tmp/asm.json" \
+  "ch('01-serial')['refused'] and not ch('01-serial')['submitted'] and all(t['status'] == 'refused' and 'histogram.cl:$asm_line:' in t['detail'] and 'is inline assembly' in t['detail'] and 'write the operation in OpenCL C' in t['detail'] for t in hidden('01-serial'))"
+nomodel "$bin" grade 1 --dir "$sub" --seed 3 --tests odd > "$tmp/asm.txt" 2>&1
+if grep -q "(refused: each test below says why)" "$tmp/asm.txt"; then ok "grade: the text report says the file was refused, not missing"
+else bad "grade: the refused file's line" "$(head -n 8 "$tmp/asm.txt")"; fi
+
+# 2. the worker cannot read outside its folder, even for native code (where Landlock is there;
+# the attacks are x86-64 system calls, as PoCL compiles them on this processor)
+mkdir -p "$tmp/probe"
+if [ "$(uname -m)" != x86_64 ]; then
+  ok "run: not an x86-64 machine, the native-code read checks skipped"
+  ok "run: (skipped) a classmate's submission"
+elif "$bin" __worker-selftest "$tmp/probe" 2>&1 | grep -q "Landlock ABI"; then
+  expect "run: native code that opens the runtime's files still reads them (the probe works)" 3 "^Crashed" -- \
+    "$bin" run 1 --kernel "$tmp/read-runtime.cl" --size 1000x16 --no-timing
+  expect "run: native code cannot read a classmate's submission: the open fails and the kernel goes on" 0 "^Correct" -- \
+    "$bin" run 1 --kernel "$tmp/read-sibling.cl" --size 1000x16 --no-timing
+else
+  ok "run: Landlock is not available on this kernel, the read checks skipped"
+  ok "run: (skipped) a classmate's submission"
+fi
+
+# 3. a flooded result channel is not read: a clear failure, and the grader stays small
+[ "$(uname -m)" = x86_64 ] || { ok "(skipped: not x86-64)"; ok "(skipped)"; ok "(skipped)"; finish; exit; }
+/usr/bin/time -f '%M' -o "$tmp/rss" "$bin" run 1 --kernel "$k/native_flood.cl" --size 1000x16 --no-timing \
+  > "$tmp/flood.txt" 2>&1
+rc=$?
+rss=$(tail -n 1 "$tmp/rss")
+if [ $rc -eq 3 ] && grep -q "^Flooded the grader" "$tmp/flood.txt" &&
+   grep -q "The kernel sent the grader more than [0-9]* bytes" "$tmp/flood.txt"; then
+  ok "run: a kernel that floods the result channel fails with the reason"
+else bad "run: the flood (exit $rc)" "$(cat "$tmp/flood.txt")"; fi
+if [ -n "$rss" ] && [ "$rss" -lt $((300 * 1024)) ]; then ok "the grader stays under 300 MB while a kernel sends 1.5 GB: ${rss} KB at the most"
+else bad "the flood's memory: ${rss:-?} KB" "$(cat "$tmp/flood.txt")"; fi
+leftover=$(find "$TMPDIR" -type f -size +1M 2>/dev/null | head -n 3)
+if [ -z "$leftover" ]; then ok "the flood leaves nothing behind in TMPDIR"
+else bad "the flood left files" "$leftover"; fi
+expect "the reference still runs, checked and timed" 0 '^Correct' -- "$bin" run 1 --solution --size 1000x16
+
+finish
