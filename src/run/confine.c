@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -183,8 +184,60 @@ static void ll_allow_own(int ruleset) {
     ll_allow(ruleset, p, ll_read_rights);
 }
 
+/* Writes text to a file of /proc (a user namespace's maps). */
+static int write_proc(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+int confine_private_folder(confine_state *st, const char *dir, unsigned long long bytes, long files) {
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    if (unshare(CLONE_NEWNS) != 0) {
+        /* not root: a user namespace of its own, with this user mapped to itself */
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) {
+            util_errf(st->disk_note, sizeof st->disk_note,
+                      _("no mount namespace of its own (%s): this kernel allows no unprivileged user namespaces"),
+                      strerror(errno));
+            return 0;
+        }
+        char map[64];
+        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+        int ok = write_proc("/proc/self/uid_map", map) == 0;
+        ok = ok && write_proc("/proc/self/setgroups", "deny") == 0;
+        snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+        ok = ok && write_proc("/proc/self/gid_map", map) == 0;
+        if (!ok) {
+            util_errf(st->disk_note, sizeof st->disk_note, _("mapping the user into its namespace failed: %s"),
+                      strerror(errno));
+            return 0;
+        }
+    }
+    char opts[128];
+    snprintf(opts, sizeof opts, "size=%llu,nr_inodes=%ld,mode=0700", bytes, files);
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("cltutor-worker", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0) {
+        util_errf(st->disk_note, sizeof st->disk_note, _("mounting a tmpfs on the scratch folder failed: %s"),
+                  strerror(errno));
+        return 0;
+    }
+    st->disk_bytes = bytes;
+    st->disk_files = files;
+    return 1;
+}
+
 int confine_begin(confine_state *st, const char *const *writable, char *err, size_t errlen) {
+    unsigned long long disk_bytes = st->disk_bytes;
+    long disk_files = st->disk_files;
+    char disk_note[sizeof st->disk_note];
+    memcpy(disk_note, st->disk_note, sizeof disk_note);
     memset(st, 0, sizeof *st);
+    st->disk_bytes = disk_bytes;
+    st->disk_files = disk_files;
+    memcpy(st->disk_note, disk_note, sizeof disk_note);
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
@@ -311,7 +364,22 @@ int confine_seccomp(confine_state *st, confine_level level, char *err, size_t er
     return 0;
 }
 
+static void describe_disk(const confine_state *st, char *buf, size_t len) {
+    size_t u = strlen(buf);
+    if (st->disk_bytes)
+        snprintf(buf + u, len - u, _("; writes: a tmpfs of %llu MB and %ld files of its own"), st->disk_bytes >> 20,
+                 st->disk_files);
+    else
+        snprintf(buf + u, len - u, _("; writes: no budget of their own (%s)"),
+                 st->disk_note[0] ? st->disk_note : _("not asked for"));
+}
+
 void confine_describe(const confine_state *st, char *buf, size_t len) {
+    confine_describe_access(st, buf, len);
+    describe_disk(st, buf, len);
+}
+
+void confine_describe_access(const confine_state *st, char *buf, size_t len) {
     const char *sc = _(st->level == CONFINE_PROCESSES ? N_("no sockets, exec or new processes")
                      : st->level == CONFINE_NETWORK ? N_("no sockets") : N_("off"));
     if (st->landlock_abi > 0 && st->landlock_scoped)

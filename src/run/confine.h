@@ -17,6 +17,9 @@ typedef struct {
     int landlock_scoped;     /* signals and abstract sockets are kept inside the worker (ABI 6 and later) */
     confine_level level;     /* the seccomp filters in force */
     char note[256];          /* why Landlock is not in force, when it is not */
+    unsigned long long disk_bytes; /* the scratch folder is a tmpfs of this size of its own, 0: not */
+    long disk_files;         /* and at most this many files and folders in it */
+    char disk_note[256];     /* why not, when it is not */
 } confine_state;
 
 /* In the worker, first thing, before any OpenCL call (Landlock binds the
@@ -28,6 +31,14 @@ typedef struct {
  * is not an error: st->landlock_abi stays 0 and st->note says why. Returns
  * 0, or -1 with err when a step that must work failed. */
 int confine_begin(confine_state *st, const char *const *writable, char *err, size_t errlen);
+/* (confine_begin keeps what confine_private_folder set in st.) */
+
+/* In the worker, before confine_begin and while it has one thread: gives the
+ * process a mount namespace of its own (a user namespace too where it is not
+ * root and the kernel allows unprivileged ones) and mounts over `dir` a
+ * tmpfs of `bytes` and `files` inodes, the one budget for what it writes
+ * there. Returns 1 when in force, 0 with st->disk_note saying why not. */
+int confine_private_folder(confine_state *st, const char *dir, unsigned long long bytes, long files);
 
 /* Installs the seccomp filters up to `level` on every thread of the process
  * (TSYNC); a denied call fails with EPERM (clone3 with ENOSYS, so that the C
@@ -38,7 +49,9 @@ int confine_seccomp(confine_state *st, confine_level level, char *err, size_t er
 /* The Landlock ABI this kernel offers, 0 if none. */
 int confine_landlock_abi(void);
 
-/* One line for people: "seccomp: ... ; Landlock: ...". */
+/* One line for people: "seccomp: ... ; Landlock: ...; writes: ...". */
 void confine_describe(const confine_state *st, char *buf, size_t len);
+/* The same without the writes' budget. */
+void confine_describe_access(const confine_state *st, char *buf, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include "run/wproto.h"
 #include "text/i18n.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,11 +98,94 @@ static int finish_failure(int fd, prob_failure f, const char *msg) {
  * the kernel cache and the one folder the request names), no core files;
  * temporary files go to the scratch folder and compiled kernels to the
  * cache folder of this kernel's source. */
+/* A file name the cache may hold: no leftovers of a compile, no lock. */
+static int cache_name_kept(const char *name) {
+    return name[0] != '.' && strncmp(name, "tempfile_", 9) != 0;
+}
+
+/* Copies the regular files and folders of src into dst (which exists),
+ * while *bytes and *files last. */
+static void copy_cache(const char *src, const char *dst, long long *bytes, int *files, int depth) {
+    DIR *d = depth < 8 ? opendir(src) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d)) && *files > 0) {
+        if (!cache_name_kept(e->d_name)) continue;
+        char from[PATH_MAX], to[PATH_MAX];
+        if (util_pathf(from, sizeof from, "%s/%s", src, e->d_name) != 0 ||
+            util_pathf(to, sizeof to, "%s/%s", dst, e->d_name) != 0)
+            continue;
+        struct stat st;
+        if (lstat(from, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (mkdir(to, 0700) == 0) copy_cache(from, to, bytes, files, depth + 1);
+        } else if (S_ISREG(st.st_mode) && st.st_size <= *bytes) {
+            size_t len = 0;
+            char *data = util_read_file(from, &len);
+            if (data && util_write_file_atomic(to, data, len) == 0) *bytes -= (long long)len;
+            free(data);
+        } else continue;
+        (*files)--;
+    }
+    if (d) closedir(d);
+}
+
+/* Hands the runtime's compiled kernels (beneath dir, rel its path from the
+ * cache's root) back to the parent, while *bytes and *files last. */
+static void send_cache(int fd, const char *dir, const char *rel, long long *bytes, int *files, int depth) {
+    DIR *d = depth < 8 ? opendir(dir) : NULL;
+    struct dirent *e;
+    while (d && (e = readdir(d)) && *files > 0) {
+        if (!cache_name_kept(e->d_name)) continue;
+        char path[PATH_MAX], sub[PATH_MAX];
+        if (util_pathf(path, sizeof path, "%s/%s", dir, e->d_name) != 0 ||
+            util_pathf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) != 0)
+            continue;
+        struct stat st;
+        if (lstat(path, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            send_cache(fd, path, sub, bytes, files, depth + 1);
+            continue;
+        }
+        if (!S_ISREG(st.st_mode) || st.st_size > *bytes) continue;
+        size_t len = 0, nlen = strlen(sub) + 1;
+        char *data = util_read_file(path, &len);
+        char *rec = data ? malloc(nlen + len) : NULL;
+        if (rec) {
+            memcpy(rec, sub, nlen);
+            memcpy(rec + nlen, data, len);
+            blob_put(fd, W_CACHEFILE, rec, nlen + len);
+            *bytes -= (long long)len;
+            (*files)--;
+        }
+        free(rec);
+        free(data);
+    }
+    if (d) closedir(d);
+}
+
+/* The cache folder the runtime uses inside the worker's own tmpfs, when it has one. */
+static int own_cache(const wproto_request *wr, const confine_state *cs, char *buf, size_t len) {
+    if (!cs->disk_bytes || !wr->cache || !wr->scratch) return 0;
+    return util_pathf(buf, len, "%s/cache", wr->scratch) == 0;
+}
+
 static int confine_start(const wproto_request *wr, confine_state *cs, char *err, size_t errlen) {
     const char *writable[4];
     int n = 0;
+    memset(cs, 0, sizeof *cs);
+    /* one budget for every file it writes: its scratch folder becomes a tmpfs
+     * of its own, and the runtime's compiled kernels go there (a copy of
+     * this source's cache); the parent keeps what comes back (send_cache) */
+    char cache[PATH_MAX];
+    snprintf(cache, sizeof cache, "%s", wr->cache ? wr->cache : "");
+    if (wr->scratch && confine_private_folder(cs, wr->scratch, WORKER_DISK_BYTES, WORKER_DISK_FILES) &&
+        own_cache(wr, cs, cache, sizeof cache) && mkdir(cache, 0700) == 0) {
+        long long bytes = WORKER_CACHE_BYTES;
+        int files = WORKER_CACHE_FILES;
+        copy_cache(wr->cache, cache, &bytes, &files, 0);
+    }
     if (wr->scratch) writable[n++] = wr->scratch;
-    if (wr->cache) writable[n++] = wr->cache;
+    if (cache[0]) writable[n++] = cache;
     if (wr->writable) writable[n++] = wr->writable;
     writable[n] = NULL;
     /* the request's variables first: Landlock lets the worker read what they name (OCL_ICD_VENDORS, ...) */
@@ -116,9 +201,9 @@ static int confine_start(const wproto_request *wr, confine_state *cs, char *err,
         setenv("TMPDIR", wr->scratch, 1);
         if (chdir(wr->scratch) != 0) { /* the runtime's relative paths stay where they were */ }
     }
-    if (wr->cache) {
-        setenv("POCL_CACHE_DIR", wr->cache, 1);
-        setenv("CUDA_CACHE_PATH", wr->cache, 1);
+    if (cache[0]) {
+        setenv("POCL_CACHE_DIR", cache, 1);
+        setenv("CUDA_CACHE_PATH", cache, 1);
     }
     return 0;
 }
@@ -317,6 +402,12 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     ops->destroy(pi);
     clReleaseProgram(prog);
     clh_close(&ctx);
+    char cache[PATH_MAX];
+    if (own_cache(wr, &cs, cache, sizeof cache)) {
+        long long bytes = WORKER_CACHE_BYTES;
+        int files = WORKER_CACHE_FILES;
+        send_cache(fd, cache, "", &bytes, &files, 0);
+    }
     return finish(fd, ENG_PASS, NULL);
 }
 
@@ -371,6 +462,42 @@ static int probe_kernel(clh_ctx *ctx, cl_kernel k, cl_mem buf, char *err, size_t
             return -1;
         }
     return 0;
+}
+
+/* The write budget: more bytes, then more files, than the worker's tmpfs
+ * holds, in its scratch folder; both removed after. */
+static void probe_disk(int fd, const char *scratch, int budget) {
+    char path[PATH_MAX];
+    static char chunk[1 << 20];
+    unsigned long long wrote = 0, want = WORKER_DISK_BYTES + (64ULL << 20);
+    int err_no = 0;
+    for (int i = 0; wrote < want && !err_no; i++) {
+        if (util_pathf(path, sizeof path, "%s/big-%d", scratch, i) != 0) break;
+        int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (f < 0) { err_no = errno; break; }
+        for (int k = 0; k < 4 && wrote < want; k++) {
+            ssize_t w = write(f, chunk, sizeof chunk);
+            if (w < (ssize_t)sizeof chunk) { err_no = w < 0 ? errno : ENOSPC; break; }
+            wrote += (unsigned long long)w;
+        }
+        close(f);
+    }
+    probe(fd, N_("write more than the worker's budget into its scratch folder"), wrote < want, err_no,
+          budget ? "refused" : "either");
+    int made = 0;
+    err_no = 0;
+    for (int i = 0; i <= WORKER_DISK_FILES && !err_no; i++) {
+        if (util_pathf(path, sizeof path, "%s/f-%d", scratch, i) != 0) break;
+        int f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        if (f < 0) err_no = errno;
+        else { close(f); made++; }
+    }
+    probe(fd, N_("create more files than the worker's budget"), made <= WORKER_DISK_FILES, err_no,
+          budget ? "refused" : "either");
+    for (int i = 0; i < made; i++)
+        if (util_pathf(path, sizeof path, "%s/f-%d", scratch, i) == 0) unlink(path);
+    for (int i = 0; i < 512; i++)
+        if (util_pathf(path, sizeof path, "%s/big-%d", scratch, i) == 0 && unlink(path) != 0) break;
 }
 
 static int selftest(const wproto_request *wr, int fd, int pfd) {
@@ -441,6 +568,7 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     w = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     probe(fd, N_("write inside the scratch folder"), w < 0, errno, "allowed");
     if (w >= 0) close(w);
+    probe_disk(fd, wr->scratch ? wr->scratch : ".", cs.disk_bytes > 0);
     snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
     int m = open(path, O_RDONLY | O_CLOEXEC);
     probe(fd, N_("open the parent's memory (/proc/PID/mem)"), m < 0, errno, landlock ? "refused" : "either");

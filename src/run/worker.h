@@ -21,6 +21,17 @@
 #define W_KINFO BLOB_TAG('K', 'I', 'N', 'F')   /* engine_kernel_info, one per kernel, before any run */
 #define W_CONFINE BLOB_TAG('C', 'O', 'N', 'F') /* text: how the worker is confined (confine_describe) */
 #define W_PROBE BLOB_TAG('P', 'R', 'O', 'B')   /* self-test: "NAME\tallowed|refused\tDETAIL\tEXPECTED" */
+#define W_CACHEFILE BLOB_TAG('C', 'F', 'I', 'L') /* "RELATIVE/PATH\0BYTES": a file the runtime compiled, for the
+                                                 * parent to keep in the kernel's cache folder */
+
+/* What a worker may write: its scratch folder is a tmpfs of its own this
+ * large (where the kernel allows a mount namespace), and the runtime's
+ * kernel cache lives in it; at most WORKER_CACHE_BYTES of that cache in
+ * WORKER_CACHE_FILES files go back to the parent, which keeps them. */
+#define WORKER_DISK_BYTES (256ULL << 20)
+#define WORKER_DISK_FILES 4096L
+#define WORKER_CACHE_BYTES (1024 * 1024)
+#define WORKER_CACHE_FILES 256
 
 /* An input buffer that differed from its host copy after the runs. */
 typedef struct {

@@ -8,6 +8,7 @@
 #include "run/worker.h"
 #include "text/i18n.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -224,6 +225,40 @@ static int passed_on(const char *var) {
     return 0;
 }
 
+/* A path the cache may hold: relative, plain names (letters, digits, . _ -), no . or .. */
+static int cache_path_ok(const char *rel) {
+    if (!*rel || *rel == '/' || strlen(rel) > 512) return 0;
+    for (const char *p = rel; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return 0;
+        for (size_t i = 0; i < n; i++)
+            if (!isalnum((unsigned char)p[i]) && !strchr("._-", p[i])) return 0;
+        p += n + (p[n] == '/');
+    }
+    return 1;
+}
+
+/* Keeps the compiled kernels a worker handed back (W_CACHEFILE) in its
+ * source's cache folder: what a worker writes itself stays in its own
+ * tmpfs, and only this much comes out. */
+static void keep_cache(const sandbox_result *sr, const char *cache) {
+    size_t total = 0;
+    for (int i = 0; i < WORKER_CACHE_FILES; i++) {
+        size_t len = 0;
+        const char *rec = blob_get(sr->blob, sr->blob_len, W_CACHEFILE, i, &len);
+        if (!rec) break;
+        const char *nul = memchr(rec, '\0', len);
+        if (!nul || !cache_path_ok(rec)) continue;
+        size_t data_len = len - (size_t)(nul + 1 - rec);
+        if (total + data_len > WORKER_CACHE_BYTES) break;
+        char path[PATH_MAX], dir[PATH_MAX];
+        if (util_pathf(path, sizeof path, "%s/%s", cache, rec) != 0) continue;
+        snprintf(dir, sizeof dir, "%s", path);
+        *strrchr(dir, '/') = '\0';
+        if (util_mkdirs(dir) == 0 && util_write_file_atomic(path, nul + 1, data_len) == 0) total += data_len;
+    }
+}
+
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
                run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen) {
@@ -276,6 +311,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
                 while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {}
         }
         rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
+        if (rc == 0 && cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0) keep_cache(out, cache);
         if (lock >= 0) close(lock);
         if (rc != 0) util_errf(err, errlen, "%s", envp ? _("fork failed") : _("out of memory"));
         free(envp);

@@ -28,4 +28,13 @@ else
   ok "confined worker: Landlock is not available on this kernel, its checks skipped ($(grep '^confinement' "$tmp/self.txt"))"
 fi
 
+if grep -q "writes: a tmpfs of" "$tmp/self.txt"; then
+  if self "write more than the worker's budget into its scratch folder: refused" &&
+     self "create more files than the worker's budget: refused"; then
+    ok "confined worker (its own tmpfs): no more bytes or files than its budget"
+  else bad "confined worker (its own tmpfs)" "$(cat "$tmp/self.txt")"; fi
+else
+  ok "confined worker: no mount namespace here, the write budget's checks skipped ($(grep -o 'writes: .*' "$tmp/self.txt"))"
+fi
+
 finish

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A kernel is native code on PoCL: inline assembly is refused by the grader, and where
 # the source policy is not asked (cltutor run), the worker itself still cannot read
-# another submission or flood the grader's memory.
+# another submission, fill the disk or flood the grader's memory.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, a workspace and TMPDIR, nomodel, check, put
@@ -40,8 +40,25 @@ else
   ok "run: (skipped) a classmate's submission"
 fi
 
-# 3. a flooded result channel is not read: a clear failure, and the grader stays small
-[ "$(uname -m)" = x86_64 ] || { ok "(skipped: not x86-64)"; ok "(skipped)"; ok "(skipped)"; finish; exit; }
+[ "$(uname -m)" = x86_64 ] || { for i in 1 2 3 4 5 6 7 8; do ok "(skipped: not x86-64)"; done; finish; exit; }
+# 3. one budget for what a worker writes: 1 GiB in files, or 100000 files, do not fit
+# (the same kernel with goals inside the budget shows that its writes work)
+if "$bin" __worker-selftest "$tmp/probe" 2>&1 | grep -q "writes: a tmpfs of"; then
+  sed 's/^#define GOAL_BYTES .*/#define GOAL_BYTES (4L << 20)/' "$k/native_disk.cl" > "$tmp/disk-small.cl"
+  sed 's/^#define GOAL_FILES .*/#define GOAL_FILES 100/' "$k/native_disk.cl" > "$tmp/files-small.cl"
+  expect "run: native code writes 4 MiB in files within the budget (the probe works)" 3 "^Crashed" -- \
+    "$bin" run 1 --kernel "$tmp/disk-small.cl" --size 1000x16 --no-timing
+  expect "run: native code makes 100 files within the budget (the probe works)" 3 "^Crashed" -- \
+    "$bin" run 1 --kernel "$tmp/files-small.cl" --size 1000x16 --no-timing
+  expect "run: native code cannot write 1 GiB or make 100000 files: the budget stops it, the kernel goes on" 0 \
+    "^Correct" -- "$bin" run 1 --kernel "$k/native_disk.cl" --size 1000x16 --no-timing
+  left=$(find "$TMPDIR" "$HOME" -type f -size +1M 2>/dev/null | head -n 3)
+  if [ -z "$left" ]; then ok "the disk attack leaves nothing behind"; else bad "the disk attack left files" "$left"; fi
+else
+  for i in 1 2 3 4; do ok "(skipped: no mount namespace for the worker here: $("$bin" __worker-selftest "$tmp/probe" 2>&1 | grep -o 'writes: .*'))"; done
+fi
+
+# 4. a flooded result channel is not read: a clear failure, and the grader stays small
 /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" run 1 --kernel "$k/native_flood.cl" --size 1000x16 --no-timing \
   > "$tmp/flood.txt" 2>&1
 rc=$?
