@@ -181,9 +181,10 @@ static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path,
     rq.seed = seed;
     rq.timeout_s = rc->o->timeout_s;
     rq.budget_s = budget_s;
-    if (budget_s > 0) {
+    if (budget_s > 0) { /* every timed launch's answer checked: a golden run each */
         rq.min_runs = 3;
-        rq.max_runs = budget_s >= 1 ? 200 : 20;
+        rq.max_runs = budget_s >= 1 ? 40 : 20;
+        rq.check_all_launches = 1;
     }
     rq.cpu_limit_s = rc->cpu_s;
     rq.memory_limit_mb = rc->o->memory_mb;

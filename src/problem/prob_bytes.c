@@ -115,6 +115,11 @@ static double bytes_host_parallel(prob_instance *pi) {
     return ms;
 }
 
+static const void *bytes_expected_output(const prob_instance *pi, size_t *len) {
+    *len = bytes_output_bytes(pi);
+    return ((const bytes_instance *)pi)->expected;
+}
+
 static void bytes_verify(const prob_instance *pi, const void *out, size_t len, verify_report *vr) {
     const bytes_instance *bi = (const bytes_instance *)pi;
     verify_init(vr, "bin", BYTES_BINS);
@@ -227,6 +232,7 @@ const problem_ops prob_bytes_ops = {
     .output_bytes = bytes_output_bytes,
     .golden = bytes_golden,
     .verify = bytes_verify,
+    .expected = bytes_expected_output,
     .work = bytes_work,
     .dev_setup = bytes_dev_setup,
     .dev_launch = bytes_dev_launch,

@@ -110,6 +110,11 @@ static void integral_prepare_golden(prob_instance *pi) {
 }
 
 /* The serial reference: a running row sum plus the integral of the row above. */
+static const void *integral_expected_output(const prob_instance *pi, size_t *len) {
+    *len = integral_output_bytes(pi);
+    return ((const integral_instance *)pi)->expected;
+}
+
 static void integral_golden(prob_instance *pi) {
     integral_instance *ii = (integral_instance *)pi;
     long w = pi->size.n, h = pi->size.m;
@@ -493,6 +498,7 @@ const problem_ops prob_integral_ops = {
     .golden = integral_golden,
     .prepare_golden = integral_prepare_golden,
     .verify = integral_verify,
+    .expected = integral_expected_output,
     .work = integral_work,
     .launch_items = integral_launch_items,
     .arg_bytes = integral_arg_bytes,

@@ -135,6 +135,11 @@ static void scan_prepare_golden(prob_instance *pi) {
     if (si->expected) util_touch_pages(si->expected, scan_output_bytes(pi));
 }
 
+static const void *scan_expected_output(const prob_instance *pi, size_t *len) {
+    *len = scan_output_bytes(pi);
+    return ((const scan_instance *)pi)->expected;
+}
+
 static void scan_golden(prob_instance *pi) {
     scan_instance *si = (scan_instance *)pi;
     if (!si->expected) si->expected = malloc(scan_output_bytes(pi)); /* from prepare_golden or an earlier call */
@@ -421,6 +426,7 @@ const problem_ops prob_scan_ops = {
     .golden = scan_golden,
     .prepare_golden = scan_prepare_golden,
     .verify = scan_verify,
+    .expected = scan_expected_output,
     .work = scan_work,
     .dev_setup = scan_dev_setup,
     .dev_launch = scan_dev_launch,

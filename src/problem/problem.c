@@ -52,6 +52,13 @@ void problem_build_options(const lesson *l, char *buf, size_t len) {
     snprintf(buf, len, "-DLOCAL_SIZE=%zu %s", problem_local_size(l), lesson_param_get(l, "build_options", ""));
 }
 
+uint64_t problem_launch_seed(uint64_t seed, int launch) {
+    uint64_t z = seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(launch + 1)); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 size_t problem_round_up(size_t n, size_t m) { return m ? (n + m - 1) / m * m : n; }
 
 prob_failure problem_launch_1d(clh_ctx *ctx, cl_kernel k, size_t global, size_t local, double *ms,

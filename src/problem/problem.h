@@ -79,6 +79,10 @@ typedef struct problem_ops {
      * never computes the answer, does not. */
     void (*prepare_golden)(prob_instance *pi);
     void (*verify)(const prob_instance *pi, const void *out, size_t len, verify_report *vr);
+    /* Optional: the expected output itself, after golden, where exactly one
+     * output is right (no near ties to accept either way): a timed launch's
+     * output can then be checked by its hash alone. */
+    const void *(*expected)(const prob_instance *pi, size_t *len);
     prob_work (*work)(const prob_instance *pi);
     /* Optional: the work-items the host launches a kernel with at pi's size
      * (over all its launches), or 0 where it cannot tell. answer holds the
@@ -118,6 +122,12 @@ void problem_build_options(const lesson *l, char *buf, size_t len);
 
 /* Work-group size from the lesson (local_size, default 64). */
 size_t problem_local_size(const lesson *l);
+
+/* The seed of timed launch `launch` (1, 2, ...) of a run with this seed:
+ * every timed launch gets inputs of its own, so that no kernel can keep an
+ * earlier answer and give it again; the parent draws the same inputs to
+ * check the answers. */
+uint64_t problem_launch_seed(uint64_t seed, int launch);
 
 /* Rounds n up to a multiple of m. */
 size_t problem_round_up(size_t n, size_t m);

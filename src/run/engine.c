@@ -8,6 +8,7 @@
 #include "base/util.h"
 #include "run/worker.h"
 #include "run/wproto.h"
+#include "base/rng.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -15,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void engine_request_defaults(engine_request *rq) {
     memset(rq, 0, sizeof *rq);
@@ -204,6 +207,62 @@ char *engine_rewrite_build_log(const char *log, const char *display, int *line, 
 
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* The timed launches to check: every one, or ENGINE_CHECKED_LAUNCHES of
+ * them drawn where the worker cannot know which (each costs a golden run). */
+#define ENGINE_CHECKED_LAUNCHES 3
+
+/* Each timed launch had inputs of its own (problem_launch_seed): its answer
+ * is checked against a golden run on the same inputs, whole where the
+ * worker kept the output (small ones), else by its hash against the only
+ * right output. Returns ENG_PASS, or ENG_WRONG with a headline and message. */
+static engine_status check_launches(const engine_request *rq, const problem_ops *ops, const prob_size *size,
+                                    const sandbox_result *sr, size_t out_len, char *head, size_t hlen, char *msg,
+                                    size_t mlen) {
+    size_t hbytes = 0, obytes = 0;
+    const uint64_t *hashes = blob_get(sr->blob, sr->blob_len, W_HASHES, 0, &hbytes);
+    const unsigned char *outs = blob_get(sr->blob, sr->blob_len, W_OUTPUTS, 0, &obytes);
+    int n = hashes ? (int)(hbytes / sizeof *hashes) : 0;
+    if (n == 0 || (!outs && !ops->expected)) return ENG_PASS;
+    int pick[ENGINE_CHECKED_LAUNCHES], n_pick = 0;
+    int all = rq->check_all_launches || n <= ENGINE_CHECKED_LAUNCHES;
+    rng_state r;
+    rng_seed(&r, (uint64_t)(util_now() * 1e9) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&r);
+    while (!all && n_pick < ENGINE_CHECKED_LAUNCHES) {
+        int i = (int)rng_below(&r, (uint64_t)n), seen = 0;
+        for (int k = 0; k < n_pick; k++) seen |= pick[k] == i;
+        if (!seen) pick[n_pick++] = i;
+    }
+    for (int k = 0; k < (all ? n : n_pick); k++) {
+        int i = all ? k : pick[k];
+        char err[256];
+        prob_instance *pi = ops->create(rq->lesson, size, problem_launch_seed(rq->seed, i + 1), err, sizeof err);
+        if (!pi) continue; /* no memory to check it: the first, checked launch stands */
+        if (ops->prepare_golden) ops->prepare_golden(pi);
+        ops->golden(pi);
+        int right = 1;
+        if (outs && obytes == out_len * (size_t)n) {
+            verify_report vr;
+            memset(&vr, 0, sizeof vr);
+            ops->verify(pi, outs + (size_t)i * out_len, out_len, &vr);
+            right = vr.ok;
+        } else {
+            size_t elen = 0;
+            const void *want = ops->expected(pi, &elen);
+            right = want && elen == out_len && util_hash64(want, elen) == hashes[i];
+        }
+        ops->destroy(pi);
+        if (!right) {
+            util_errf(head, hlen, "%s", N_("Timed launch wrong"));
+            util_errf(msg, mlen, _("Timed launch %d of %d, on inputs of its own, gave a wrong answer, although the "
+                                   "first, checked launch was right. Every launch gets inputs it has not seen, so a "
+                                   "kernel cannot give an earlier answer again: it must compute each one. This run "
+                                   "does not count."), i + 1, n);
+            return ENG_WRONG;
+        }
+    }
+    return ENG_PASS;
+}
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...) {
     r->status = st;
     snprintf(r->headline, sizeof r->headline, "%s", headline); /* English: translated where it is shown */
@@ -386,8 +445,9 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
 
     /* what a run hands back: its output, a time and a hash per launch, and
      * its build log (cut to 64 KiB by the worker), messages and records */
-    size_t max_runs = (size_t)(rq.max_runs > 0 ? rq.max_runs : 1000);
-    size_t result_max = ops->output_bytes(pi) + max_runs * 2 * sizeof(double) + ENGINE_RESULT_SLACK;
+    size_t max_runs = (size_t)(rq.max_runs > 0 ? rq.max_runs : 1000), out_bytes = ops->output_bytes(pi);
+    size_t result_max = out_bytes + max_runs * (2 * sizeof(double) + (out_bytes <= WORKER_KEEP_OUTPUT_BYTES ? out_bytes : 0)) +
+                        ENGINE_RESULT_SLACK;
     sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
                           .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb,
                           .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL, .result_max_bytes = result_max};
@@ -440,9 +500,11 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
     /* a correct first output counts only if every timed launch gave it too */
     char chk_head[64] = "", chk_msg[768] = "";
     engine_status chk = out && r->verify.ok && status && *status == ENG_PASS
-                            ? wproto_check_run(&sr, out, out_len, rq.max_runs, chk_head, sizeof chk_head, chk_msg,
+                            ? wproto_check_run(&sr, out_len, rq.max_runs, chk_head, sizeof chk_head, chk_msg,
                                                sizeof chk_msg)
                             : ENG_PASS;
+    if (chk == ENG_PASS && out && r->verify.ok && status && *status == ENG_PASS)
+        chk = check_launches(&rq, ops, &size, &sr, out_len, chk_head, sizeof chk_head, chk_msg, sizeof chk_msg);
     if (sr.cancelled) {
         set_msg(r, ENG_CANCELLED, N_("Cancelled"), "The run was cancelled.");
     } else if (sr.result_over) {

@@ -33,6 +33,7 @@ typedef struct {
     double timeout_s;            /* limit for running the kernel (default 10) */
     double budget_s;             /* time spent repeating for timing (default 1; 0 = one run only) */
     int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
+    int check_all_launches;      /* check every timed launch's answer (grading), not a few drawn at random */
     long cpu_limit_s;            /* CPU seconds for the whole worker, 0 none (grading) */
     long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
     const char *const *worker_env; /* "NAME=VALUE" strings set in the worker before it opens the device

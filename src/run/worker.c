@@ -214,22 +214,26 @@ static void put_confinement(int fd, const confine_state *cs) {
     blob_put_str(fd, W_CONFINE, how);
 }
 
-/* The kernel times and output hashes of the timed launches, in pages of
- * their own that are read-only while a kernel runs: on a CPU device a kernel
- * is native code in this process, and cannot rewrite its times this way. */
+/* The kernel times, output hashes and (small) outputs of the timed
+ * launches, in pages of their own that are read-only while a kernel runs:
+ * on a CPU device a kernel is native code in this process, and cannot
+ * rewrite its times this way. */
 typedef struct {
     double *samples;
     uint64_t *hashes;
+    unsigned char *outputs;   /* each launch's output, where outputs are small (else NULL) */
     size_t bytes;
 } ledger;
 
-static int ledger_open(ledger *lg, int max_runs) {
+static int ledger_open(ledger *lg, int max_runs, size_t out_len) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    lg->bytes = ((sizeof(double) + sizeof(uint64_t)) * (size_t)max_runs + page - 1) / page * page;
+    size_t keep = out_len <= WORKER_KEEP_OUTPUT_BYTES ? out_len : 0;
+    lg->bytes = ((sizeof(double) + sizeof(uint64_t) + keep) * (size_t)max_runs + page - 1) / page * page;
     void *p = mmap(NULL, lg->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return -1;
     lg->samples = p;
     lg->hashes = (uint64_t *)(lg->samples + max_runs);
+    lg->outputs = keep ? (unsigned char *)(lg->hashes + max_runs) : NULL;
     return 0;
 }
 
@@ -274,11 +278,12 @@ static int check_inputs(const problem_ops *ops, prob_instance *pi, clh_ctx *ctx,
     return 0;
 }
 
-/* What timing a kernel needs: the instance, its device, the ledger of samples. */
+/* What timing a kernel needs: the size, the program, its device, the ledger of samples. */
 typedef struct {
     const engine_request *rq;
     const problem_ops *ops;
-    prob_instance *pi;
+    const prob_size *size;
+    cl_program prog;
     clh_ctx *ctx;
     ledger *lg;
     void *out;
@@ -287,10 +292,35 @@ typedef struct {
     int min_runs, max_runs;
 } timing;
 
+/* One timed launch on inputs of its own (problem_launch_seed): a fresh
+ * instance, set up, launched, read back (outside its timed event) and
+ * hashed into the ledger as sample n; small outputs are kept whole. */
+static prob_failure timed_launch(timing *tm, int n, char *err, size_t errlen) {
+    const engine_request *rq = tm->rq;
+    prob_instance *pi = tm->ops->create(rq->lesson, tm->size, problem_launch_seed(rq->seed, n + 1), err, errlen);
+    if (!pi) return PF_MEMORY;
+    double ms = 0;
+    prob_failure f = tm->ops->dev_setup(pi, tm->ctx, tm->prog, err, errlen);
+    if (!f) {
+        ledger_seal(tm->lg, 1);
+        f = tm->ops->dev_launch(pi, tm->ctx, &ms, err, errlen);
+        ledger_seal(tm->lg, 0);
+    }
+    if (!f) f = tm->ops->dev_read(pi, tm->ctx, tm->out, err, errlen);
+    if (!f) {
+        tm->lg->hashes[n] = util_hash64(tm->out, tm->out_len);
+        if (tm->lg->outputs) memcpy(tm->lg->outputs + (size_t)n * tm->out_len, tm->out, tm->out_len);
+        tm->lg->samples[n] = ms;
+    }
+    tm->ops->dev_release(pi);
+    tm->ops->destroy(pi);
+    return f;
+}
+
 /* Repeats the launch until the relative standard error is under 1%, the
  * budget is spent or a repeat would come near the time limit, after
- * waiting its turn for the device; every launch's output is read back
- * (outside its timed event) and hashed. *n: the samples taken. */
+ * waiting its turn for the device; every launch has inputs of its own, and
+ * its output is read back and hashed. *n: the samples taken. */
 static prob_failure time_launches(timing *tm, int pfd, int *n, char *err, size_t errlen) {
     const engine_request *rq = tm->rq;
     char key[128];
@@ -299,14 +329,10 @@ static prob_failure time_launches(timing *tm, int pfd, int *n, char *err, size_t
     sandbox_gate(pfd, key);
     double t0 = tm->t0 + (util_now() - queued), start = util_now();
     while (*n < tm->max_runs) {
-        double before = util_now(), ms = 0;
-        ledger_seal(tm->lg, 1);
-        prob_failure f = tm->ops->dev_launch(tm->pi, tm->ctx, &ms, err, errlen);
-        ledger_seal(tm->lg, 0);
-        if (!f) f = tm->ops->dev_read(tm->pi, tm->ctx, tm->out, err, errlen);
+        double before = util_now();
+        prob_failure f = timed_launch(tm, *n, err, errlen);
         if (f) return f;
-        tm->lg->hashes[*n] = util_hash64(tm->out, tm->out_len);
-        tm->lg->samples[(*n)++] = ms;
+        (*n)++;
         double now = util_now(), one = now - before;
         sandbox_progress(pfd, *n, tm->max_runs);
         if (*n >= tm->min_runs && stats_summarise(tm->lg->samples, *n).rse < 0.01) break;
@@ -314,6 +340,13 @@ static prob_failure time_launches(timing *tm, int pfd, int *n, char *err, size_t
         if (now - t0 + one + tm->warm > 0.8 * rq->timeout_s) break;
     }
     return PF_OK;
+}
+
+/* The ledger's n samples, hashes and kept outputs, as records. */
+static void put_ledger(int fd, const ledger *lg, int n, size_t out_len) {
+    blob_put(fd, W_SAMPLES, lg->samples, sizeof(double) * (size_t)n);
+    blob_put(fd, W_HASHES, lg->hashes, sizeof(uint64_t) * (size_t)n);
+    if (lg->outputs) blob_put(fd, W_OUTPUTS, lg->outputs, out_len * (size_t)n);
 }
 
 static int run_kernel(const wproto_request *wr, int fd, int pfd) {
@@ -381,22 +414,23 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
     int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
     ledger lg;
-    if (ledger_open(&lg, max_runs) != 0) return finish(fd, ENG_RUNTIME, _("out of memory for the timing samples"));
+    if (ledger_open(&lg, max_runs, out_len) != 0)
+        return finish(fd, ENG_RUNTIME, _("out of memory for the timing samples"));
+    /* the checked launch's inputs must be as they were given */
+    if (check_inputs(ops, pi, &ctx, fd, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
     int n = 0;
     if (rq->budget_s > 0) {
-        timing tm = {.rq = rq, .ops = ops, .pi = pi, .ctx = &ctx, .lg = &lg, .out = out, .out_len = out_len,
-                     .t0 = t0, .warm = util_now() - t0, .min_runs = min_runs, .max_runs = max_runs};
+        timing tm = {.rq = rq, .ops = ops, .size = &size, .prog = prog, .ctx = &ctx, .lg = &lg, .out = out,
+                     .out_len = out_len, .t0 = t0, .warm = util_now() - t0, .min_runs = min_runs,
+                     .max_runs = max_runs};
         f = time_launches(&tm, pfd, &n, err, sizeof err);
         if (f) {
-            blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
-            blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
+            put_ledger(fd, &lg, n, out_len);
             return finish_failure(fd, f, err);
         }
     }
     free(out);
-    if (check_inputs(ops, pi, &ctx, fd, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
-    blob_put(fd, W_SAMPLES, lg.samples, sizeof(double) * (size_t)n);
-    blob_put(fd, W_HASHES, lg.hashes, sizeof(uint64_t) * (size_t)n);
+    put_ledger(fd, &lg, n, out_len);
     ledger_close(&lg);
     ops->dev_release(pi);
     ops->destroy(pi);

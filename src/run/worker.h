@@ -17,6 +17,8 @@
 #define W_OUTPUT BLOB_TAG('O', 'U', 'T', 'P')  /* raw output buffer of the first (checked) launch */
 #define W_SAMPLES BLOB_TAG('S', 'A', 'M', 'P') /* double[]: kernel ms of each timed launch */
 #define W_HASHES BLOB_TAG('H', 'A', 'S', 'H')  /* uint64_t[]: util_hash64 of each timed launch's output */
+#define W_OUTPUTS BLOB_TAG('O', 'U', 'T', 'S') /* each timed launch's output, one after another, where an output
+                                                * is at most WORKER_KEEP_OUTPUT_BYTES */
 #define W_INPUT BLOB_TAG('I', 'N', 'P', 'T')   /* worker_input_change, one per input buffer the kernel changed */
 #define W_KINFO BLOB_TAG('K', 'I', 'N', 'F')   /* engine_kernel_info, one per kernel, before any run */
 #define W_CONFINE BLOB_TAG('C', 'O', 'N', 'F') /* text: how the worker is confined (confine_describe) */
@@ -28,6 +30,7 @@
  * large (where the kernel allows a mount namespace), and the runtime's
  * kernel cache lives in it; at most WORKER_CACHE_BYTES of that cache in
  * WORKER_CACHE_FILES files go back to the parent, which keeps them. */
+#define WORKER_KEEP_OUTPUT_BYTES 16384
 #define WORKER_DISK_BYTES (256ULL << 20)
 #define WORKER_DISK_FILES 4096L
 #define WORKER_CACHE_BYTES (1024 * 1024)

@@ -73,11 +73,12 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
                run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen);
 
-/* Checks a kernel run whose first output (out) was correct: every timed
- * launch gave that same output, no input buffer changed, each result record
- * came once, and the kernel times fit in the time the run phase took.
- * Returns ENG_PASS, or the failure's status with a headline and a message. */
-engine_status wproto_check_run(const sandbox_result *sr, const void *out, size_t out_len, int max_runs,
+/* Checks a kernel run whose first output (of out_len bytes) was correct: no
+ * input buffer changed, each result record came once and the timed outputs
+ * fit the launches, and the kernel times fit in the time the run phase
+ * took (the timed launches' answers are the engine's to check). Returns
+ * ENG_PASS, or the failure's status with a headline and a message. */
+engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, int max_runs,
                                char *headline, size_t hlen, char *msg, size_t mlen);
 
 /* `cltutor __worker-selftest DIR`: a worker confines itself as for a run,

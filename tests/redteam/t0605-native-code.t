@@ -1,7 +1,8 @@
 #!/bin/sh
 # A kernel is native code on PoCL: inline assembly is refused by the grader, and where
 # the source policy is not asked (cltutor run), the worker itself still cannot read
-# another submission, fill the disk or flood the grader's memory.
+# another submission, fill the disk, replay an answer in its timed launches or flood
+# the grader's memory.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, a workspace and TMPDIR, nomodel, check, put
@@ -40,7 +41,7 @@ else
   ok "run: (skipped) a classmate's submission"
 fi
 
-[ "$(uname -m)" = x86_64 ] || { for i in 1 2 3 4 5 6 7 8; do ok "(skipped: not x86-64)"; done; finish; exit; }
+[ "$(uname -m)" = x86_64 ] || { for i in 1 2 3 4 5 6 7 8 9 10; do ok "(skipped: not x86-64)"; done; finish; exit; }
 # 3. one budget for what a worker writes: 1 GiB in files, or 100000 files, do not fit
 # (the same kernel with goals inside the budget shows that its writes work)
 if "$bin" __worker-selftest "$tmp/probe" 2>&1 | grep -q "writes: a tmpfs of"; then
@@ -58,7 +59,13 @@ else
   for i in 1 2 3 4; do ok "(skipped: no mount namespace for the worker here: $("$bin" __worker-selftest "$tmp/probe" 2>&1 | grep -o 'writes: .*'))"; done
 fi
 
-# 4. a flooded result channel is not read: a clear failure, and the grader stays small
+# 4. timed launches that no cache can help: each has inputs of its own, and its answer is checked
+expect "run: native code that keeps its first answer and gives it again in the timed launches loses" 1 \
+  "^Timed launch wrong" -- "$bin" run 1 --kernel "$k/native_replay.cl" --size 1000x16
+expect "run: the same kernel untimed is right (the first launch does the work)" 0 "^Correct" -- \
+  "$bin" run 1 --kernel "$k/native_replay.cl" --size 1000x16 --no-timing
+
+# 5. a flooded result channel is not read: a clear failure, and the grader stays small
 /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" run 1 --kernel "$k/native_flood.cl" --size 1000x16 --no-timing \
   > "$tmp/flood.txt" 2>&1
 rc=$?
