@@ -238,21 +238,22 @@ int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_r
     return 0;
 }
 
-/* Unpacks each archive into the batch's scratch folder; one that is refused
- * makes its row refused, with the reason. */
-static void unpack_rows(grade_batch_row *rows, int n, const char *scratch) {
+/* Unpacks row i's archive into a folder of its own (0700) in the batch's
+ * scratch folder, just before its grader starts; it is removed when that
+ * grader ends, so a student's files lie on disk only while they are graded.
+ * A refused archive makes its row refused, with the reason; returns -1. */
+static int unpack_row(grade_batch_row *row, int i, const char *scratch) {
     unpack_limits lim;
     unpack_limits_default(&lim);
-    for (int i = 0; i < n; i++) {
-        if (!rows[i].archive || rows[i].refused) continue;
-        if (util_pathf(rows[i].dir, sizeof rows[i].dir, "%s/in-%d", scratch, i) != 0 || util_mkdirs(rows[i].dir) != 0 ||
-            unpack_archive(rows[i].entry, rows[i].dir, &lim, rows[i].error, sizeof rows[i].error) != 0) {
-            if (!rows[i].error[0])
-                snprintf(rows[i].error, sizeof rows[i].error, _("cannot create a temporary folder in %s"), scratch);
-            rows[i].refused = 1;
-            grade_remove_tree(rows[i].dir);
-        }
+    if (util_pathf(row->dir, sizeof row->dir, "%s/in-%d", scratch, i) != 0 || mkdir(row->dir, 0700) != 0 ||
+        unpack_archive(row->entry, row->dir, &lim, row->error, sizeof row->error) != 0) {
+        if (!row->error[0])
+            snprintf(row->error, sizeof row->error, _("cannot create a temporary folder in %s"), scratch);
+        row->refused = 1;
+        grade_remove_tree(row->dir);
+        return -1;
     }
+    return 0;
 }
 
 /* A batch while it runs: the rows, the graders running and the counts. */
@@ -273,6 +274,13 @@ static void start_graders(batch_state *b) {
     while (b->active < b->jobs && b->next < b->n) {
         grade_batch_row *row = &b->rows[b->next];
         if (row->refused) {
+            b->next++;
+            continue;
+        }
+        if (row->archive && unpack_row(row, b->next, b->tmpl) != 0) {
+            write_fatal_report(b->base, row, 1, 0, b->st);
+            b->ticks += b->per_student; /* nothing of it will run */
+            b->finished++;
             b->next++;
             continue;
         }
@@ -374,6 +382,7 @@ static void reap_graders(batch_state *b) {
                                          : _("the grader process could not write its report"));
         }
         if (g->ticks < b->per_student) b->ticks += b->per_student - g->ticks;
+        if (row->archive) grade_remove_tree(row->dir); /* its files go with its grading */
         b->last = row->student;
         g->pid = 0;
         b->active--;
@@ -425,7 +434,6 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
         util_errf(err, errlen, _("cannot create a temporary folder in %s"), tmpdir && *tmpdir ? tmpdir : "/tmp");
         return -1;
     }
-    unpack_rows(rows, n, tmpl);
     int refused = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].refused) {

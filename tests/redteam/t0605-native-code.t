@@ -25,6 +25,24 @@ nomodel "$bin" grade 1 --dir "$sub" --seed 3 --tests odd > "$tmp/asm.txt" 2>&1
 if grep -q "(refused: each test below says why)" "$tmp/asm.txt"; then ok "grade: the text report says the file was refused, not missing"
 else bad "grade: the refused file's line" "$(head -n 8 "$tmp/asm.txt")"; fi
 
+# a batch: the attacker's row says refused and why; the classmate gets exactly the solo grade
+b="$tmp/class"
+put "$b/ada" 01-serial "$root/kernels/01-serial/histogram.cl"
+put "$b/mallory" 01-serial "$tmp/read-sibling.cl"
+nomodel "$bin" grade 1 --batch "$b" -j 2 --tests odd,even -o "$tmp/class.csv" --seed 11 2> "$tmp/class.err"
+ada_seed=$(python3 -c "import csv,sys; print(next(r['seed'] for r in csv.DictReader(open(sys.argv[1])) if r['student'] == 'ada'))" "$tmp/class.csv" 2>/dev/null)
+nomodel "$bin" grade 1 --dir "$b/ada" --tests odd,even --seed "${ada_seed:-0}" --format json -o "$tmp/ada-solo.json" 2>/dev/null
+if python3 - "$tmp/class.csv" "$tmp/ada-solo.json" <<'PY'
+import csv, json, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+solo = json.load(open(sys.argv[2]))
+assert rows["mallory"]["status"].startswith("refused: 1 file refused by the source policy"), rows["mallory"]
+assert float(rows["mallory"]["score"]) == 0, rows["mallory"]
+assert rows["ada"]["status"] == "ok" and abs(float(rows["ada"]["score"]) - solo["score"]) < 0.01 and solo["score"] > 0, (rows["ada"], solo["score"])
+PY
+then ok "batch: the attacker's row says 'refused' and why; the classmate's grade is the solo grade"
+else bad "batch with an attacker" "$(cat "$tmp/class.csv" "$tmp/class.err")"; fi
+
 # 2. the worker cannot read outside its folder, even for native code (where Landlock is there;
 # the attacks are x86-64 system calls, as PoCL compiles them on this processor)
 mkdir -p "$tmp/probe"
