@@ -6,6 +6,7 @@
 #include "grade/grade_merge.h"
 #include "grade/grade_report.h"
 #include "base/scratch.h"
+#include "run/confine.h"
 #include "base/util.h"
 #include "text/i18n.h"
 
@@ -689,6 +690,12 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     }
     grade_live live = {.enabled = isatty(2)};
     char err[1400];
+    if (!a.plan) { /* what a kernel could reach here, said before it runs */
+        confine_support cs;
+        confine_support_probe(&cs);
+        confine_support_warning(&cs, err, sizeof err);
+        if (err[0]) fprintf(stderr, "cltutor grade: %s %s\n", _("warning:"), err);
+    }
     int count = a.plan ? 0 : grade_count(&a.o, err, sizeof err);
     if (a.plan) rc = print_plan(&a.o, a.fmt == GF_JSON);
     else if (count < 0) rc = cannot_run(&a, err, GRADE_EXIT_CANNOT_RUN);

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Landlock rights and fields newer than the oldest headers we build with. */
@@ -391,4 +392,57 @@ void confine_describe_access(const confine_state *st, char *buf, size_t len) {
                  st->landlock_abi);
     else
         snprintf(buf, len, _("seccomp: %s; Landlock: off (%s)"), sc, st->note[0] ? st->note : _("not asked for"));
+}
+
+void confine_support_probe(confine_support *s) {
+    memset(s, 0, sizeof *s);
+    s->landlock_abi = confine_landlock_abi();
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/cltutor-probe-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(s->why_not, sizeof s->why_not, "%s", strerror(errno));
+        return;
+    }
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        rmdir(dir);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) { /* in a child of its own: the namespace and the mount go with it */
+        close(pipefd[0]);
+        confine_state st;
+        memset(&st, 0, sizeof st);
+        int ok = confine_private_folder(&st, dir, 1 << 20, 16);
+        if (!ok && write(pipefd[1], st.disk_note, strlen(st.disk_note)) < 0) _exit(2);
+        _exit(ok ? 0 : 1);
+    }
+    close(pipefd[1]);
+    int status = 0;
+    if (pid > 0) {
+        ssize_t n = read(pipefd[0], s->why_not, sizeof s->why_not - 1);
+        s->why_not[n > 0 ? n : 0] = '\0';
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        s->private_folder = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    close(pipefd[0]);
+    rmdir(dir);
+}
+
+void confine_support_warning(const confine_support *s, char *buf, size_t len) {
+    buf[0] = '\0';
+    if (s->landlock_abi <= 0)
+        util_textf(buf, len, "%s", _("This Linux kernel has no Landlock (5.13 or later, with landlock among its "
+                                     "security modules): a kernel run by the grader can read whatever the grader's "
+                                     "user can, other submissions included, and write outside its folder. "));
+    if (!s->private_folder) {
+        size_t u = strlen(buf);
+        util_textf(buf + u, len - u, _("Workers get no mount namespace here (%s): what a kernel writes is capped per "
+                                       "file, not in total. "), s->why_not[0] ? s->why_not : _("unknown"));
+    }
+    if (buf[0]) {
+        size_t u = strlen(buf);
+        util_textf(buf + u, len - u, "%s", _("See \"What a kernel can reach\" in the instructor guide."));
+    }
 }

@@ -49,6 +49,19 @@ int confine_seccomp(confine_state *st, confine_level level, char *err, size_t er
 /* The Landlock ABI this kernel offers, 0 if none. */
 int confine_landlock_abi(void);
 
+/* What a worker's confinement can hold on this machine, found out without
+ * starting one (a forked child tries the private folder). */
+typedef struct {
+    int landlock_abi;        /* reads and writes confined: 1 and later; signals: 6 and later */
+    int private_folder;      /* one budget for writes (confine_private_folder works here) */
+    char why_not[256];       /* why the private folder does not */
+} confine_support;
+void confine_support_probe(confine_support *s);
+
+/* Sentences for an instructor about what does not hold here ("" when all
+ * does), in buf. */
+void confine_support_warning(const confine_support *s, char *buf, size_t len);
+
 /* One line for people: "seccomp: ... ; Landlock: ...; writes: ...". */
 void confine_describe(const confine_state *st, char *buf, size_t len);
 /* The same without the writes' budget. */

@@ -534,6 +534,26 @@ static void probe_disk(int fd, const char *scratch, int budget) {
         if (util_pathf(path, sizeof path, "%s/big-%d", scratch, i) == 0 && unlink(path) != 0) break;
 }
 
+/* One file larger than a run may hand back: refused (EFBIG) at the cap. */
+static void probe_file_cap(int fd, const char *scratch) {
+    char path[PATH_MAX];
+    static char chunk[1 << 20];
+    if (util_pathf(path, sizeof path, "%s/too-large", scratch) != 0) return;
+    signal(SIGXFSZ, SIG_IGN); /* the write fails instead of ending the worker */
+    int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    size_t wrote = 0, want = 2 * (size_t)WPROTO_SELFTEST_RESULT_MAX;
+    int err_no = f < 0 ? errno : 0;
+    while (f >= 0 && wrote < want) {
+        ssize_t w = write(f, chunk, sizeof chunk);
+        if (w <= 0) { err_no = w < 0 ? errno : EFBIG; break; }
+        wrote += (size_t)w;
+    }
+    if (f >= 0) close(f);
+    unlink(path);
+    signal(SIGXFSZ, SIG_DFL);
+    probe(fd, N_("write one file larger than a run may hand back"), wrote < want, err_no, "refused");
+}
+
 static int selftest(const wproto_request *wr, int fd, int pfd) {
     char err[1024] = "";
     confine_state cs;
@@ -603,6 +623,7 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     probe(fd, N_("write inside the scratch folder"), w < 0, errno, "allowed");
     if (w >= 0) close(w);
     probe_disk(fd, wr->scratch ? wr->scratch : ".", cs.disk_bytes > 0);
+    probe_file_cap(fd, wr->scratch ? wr->scratch : ".");
     snprintf(path, sizeof path, "/proc/%d/mem", (int)getppid());
     int m = open(path, O_RDONLY | O_CLOEXEC);
     probe(fd, N_("open the parent's memory (/proc/PID/mem)"), m < 0, errno, landlock ? "refused" : "either");

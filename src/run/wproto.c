@@ -415,7 +415,8 @@ int wproto_selftest(const char *probe_dir, const char *device_spec, char **text,
     engine_request rq;
     engine_request_defaults(&rq);
     rq.device_spec = device_spec;
-    sandbox_limits lim = {.total_s = 300, .grace_s = 1};
+    /* a run's cap on what it hands back, and on every file it writes */
+    sandbox_limits lim = {.total_s = 300, .grace_s = 1, .result_max_bytes = WPROTO_SELFTEST_RESULT_MAX};
     sandbox_result sr;
     char sibling[PATH_MAX + 64];
     snprintf(sibling, sizeof sibling, "%s/" WPROTO_SELFTEST_SIBLING, probe_dir);

@@ -14,6 +14,7 @@
 #define WPROTO_MODE "__worker"          /* argv[1] of a worker: `cltutor __worker` */
 /* In the self-test's probe folder: a file the worker must not read (as a classmate's submission in a batch). */
 #define WPROTO_SELFTEST_SIBLING "another-submission.cl"
+#define WPROTO_SELFTEST_RESULT_MAX (4u << 20) /* the self-test worker's result cap, as a run's */
 #define WPROTO_SELFTEST "__worker-selftest" /* `cltutor __worker-selftest DIR`: see wproto_selftest */
 #define WPROTO_ENV "CLTUTOR_WORKER"     /* names the program to run as the worker */
 

@@ -11,7 +11,8 @@ self() { grep -q "^$1" "$tmp/self.txt"; }
 if [ $rc -eq 0 ]; then ok "the worker's self-test passes"; else bad "worker self-test (exit $rc)" "$(cat "$tmp/self.txt")"; fi
 for p in "socket(AF_INET): refused" "socket(AF_UNIX): refused" "execve(/bin/sh): refused" "fork: refused" \
          "clone without CLONE_THREAD: refused" "ptrace the parent: refused" \
-         "see the grader's environment (CLTUTOR_SELFTEST_SECRET): refused"; do
+         "see the grader's environment (CLTUTOR_SELFTEST_SECRET): refused" \
+         "write one file larger than a run may hand back: refused"; do
   if self "$p"; then ok "confined worker: $p"; else bad "confined worker: $p" "$(cat "$tmp/self.txt")"; fi
 done
 if self "thread: allowed" && self "kernel before the probes: ran" && self "kernel after the probes: ran" &&

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "run/worker.h"
 #include "run/wproto.h"
+#include "run/confine.h"
 
 static const uint32_t first_output[4] = {3, 1, 4, 1};
 
@@ -184,6 +185,26 @@ START_TEST(remove_tree_never_follows_a_link) {
 }
 END_TEST
 
+START_TEST(the_grader_says_what_does_not_hold) {
+    char buf[1024];
+    confine_support all = {.landlock_abi = 6, .private_folder = 1};
+    confine_support_warning(&all, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    confine_support none = {.landlock_abi = 0, .private_folder = 0, .why_not = "no mount namespace of its own"};
+    confine_support_warning(&none, buf, sizeof buf);
+    ck_assert_msg(strstr(buf, "no Landlock") && strstr(buf, "other submissions included") &&
+                  strstr(buf, "(no mount namespace of its own)") && strstr(buf, "capped per file, not in total") &&
+                  strstr(buf, "What a kernel can reach"), "%s", buf);
+    confine_support no_ns = {.landlock_abi = 7, .private_folder = 0};
+    confine_support_warning(&no_ns, buf, sizeof buf);
+    ck_assert_msg(!strstr(buf, "Landlock") && strstr(buf, "capped per file"), "%s", buf);
+    /* on this machine, the probe answers (whatever it finds) and leaves nothing behind */
+    confine_support here;
+    confine_support_probe(&here);
+    ck_assert_int_eq(here.landlock_abi, confine_landlock_abi());
+}
+END_TEST
+
 Suite *wproto_suite(void) {
     Suite *s = suite_create("wproto");
     TCase *t = tcase_create("wproto");
@@ -195,6 +216,7 @@ Suite *wproto_suite(void) {
     tcase_add_test(t, hash_tells_outputs_apart);
     tcase_add_test(t, the_worker_is_found_next_to_the_program);
     tcase_add_test(t, remove_tree_never_follows_a_link);
+    tcase_add_test(t, the_grader_says_what_does_not_hold);
     suite_add_tcase(s, t);
     return s;
 }
