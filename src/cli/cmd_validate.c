@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -420,6 +421,50 @@ static void check_figures(validate_run *vr, const lesson *l) {
     gpumodel_report_free(&gm);
 }
 
+/* The reference's cost at the chapter's analysis size (VERDICT_REFERENCE_COST),
+ * for installs without the reference: measured afresh, then compared with the
+ * committed file or written. */
+static void check_cost_figures(validate_run *vr, const lesson *l) {
+    technique_check tq[TECHNIQUE_MAX];
+    char err[512], path[1400], ref[1400];
+    int nq = technique_parse(lesson_param_get(l, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err), wants = 0;
+    for (int i = 0; i < nq; i++) wants |= technique_needs_reference(&tq[i]);
+    if (!wants) return;
+    snprintf(path, sizeof path, "%s/" VERDICT_REFERENCE_COST, l->dir);
+    gp_profile prof;
+    if (paths_solution(&vr->cx->paths, l, ref, sizeof ref) != 0 || verdict_cost_profile(l, &prof, err, sizeof err) != 0) {
+        result(vr, 0, "figures", NULL, _("the reference's cost cannot be modelled: %s"), err);
+        return;
+    }
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = l;
+    rq.kernel_path = rq.display_path = ref;
+    rq.size_spec = gpumodel_analysis_size(l, NULL);
+    rq.device_spec = vr->device;
+    rq.timeout_s = 120;
+    gpumodel_report gm;
+    gpumodel_analyze(&rq, cli_on_progress, &vr->live, NULL, &gm);
+    cli_clear_status(&vr->live);
+    gm_cost_figures now, committed;
+    memset(&now, 0, sizeof now);
+    util_copy_text(now.size, sizeof now.size, gm.size_text);
+    if (gm.status == GM_UNAVAILABLE) result(vr, 1, "figures", NULL, _("not measured here: %s"), gm.message);
+    else if (gm.status != GM_OK || gm_cost_of(&gm, l, &prof, &now.cost, err, sizeof err) != 0)
+        result(vr, 0, "figures", NULL, _("chapter %d's reference could not be analysed: %s"), l->number,
+               gm.status != GM_OK ? gm.message : err);
+    else if (vr->write_figures)
+        result(vr, gm_cost_save(path, &now, l->id) == 0, "figures", NULL, _("wrote %s (%s)"), path, now.size);
+    else if (gm_cost_load(path, &committed, err, sizeof err) != 0)
+        result(vr, 0, "figures", NULL, _("%s; write it with `cltutor validate %d --write-figures`"), err, l->number);
+    else if (strcmp(committed.size, now.size) || fabs(committed.cost.total_s / now.cost.total_s - 1) > 1e-4)
+        result(vr, 0, "figures", NULL, _("%s says %s: %.6g s; the reference now costs %.6g s at %s: write it afresh "
+               "with `cltutor validate %d --write-figures`"), path, committed.size, committed.cost.total_s,
+               now.cost.total_s, now.size, l->number);
+    else result(vr, 1, "figures", NULL, _("%s matches the chapter's reference"), VERDICT_REFERENCE_COST);
+    gpumodel_report_free(&gm);
+}
+
 static void check_starting(validate_run *vr, const lesson *l) {
     char path[1400];
     paths_starting(&vr->cx->paths, l, path, sizeof path);
@@ -506,6 +551,7 @@ static void validate_lesson(validate_run *vr, const lesson *l) {
     if (!vr->fatal) check_starting(vr, l);
     for (int b = 0; b < l->n_bugs && !vr->fatal; b++) check_bug(vr, l, &l->bugs[b]);
     if (!vr->fatal) check_figures(vr, l);
+    if (!vr->fatal) check_cost_figures(vr, l);
 }
 
 /* Chapters that did not load at all: one failed metadata check each. */

@@ -130,6 +130,7 @@ static void title_of(const technique_check *c, char *buf, size_t len) {
     case TQ_LOCAL_OPS: snprintf(buf, len, "%s", N_("technique: a work-efficient scan")); break;
     case TQ_GLOBAL_LOADS_VS_PREV: snprintf(buf, len, "%s", N_("technique: fewer global loads than the previous stage")); break;
     case TQ_LOAD_REQUESTS_VS_PREV: snprintf(buf, len, "%s", N_("technique: fewer load requests than the previous stage")); break;
+    case TQ_COST: snprintf(buf, len, "%s", N_("technique: costs a GPU no more than the reference")); break;
     default: snprintf(buf, len, "technique: %s", c->text); break;
     }
 }
@@ -253,6 +254,76 @@ static void not_measured(technique_result *r, const char *why) {
 
 static double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 
+int technique_needs_reference(const technique_check *c) { return c->metric == TQ_COST; }
+
+/* What to change where a term costs more than the reference's (English, N_). */
+static const char *cost_advice(gp_term t) {
+    switch (t) {
+    case GPT_MEMORY: return N_("Move each byte between memory and the chip once, as the reference does.");
+    case GPT_L1: return N_("Let neighbouring work-items read and write neighbouring addresses, so that a warp's "
+                           "request falls in as few 128-byte lines as the reference's.");
+    case GPT_LOCAL: return N_("Lay out the __local data so that the work-items of a warp fall in different banks "
+                              "(padding, or another layout).");
+    case GPT_LATOMIC: return N_("Spread the work-items of a warp over different __local words in different banks "
+                                "(a copy per lane, padded), so that none waits for another.");
+    case GPT_GATOMIC: return N_("Count in __local memory and add to the global result once per work-group.");
+    case GPT_CONSTANT: return N_("Let the work-items of a warp read one __constant address at a time (a "
+                                 "broadcast); data each reads differently belongs elsewhere.");
+    case GPT_LATENCY: return N_("Share the work among the work-items: a loop that one work-item runs alone waits "
+                                "for each of its loads in turn.");
+    case GPT_COMPUTE: return N_("Do no more arithmetic per result than the reference.");
+    default: return N_("Do what the chapter shows.");
+    }
+}
+
+/* What a term's cost is made of, for people (English, N_). */
+static const char *cost_what(gp_term t) {
+    switch (t) {
+    case GPT_MEMORY: return N_("memory traffic");
+    case GPT_L1: return N_("global load and store requests");
+    case GPT_LOCAL: return N_("__local loads and stores");
+    case GPT_LATOMIC: return N_("__local atomics");
+    case GPT_GATOMIC: return N_("global atomics");
+    case GPT_CONSTANT: return N_("__constant reads");
+    case GPT_LATENCY: return N_("loads that one work-item waits for in turn");
+    case GPT_COMPUTE: return N_("arithmetic");
+    default: return N_("launches");
+    }
+}
+
+/* The cost check: the kernel's modelled cost against the reference's, and the mechanism that costs more. */
+static void measure_cost(const technique_check *c, const gpumodel_report *rep, const technique_inputs *in,
+                         technique_result *r) {
+    if (!in || !in->reference || !in->lesson || !in->profile || in->reference->total_s <= 0) {
+        not_measured(r, N_("The chapter's reference could not be analysed at the same size and input, so there is "
+                           "no cost to compare with."));
+        return;
+    }
+    gm_cost mine;
+    char err[512], m[1024];
+    if (gm_cost_of(rep, in->lesson, in->profile, &mine, err, sizeof err) != 0) {
+        r->measured = 0;
+        util_textf(r->detail, sizeof r->detail, _("The kernel's cost could not be modelled: %s"), err);
+        return;
+    }
+    const gm_cost *ref = in->reference;
+    r->value = mine.total_s / ref->total_s;
+    gp_term w = gm_cost_worst_term(&mine, ref);
+    r->line = mine.line[w];
+    util_copy_text(r->kernel, sizeof r->kernel, mine.kernel[w]);
+    if (mine.line[w] && *gm_cost_unit(w))
+        util_textf(m, sizeof m, _("Modelled on an %s at %s, the kernel costs %.2f times the reference's. What costs "
+                                  "most beyond it is %s, at line %d of kernel '%s': %.3g %s, where the reference's "
+                                  "take %.3g."),
+                   in->profile->name, rep->size_text, r->value, _(cost_what(w)), mine.line[w], mine.kernel[w],
+                   mine.per_request[w], _(gm_cost_unit(w)), ref->per_request[w]);
+    else
+        util_textf(m, sizeof m, _("Modelled on an %s at %s, the kernel costs %.2f times the reference's. What costs "
+                                  "most beyond it is %s."), in->profile->name, rep->size_text, r->value,
+                   _(cost_what(w)));
+    finish(r, c, m, cost_advice(w));
+}
+
 int technique_needs_previous(const technique_check *c) {
     return c->metric == TQ_GLOBAL_LOADS_VS_PREV || c->metric == TQ_LOAD_REQUESTS_VS_PREV;
 }
@@ -322,9 +393,10 @@ int technique_baseline_save(const char *path, const technique_baseline *b, const
     return n > 0 && (size_t)n < sizeof text ? util_write_file_atomic(path, text, (size_t)n) : -1;
 }
 
-void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_inputs *in,
                        technique_result *r) {
     memset(r, 0, sizeof *r);
+    const technique_baseline *prev = in ? in->prev : NULL;
     r->measured = 1;
     if (c->kernel[0]) {
         int found = 0;
@@ -343,6 +415,10 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
     each_access(rep, c->kernel, traffic_visit, &t);
     double all_loads = t.load_bytes[GM_GLOBAL] + t.load_bytes[GM_CONSTANT] + t.load_bytes[GM_LOCAL];
     switch (c->metric) {
+    case TQ_COST:
+        r->measured = 1;
+        measure_cost(c, rep, in, r);
+        return;
     case TQ_LOCAL_MEMORY: {
         long long most = 0;
         int local_arg = 0;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "gpumodel/gpumodel.h"
+#include "gpumodel/gm_cost.h"
 
 /* The metrics a chapter's `technique` key may name: X(enum, name, default
  * operator, default threshold, what it measures). Shares are of bytes (loads)
@@ -28,7 +29,9 @@
     X(TQ_GLOBAL_LOADS_VS_PREV, "global_loads_vs_previous", "<=", 0.7,                                          \
       "global load bytes, as a share of the previous chapter's reference at the same size")                       \
     X(TQ_LOAD_REQUESTS_VS_PREV, "load_requests_vs_previous", "<=", 0.8,                                        \
-      "global and __constant load requests, as a share of the previous chapter's reference at the same size")
+      "global and __constant load requests, as a share of the previous chapter's reference at the same size")    \
+    X(TQ_COST, "cost", "<=", 1.25,                                                                              \
+      "modelled GPU cost (gm_cost), as a multiple of the chapter's reference's at the same size and input")
 
 typedef enum {
 #define TQ_ENUM(e, name, op, thr, what) e,
@@ -99,9 +102,19 @@ int technique_baseline_load(const char *path, technique_baseline *out, char *err
 /* Writes them (`cltutor validate --write-figures`). */
 int technique_baseline_save(const char *path, const technique_baseline *b, const char *chapter);
 
-/* Measures one check on an analysed run (rep->status GM_OK); prev is the
- * previous chapter's reference at the same size, or NULL. */
-void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
+/* Whether the check compares with the chapter's own reference's cost. */
+int technique_needs_reference(const technique_check *c);
+
+/* What some checks compare with; any may be NULL (a check that needs it is then not measured). */
+typedef struct {
+    const technique_baseline *prev;  /* what the previous chapter's reference loads at the same size */
+    const gm_cost *reference;        /* the chapter's reference's cost at the same size and input */
+    const lesson *lesson;            /* the chapter (its bench size, for the cost) */
+    const gp_profile *profile;       /* the GPU the cost is modelled on */
+} technique_inputs;
+
+/* Measures one check on an analysed run (rep->status GM_OK). */
+void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_inputs *in,
                        technique_result *out);
 
 #endif

@@ -302,7 +302,27 @@ typedef struct {
     gpumodel_report gm;
     int prev_done;              /* the previous chapter's reference at the same size (some techniques compare) */
     gpumodel_report prev;
+    int ref_done, ref_ok;       /* the chapter's reference's cost at the same size and input (the cost check) */
+    gm_cost ref;
+    gp_profile profile;
 } chapter_analysis;
+
+/* The chapter's reference's cost at the size and input of an->gm, once; NULL where it cannot be had. */
+static const gm_cost *analyse_reference(run_ctx *rc, const lesson *l, chapter_analysis *an) {
+    if (an->ref_done) return an->ref_ok ? &an->ref : NULL;
+    an->ref_done = 1;
+    char err[512];
+    if (an->gm.status != GM_OK || verdict_cost_profile(l, &an->profile, err, sizeof err) != 0) return NULL;
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.timeout_s = 120;
+    rq.budget_s = 0;
+    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
+    rq.memory_limit_mb = rc->o->memory_mb;
+    rq.cache_root = rc->cache_root;
+    an->ref_ok = verdict_reference_cost(l, &rq, &an->gm, &an->profile, NULL, NULL, rc->cancel, &an->ref) == 0;
+    return an->ref_ok ? &an->ref : NULL;
+}
 
 /* The previous chapter's reference, analysed at the size of an->gm. */
 static const gpumodel_report *analyse_previous(run_ctx *rc, const lesson *l, chapter_analysis *an) {
@@ -404,7 +424,12 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         char err[256];
         if (technique_parse(t->check, &c, 1, err, sizeof err) != 1) return;
         technique_baseline prev = technique_baseline_of(technique_needs_previous(&c) ? analyse_previous(rc, l, an) : NULL);
-        verdict_technique(&c, &an->gm, &prev, &it);
+        technique_inputs in = {.prev = &prev, .lesson = l};
+        if (technique_needs_reference(&c)) {
+            in.reference = analyse_reference(rc, l, an);
+            in.profile = an->ref_done && an->gm.status == GM_OK ? &an->profile : NULL;
+        }
+        verdict_technique(&c, &an->gm, &in, &it);
     }
     from_item(t, &it);
     t->wall_s = an->gm.wall_s;

@@ -175,7 +175,7 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
     return 0;
 }
 
-void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_inputs *in,
                        verdict_item *it) {
     if (gm->status == GM_UNAVAILABLE) {
         set_item(it, VO_SKIP, N_("Not measured"), "The GPU memory model needs Oclgrind, which is not installed here: %s",
@@ -193,7 +193,7 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
         return;
     }
     technique_result r;
-    technique_measure(c, gm, prev, &r);
+    technique_measure(c, gm, in, &r);
     it->line = r.line;
     if (!r.measured) {
         set_item(it, VO_FAIL, N_("Not met"), "%s", r.detail);
@@ -313,6 +313,57 @@ static void previous_baseline(const verdict_request *rq, const engine_request *l
     }
 }
 
+/* The course's folder: the lesson's folder less /lessons/ID. */
+static void course_dir(const lesson *l, char *buf, size_t len) {
+    util_copy_text(buf, len, l->dir);
+    for (int up = 0; up < 2; up++) {
+        char *slash = strrchr(buf, '/');
+        if (slash) *slash = '\0';
+    }
+}
+
+void verdict_reference_path(const lesson *l, char *buf, size_t len) {
+    char data[1100];
+    course_dir(l, data, sizeof data);
+    snprintf(buf, len, "%s/kernels/%s/%s", data, l->id, l->exercise);
+}
+
+int verdict_cost_profile(const lesson *l, gp_profile *p, char *err, size_t errlen) {
+    char data[1100], path[1200];
+    course_dir(l, data, sizeof data);
+    if (gp_profile_find(data, GP_DEFAULT_GPU, path, sizeof path, err, errlen) != 0) return -1;
+    return gp_profile_load(path, p, err, errlen);
+}
+
+int verdict_reference_cost(const lesson *l, const engine_request *like, const gpumodel_report *gm,
+                           const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
+                           gm_cost *out) {
+    char ref[1200], err[512];
+    verdict_reference_path(l, ref, sizeof ref);
+    if (util_is_file(ref)) {
+        engine_request rq = *like;
+        rq.lesson = l;
+        rq.kernel_path = rq.display_path = ref;
+        rq.size_spec = gm->size_text;
+        gpumodel_report *an = calloc(1, sizeof *an);
+        if (!an) return -1;
+        gpumodel_analyze(&rq, progress, progress_user, cancel, an);
+        int rc = an->status == GM_OK && an->run.status == ENG_PASS && gm_cost_of(an, l, p, out, err, sizeof err) == 0
+                     ? 0 : -1;
+        gpumodel_report_free(an);
+        free(an);
+        return rc;
+    }
+    /* an install without the reference: the course's figures, where they were measured at this size */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/" VERDICT_REFERENCE_COST, l->dir);
+    gm_cost_figures f;
+    if (!util_is_file(path) || gm_cost_load(path, &f, err, sizeof err) != 0 || strcmp(f.size, gm->size_text) != 0)
+        return -1;
+    *out = f.cost;
+    return 0;
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
     int stop = check_source(rq, v, item_cb, user) != 0;
@@ -364,14 +415,28 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
         /* what the previous stage's reference loads at the same size, for the checks that compare with it */
         technique_baseline prev = {0};
-        int wants_prev = 0;
-        for (int i = 0; i < nq; i++) wants_prev |= technique_needs_previous(&tq[i]);
+        int wants_prev = 0, wants_ref = 0;
+        for (int i = 0; i < nq; i++) {
+            wants_prev |= technique_needs_previous(&tq[i]);
+            wants_ref |= technique_needs_reference(&tq[i]);
+        }
         if (wants_prev && !stop && gm.status == GM_OK) previous_baseline(rq, &erq, &gm, progress, progress_user, cancel, &prev);
+        /* the chapter's reference at the same size and input, for the cost */
+        gp_profile prof;
+        gm_cost ref_cost;
+        char perr[512];
+        technique_inputs in = {.prev = &prev, .lesson = rq->lesson};
+        if (wants_ref && !stop && gm.status == GM_OK && gm.run.status == ENG_PASS &&
+            verdict_cost_profile(rq->lesson, &prof, perr, sizeof perr) == 0) {
+            in.profile = &prof;
+            if (verdict_reference_cost(rq->lesson, &erq, &gm, &prof, progress, progress_user, cancel, &ref_cost) == 0)
+                in.reference = &ref_cost;
+        }
         int t = 0;
         for (int i = 0; i < v->n && !v->cancelled; i++) {
             verdict_item *it = &v->items[i];
             if (it->kind == VK_SAFETY) verdict_safety(&gm, it);
-            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, &prev, it);
+            else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, &in, it);
             else continue;
             if (item_cb) item_cb(user, v, i, NULL);
         }

@@ -98,9 +98,29 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
 int verdict_safety(const gpumodel_report *gm, verdict_item *item);
 
 /* One technique check on an analysed run; the run must be correct to earn it.
- * prev: what the previous chapter's reference loads at the same size, or NULL. */
-void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_baseline *prev,
+ * in: what the check compares with (technique_inputs), or NULL. */
+void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_inputs *in,
                        verdict_item *item);
+
+/* In a lesson's folder: the chapter's reference's cost at its analysis size
+ * (gm_cost_figures), for installs without the reference. */
+#define VERDICT_REFERENCE_COST "reference-cost.ini"
+
+/* The chapter's reference file (DATA/kernels/ID/EXERCISE beside the lesson's
+ * folder), whether it is there or not. */
+void verdict_reference_path(const lesson *l, char *buf, size_t len);
+
+/* The GPU the cost checks model (devices/GP_DEFAULT_GPU.ini beside the
+ * lesson's folder). Returns 0, or -1 with err. */
+int verdict_cost_profile(const lesson *l, gp_profile *p, char *err, size_t errlen);
+
+/* The chapter's reference's cost at gm's size and input: an analysis of the
+ * reference (like: the request to copy limits from), else the course's
+ * figures where they were measured at that size. Returns 0, or -1 where
+ * neither is there. */
+int verdict_reference_cost(const lesson *l, const engine_request *like, const gpumodel_report *gm,
+                           const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
+                           gm_cost *out);
 
 /* A fixed find-the-bug listing must be that listing with its bug mended, not
  * another kernel: the code lines (comments and spacing aside) that differ

@@ -63,6 +63,8 @@ ch06c-constant-to-local        06-constant       histogram.cl       refused     
 ch06d-constant-to-local-fits   06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
 ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
 ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
+ch07-merge-only                07-bank-conflicts histogram.cl       cost                  technique.cost                technique
+ch07-copies-unpadded           07-bank-conflicts histogram.cl       cost                  technique.cost                technique
 ch08a-serial-scan              08-scan           scan.cl            active_lanes          technique.active_lanes        technique
 ch08b-hillis-steele            08-scan           scan.cl            local_ops_per_element technique.local_ops_per_element technique
 ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race

@@ -29,10 +29,10 @@ if has_check 08-scan technique.bank_conflicts &&
    ! cmp -s "$tmp/scan-nopad.cl" "$root/kernels/08-scan/scan.cl"; then
   technique_less 08-scan "$tmp/scan-nopad.cl" technique.bank_conflicts "the scan without padding"
 fi
-if has_check 07-bank-conflicts technique.bank_conflicts &&
+if has_check 07-bank-conflicts technique.cost &&
    sed 's/^#define STRIDE .*/#define STRIDE BINS/' "$root/kernels/07-bank-conflicts/histogram.cl" > "$tmp/h7-nopad.cl" &&
    ! cmp -s "$tmp/h7-nopad.cl" "$root/kernels/07-bank-conflicts/histogram.cl"; then
-  technique_less 07-bank-conflicts "$tmp/h7-nopad.cl" technique.bank_conflicts "the byte histogram without padding"
+  technique_less 07-bank-conflicts "$tmp/h7-nopad.cl" technique.cost "the byte histogram without padding"
 fi
 if has_check 09-integral-image technique.bank_conflicts &&
    sed 's/__local uint tile\[TILE\]\[TILE + 1\];/__local uint tile[TILE][TILE];/' "$root/kernels/09-integral-image/integral.cl" > "$tmp/ii-nopad.cl" &&

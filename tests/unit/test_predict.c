@@ -3,6 +3,7 @@
  * model's scaling, and device profiles: bad ones named by file and line. */
 #define _DEFAULT_SOURCE
 #include "gpumodel/gm_predict.h"
+#include "gpumodel/gm_cost.h"
 #include "gpumodel/gpumodel.h"
 #include "course/catalog.h"
 #include "base/util.h"
@@ -174,6 +175,70 @@ START_TEST(counts_from_a_report) {
     gp_counts_of(&rep.kernels[0], &s, &c);
     ck_assert_double_eq_tol(c.local_passes, 640, 1e-9);
     gpumodel_report_free(&rep);
+}
+END_TEST
+
+/* The verdict's cost: a warp's 32 work-items updating one __local word cost
+ * the same as 32 words on a profile that measured them alike (the H100's),
+ * but a pass each in the cost, which names the line and its passes. */
+static const char *const same_word =
+    "kernel histogram 1 64 1 1 64 1 1 0.001\n"
+    "inst 40 9 local atomic 4 4 64 64 256 2 2 64 0 0 2 1 2 1 64 32 0\n"
+    "end\n";
+static const char *const spread_words =
+    "kernel histogram 1 64 1 1 64 1 1 0.001\n"
+    "inst 40 9 local atomic 4 4 64 64 256 2 2 64 0 0 2 1 64 32 2 1 0\n"
+    "end\n";
+
+START_TEST(cost_counts_same_word_atomics_as_passes) {
+    catalog cat;
+    char err[512];
+    ck_assert_msg(catalog_load(&cat, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    const lesson *l = catalog_by_number(&cat, 7);
+    ck_assert_ptr_nonnull(l);
+    gpumodel_report same, spread;
+    memset(&same, 0, sizeof same);
+    memset(&spread, 0, sizeof spread);
+    ck_assert_msg(gpumodel_parse(same_word, &same, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(gpumodel_parse(spread_words, &spread, err, sizeof err) == 0, "%s", err);
+    snprintf(same.size_text, sizeof same.size_text, "65536:equal");
+    snprintf(spread.size_text, sizeof spread.size_text, "65536:equal");
+    gp_profile p = round_profile();
+    p.v[GPK_LATOM_SAME] = p.v[GPK_LATOM_SPREAD]; /* measured alike */
+    gp_prediction a, b;
+    ck_assert_int_eq(gp_predict(&same, l, "268435456:equal", &p, &a, err, sizeof err), 0);
+    ck_assert_int_eq(gp_predict(&spread, l, "268435456:equal", &p, &b, err, sizeof err), 0);
+    ck_assert_double_eq_tol(a.k[0].t[GPT_LATOMIC], b.k[0].t[GPT_LATOMIC], 1e-12);
+    gm_cost cs, cp;
+    ck_assert_int_eq(gm_cost_of(&same, l, &p, &cs, err, sizeof err), 0);
+    ck_assert_int_eq(gm_cost_of(&spread, l, &p, &cp, err, sizeof err), 0);
+    ck_assert_double_eq_tol(cs.term_s[GPT_LATOMIC] / cp.term_s[GPT_LATOMIC], 32, 1e-9);
+    ck_assert_double_eq_tol(cs.per_request[GPT_LATOMIC], 32, 1e-9);
+    ck_assert_double_eq_tol(cp.per_request[GPT_LATOMIC], 1, 1e-9);
+    ck_assert_int_eq(gm_cost_worst_term(&cs, &cp), GPT_LATOMIC);
+    ck_assert_int_eq(cs.line[GPT_LATOMIC], 40);
+    ck_assert_str_eq(cs.kernel[GPT_LATOMIC], "histogram");
+    /* the figures round-trip through their file */
+    gm_cost_figures f = {.cost = cp}, back;
+    snprintf(f.size, sizeof f.size, "65536:equal");
+    char path[] = "/tmp/cltutor-cost-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(gm_cost_save(path, &f, "07-bank-conflicts"), 0);
+    ck_assert_msg(gm_cost_load(path, &back, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(back.size, "65536:equal");
+    ck_assert_double_eq_tol(back.cost.total_s / cp.total_s, 1, 1e-5);
+    ck_assert_double_eq_tol(back.cost.per_request[GPT_LATOMIC], 1, 1e-9);
+    FILE *bad = fopen(path, "w");
+    fputs("[cost]\nsize = 1\ntotal_s = fast\n", bad);
+    fclose(bad);
+    ck_assert_int_eq(gm_cost_load(path, &back, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, path));
+    unlink(path);
+    gpumodel_report_free(&same);
+    gpumodel_report_free(&spread);
+    catalog_free(&cat);
 }
 END_TEST
 
@@ -372,6 +437,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, local_atomics_and_launch);
     tcase_add_test(tc, counts_from_a_report);
     tcase_add_test(tc, work_model_scales_surf);
+    tcase_add_test(tc, cost_counts_same_word_atomics_as_passes);
     tcase_add_test(tc, work_groups_scale_integral);
     tcase_add_test(tc, profile_errors_name_file_and_line);
     tcase_add_test(tc, shipped_profiles_load_and_round_trip);
