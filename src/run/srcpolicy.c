@@ -250,12 +250,23 @@ static const char *const standard_names[] = {"__FILE__", "__LINE__", "__COUNTER_
                                              "__VA_ARGS__", "__VA_OPT__", "__FUNCTION__", "__PRETTY_FUNCTION__",
                                              NULL};
 
-/* In code: a macro whose value says what device (or compiler) runs the kernel:
- * __OPENCL_VERSION__, __NV_CL_C_VERSION, __GPU__, __SIZEOF_POINTER__, __has_builtin... */
+/* Names with two underscores that OpenCL C itself defines: its address
+ * spaces and qualifiers, and the C keywords clang spells that way. */
+static const char *const language_names[] = {
+    "__kernel", "__global", "__local", "__constant", "__private", "__generic", "__read_only", "__write_only",
+    "__read_write", "__attribute__", "__attribute", "__restrict", "__restrict__", "__inline", "__inline__",
+    "__const", "__const__", "__volatile", "__volatile__", "__signed", "__signed__", "__typeof", "__typeof__",
+    "__alignof__", "__func__", "__extension__", NULL};
+
+/* In code: a macro or builtin whose value says what device or compiler runs
+ * the kernel: __OPENCL_VERSION__, __clang_major__, __x86_64__,
+ * __builtin_cpu_supports, an extension's name (cl_khr_fp64, which a
+ * stringified macro turns into a test), CL_VERSION_2_0... Every name with
+ * two leading underscores is one, except the language's own. */
 static int device_macro(const char *s, size_t len) {
-    if (in_list(s, len, standard_names)) return 0;
-    if (starts(s, len, "CL_VERSION_") || starts(s, len, "__has_") || starts(s, len, "__is_target")) return 1;
-    return len > 2 && starts(s, len, "__") && s[2] >= 'A' && s[2] <= 'Z';
+    if (in_list(s, len, standard_names) || in_list(s, len, language_names)) return 0;
+    if (starts(s, len, "CL_VERSION_") || starts(s, len, "cl_")) return 1;
+    return len > 2 && starts(s, len, "__");
 }
 
 /* ---- the file's own macros ---- */
@@ -437,6 +448,13 @@ static int found(policy *p, srcpolicy_kind kind, size_t first, size_t end, size_
                      _("%s:%d: `%s` tests what device runs the kernel; graded code must do the same thing on every "
                        "device: remove the condition"), d, f->line, f->text);
         break;
+    case SP_PRAGMA:
+        snprintf(f->message, sizeof f->message,
+                 _("%s:%d: `%s` is a #pragma the grader does not allow (%s): graded code may use #pragma OPENCL "
+                   "EXTENSION, #pragma OPENCL FP_CONTRACT, #pragma unroll and #pragma nounroll only, since others "
+                   "(push_macro, pop_macro, ...) can change what the code means out of sight: remove it"),
+                 d, f->line, f->text, f->name);
+        break;
     case SP_INLINE_ASM:
         snprintf(f->message, sizeof f->message,
                  _("%s:%d: `%s` is inline assembly (%s): a graded kernel must be OpenCL C only, since on a CPU "
@@ -613,13 +631,22 @@ static int handle_define(policy *p, size_t first, size_t end, size_t k) {
     return 0;
 }
 
+/* #pragma: those that read files or the compiler (SRCPOLICY_FILES), and
+ * with SRCPOLICY_DEVICE any but OPENCL ... (EXTENSION, FP_CONTRACT), unroll
+ * and nounroll: push_macro and pop_macro, say, can hide a redefined device
+ * macro from this check. */
 static int check_pragma(policy *p, size_t first, size_t end, size_t k) {
     const logical *lg = p->lg;
     const token *t = p->ts->t;
-    if (!(p->checks & SRCPOLICY_FILES) || k + 1 >= end) return 0;
-    int bad = (tok_is(lg, &t[k], "GCC") && tok_is(lg, &t[k + 1], "dependency")) ||
-              (tok_is(lg, &t[k], "clang") && (tok_is(lg, &t[k + 1], "module") || tok_is(lg, &t[k + 1], "__debug")));
-    return bad ? found(p, SP_PRAGMA_FILE, first, end, k + 1, 1, lg->s + t[k + 1].at, t[k + 1].len, NULL) : 0;
+    if ((p->checks & SRCPOLICY_FILES) && k + 1 < end &&
+        ((tok_is(lg, &t[k], "GCC") && tok_is(lg, &t[k + 1], "dependency")) ||
+         (tok_is(lg, &t[k], "clang") && (tok_is(lg, &t[k + 1], "module") || tok_is(lg, &t[k + 1], "__debug")))))
+        return found(p, SP_PRAGMA_FILE, first, end, k + 1, 1, lg->s + t[k + 1].at, t[k + 1].len, NULL);
+    if (!(p->checks & SRCPOLICY_DEVICE)) return 0;
+    if (k < end && (tok_is(lg, &t[k], "OPENCL") || tok_is(lg, &t[k], "unroll") || tok_is(lg, &t[k], "nounroll")))
+        return 0;
+    if (k >= end) return found(p, SP_PRAGMA, first, end, first, 1, "pragma", 6, NULL);
+    return found(p, SP_PRAGMA, first, end, k, 1, lg->s + t[k].at, t[k].len, NULL);
 }
 
 /* One directive: tokens [first, end), first being its #. */

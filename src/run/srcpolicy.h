@@ -18,6 +18,8 @@
     X(SP_TOKEN_PASTE, "token_paste")         /* ## (or %:%:): builds names this check cannot see */          \
     X(SP_DEVICE_BRANCH, "device_branch")     /* #if/#ifdef/#elif... on what the device defines */            \
     X(SP_DEVICE_MACRO, "device_macro")       /* a macro the device defines, used in code */                  \
+    X(SP_PRAGMA, "pragma")                   /* a #pragma other than OPENCL ..., unroll and nounroll       \
+                                                (push_macro and pop_macro can hide a macro from the check) */ \
     X(SP_INLINE_ASM, "inline_asm")           /* asm, __asm, __asm__: machine code, or a symbol renamed       \
                                                 to one of the C library's */                                 \
     X(SP_SYMBOL_ATTRIBUTE, "symbol_attribute") /* __attribute__((alias, weakref, ifunc, symver, section)):   \

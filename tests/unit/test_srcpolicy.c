@@ -117,10 +117,11 @@ START_TEST(device_branches) {
     REFUSED("#\v if /* x */ __OPENCL_VERSION__\n#endif\n", SP_DEVICE_BRANCH, 1);
     REFUSED("#if __OPEN\\\nCL_VERSION__\n#endif\n", SP_DEVICE_BRANCH, 1);
     /* through the file's own macros, however deep */
-    REFUSED("#define OLD (__opencl_c_generic_address_space + 0)\n#if OLD\n#endif\n", SP_DEVICE_BRANCH, 2);
-    REFUSED("#define A B\n#define B defined(__my_vendor)\n#if A\n#endif\n", SP_DEVICE_BRANCH, 3);
-    f = check("#define A B\n#define B cl_khr_fp64\n#if A\n#endif\n");
-    ck_assert_ptr_nonnull(strstr(f.message, "(through A, which uses cl_khr_fp64)"));
+    REFUSED("#define OLD (__opencl_c_generic_address_space + 0)\n#if OLD\n#endif\n", SP_DEVICE_MACRO, 1);
+    REFUSED("#define A B\n#define B defined(__my_vendor)\n#if A\n#endif\n", SP_DEVICE_MACRO, 2);
+    REFUSED("#define A B\n#define B defined(GPU_VENDOR_X) || cl_khr_fp64\n#if A\n#endif\n", SP_DEVICE_MACRO, 2);
+    f = check("#define A B\n#define B DBL_MAX\n#if A\n#endif\n");
+    ck_assert_ptr_nonnull(strstr(f.message, "(through A, which uses DBL_MAX)"));
     REFUSED("#define A A B\n#define B A\n#if A\n#endif\n#if __GPU__\n#endif\n", SP_DEVICE_BRANCH, 5);
     /* a definition inside a conditional may not happen: it does not make the name the file's */
     REFUSED("#if 0\n#define __GPU__ 1\n#endif\n#ifdef __GPU__\n#endif\n", SP_DEVICE_BRANCH, 4);
@@ -129,6 +130,23 @@ START_TEST(device_branches) {
     REFUSED("kernel void k(void)\n{\n    if (__NV_CL_C_VERSION) return;\n}\n", SP_DEVICE_MACRO, 3);
     REFUSED("#define NEW (__OPENCL_VERSION__ >= 200)\n", SP_DEVICE_MACRO, 1);
     REFUSED("int a = __has_builtin(__builtin_expect);\n", SP_DEVICE_MACRO, 1);
+    /* the compiler's own macros and builtins, whatever their case */
+    REFUSED("kernel void k(global int *a)\n{\n    a[0] = __clang_major__ > 14;\n}\n", SP_DEVICE_MACRO, 3);
+    REFUSED("int x = __builtin_cpu_supports(\"avx2\");\n", SP_DEVICE_MACRO, 1);
+    REFUSED("int w = __SIZEOF_POINTER__;\n", SP_DEVICE_MACRO, 1);
+    /* an extension's name turned into a string by a macro, then compared at run time */
+    REFUSED("#define STR(x) #x\n#define XSTR(x) STR(x)\nconstant char *e = XSTR(cl_khr_fp64);\n", SP_DEVICE_MACRO, 3);
+    REFUSED("#define STR(x) #x\n#define EXT STR(cl_khr_fp64)\n", SP_DEVICE_MACRO, 2);
+    /* push_macro and pop_macro hide a redefined device macro from the check; other pragmas too */
+    REFUSED("#pragma push_macro(\"__OPENCL_VERSION__\")\n#undef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ 100\n"
+            "#if __OPENCL_VERSION__ < 200\n#endif\n#pragma pop_macro(\"__OPENCL_VERSION__\")\n", SP_PRAGMA, 1);
+    REFUSED("int a;\n#pragma clang diagnostic ignored \"-Wall\"\n", SP_PRAGMA, 2);
+    REFUSED("#pragma\n", SP_PRAGMA, 1);
+    f = check("#pragma pop_macro(\"X\")\n");
+    ck_assert_str_eq(f.name, "pop_macro");
+    ck_assert_ptr_nonnull(strstr(f.message, "#pragma OPENCL EXTENSION, #pragma OPENCL FP_CONTRACT, #pragma unroll"));
+    ACCEPTED("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma unroll\n#pragma nounroll\n"
+             "kernel void k(global int *a) { int cl = 1, mine_ = 2; a[0] = cl + mine_; }\n");
 }
 END_TEST
 
