@@ -12,6 +12,15 @@ with_branch '#if defined(cl_khr_fp64)\n#endif\n'; refused "#if defined(cl_khr_fp
 with_branch '#ifndef __GPU__\n#endif\n'; refused "#ifndef __GPU__" 2
 with_branch '#define OLD (__OPENCL_C_VERSION__ < 200)\n'; refused "a macro that holds a device macro" 2
 with_branch '#if 0\n#elifdef __CPU__\n#endif\n'; refused "#elifdef __CPU__" 3
+# the device told apart without a conditional: the compiler's own macros and builtins, an extension's
+# name made a string, a macro hidden by push_macro and pop_macro (graded code sees one program)
+with_branch '#define OLDCLANG (__clang_major__ < 15)\n'; refused "a macro that holds __clang_major__" 2
+with_branch '#define STR(x) #x\n#define XSTR(x) STR(x)\n__constant char ext[] = XSTR(cl_khr_fp64);\n'
+refused "an extension's name turned into a string" 4
+with_branch '#pragma push_macro("__OPENCL_VERSION__")\n#undef __OPENCL_VERSION__\n#define __OPENCL_VERSION__ 100\n#if __OPENCL_VERSION__ < 200\n#endif\n#pragma pop_macro("__OPENCL_VERSION__")\n'
+refused "push_macro around a redefined __OPENCL_VERSION__" 2
+json "the pragma message names the pragma and what is allowed" "$tmp/r.json" \
+  "'push_macro' in t['detail'] and '#pragma OPENCL EXTENSION, #pragma OPENCL FP_CONTRACT, #pragma unroll and #pragma nounroll only' in t['detail']"
 # the honest forms pass
 with_branch '#ifndef LOCAL_SIZE\n#define LOCAL_SIZE 64\n#endif\n#if LOCAL_SIZE > 1\n#define MINE 1\n#endif\n#ifdef MINE\n#endif\n'
 "$bin" grade 2 --dir "$tmp/sub" --seed 4 --tests odd --format json -o "$tmp/r.json" 2>/dev/null
