@@ -22,6 +22,11 @@
 #include <llvm/IR/DebugLoc.h>
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/ADT/SmallVector.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,6 +34,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -157,6 +163,7 @@ public:
     std::lock_guard<std::mutex> lock(m_mutex);
     m_invocation = ki;
     find_buffer_args(ki->getKernel());
+    find_pointer_ints(ki->getKernel());
     Size3 gsz = ki->getGlobalSize();
     m_one_item = gsz.x * gsz.y * gsz.z == 1;
     m_answer.clear();
@@ -259,6 +266,59 @@ private:
   };
   std::vector<BufferArg> m_args;
 
+  // A constant made from an address or turned into one.
+  static bool address_constant(const llvm::Value* v) {
+    auto* ce = llvm::dyn_cast<llvm::ConstantExpr>(v);
+    return ce && (ce->getOpcode() == llvm::Instruction::IntToPtr || ce->getOpcode() == llvm::Instruction::PtrToInt);
+  }
+
+  // The objects a pointer may point into, where each is one (an argument, a global, a private array); empty
+  // where that cannot be told.
+  static std::set<const llvm::Value*> objects_of(const llvm::Value* p) {
+    llvm::SmallVector<const llvm::Value*, 4> objs;
+    llvm::getUnderlyingObjects(p, objs, nullptr, 12);
+    std::set<const llvm::Value*> out;
+    for (const llvm::Value* o : objs) {
+      if (!llvm::isa<llvm::Argument>(o) && !llvm::isa<llvm::GlobalVariable>(o) && !llvm::isa<llvm::AllocaInst>(o))
+        return {};
+      out.insert(o);
+    }
+    return out;
+  }
+
+  // Whether an instruction lets the kernel see an address: a pointer converted to an integer or back, or
+  // two pointers into different objects compared (their order is where each was placed).
+  static bool reveals_address(const llvm::Instruction& in) {
+    if (llvm::isa<llvm::PtrToIntInst>(in) || llvm::isa<llvm::IntToPtrInst>(in)) return true;
+    for (const llvm::Use& u : in.operands())
+      if (address_constant(u.get())) return true;
+    auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(&in);
+    if (!cmp || !cmp->getOperand(0)->getType()->isPointerTy()) return false;
+    if (llvm::isa<llvm::ConstantPointerNull>(cmp->getOperand(0)) || llvm::isa<llvm::ConstantPointerNull>(cmp->getOperand(1)))
+      return false;
+    std::set<const llvm::Value*> a = objects_of(cmp->getOperand(0)), b = objects_of(cmp->getOperand(1));
+    if (a.empty() || b.empty()) return false;
+    for (const llvm::Value* o : a)
+      if (b.count(o)) return false;
+    return true;
+  }
+
+  // Every place the program can see an address (reveals_address): its value differs between the simulator
+  // and a device, so code that computes with it can take another path on each.
+  void find_pointer_ints(const Kernel* k) {
+    m_pointer_ints.clear();
+    const llvm::Function* kf = k->getFunction();
+    const llvm::Module* mod = kf ? kf->getParent() : nullptr;
+    if (!mod) return;
+    for (const llvm::Function& fn : *mod)
+      for (const llvm::BasicBlock& bb : fn)
+        for (const llvm::Instruction& in : bb) {
+          if (!reveals_address(in)) continue;
+          const llvm::DebugLoc& dl = in.getDebugLoc();
+          m_pointer_ints.insert({dl ? dl.getLine() : 0u, dl ? dl.getCol() : 0u});
+        }
+  }
+
   void find_buffer_args(const Kernel* k) {
     m_args.clear();
     const Memory* global = m_context->getGlobalMemory();
@@ -295,6 +355,7 @@ private:
   std::vector<Totals> m_totals;                               // per site, this kernel
   std::vector<Samples> m_samples;                             // per site, this kernel
   std::unordered_map<size_t, Issue> m_uninit;
+  std::set<std::pair<unsigned, unsigned>> m_pointer_ints;  // line, column
   std::unordered_map<const WorkGroup*, Group*> m_groups;
   std::vector<Message> m_messages;
   std::unordered_map<std::string, size_t> m_message_keys;
@@ -688,6 +749,7 @@ private:
               s.col, is.global.x, is.global.y, is.global.z, is.local.x, is.local.y, is.local.z, is.group.x,
               is.group.y, is.group.z);
     }
+    for (auto& p : m_pointer_ints) fprintf(f, "ptrtoint %u %u\n", p.first, p.second);
     if (!m_answer.empty()) {
       fprintf(f, "answer");
       for (auto& w : m_answer) fprintf(f, " %u", w.second);

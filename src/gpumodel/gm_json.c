@@ -108,7 +108,7 @@ cJSON *gpumodel_json(const gpumodel_report *rep) {
     cJSON *ji = cJSON_AddArrayToObject(o, "issues");
     for (int i = 0; i < rep->n_issues; i++) {
         const gm_issue *is = &rep->issues[i];
-        static const char *const kn[] = {"memory", "race", "uninitialised", "divergence", "other"};
+        static const char *const kn[] = {"memory", "race", "uninitialised", "divergence", "other", "pointer_int"};
         cJSON *x = cJSON_CreateObject();
         cJSON_AddItemToArray(ji, x);
         cJSON_AddStringToObject(x, "kind", (unsigned)is->kind < CLT_ARRAY_LEN(kn) ? kn[is->kind] : "other");

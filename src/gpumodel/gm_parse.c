@@ -352,6 +352,25 @@ static int parse_req_line(const char *line, gm_access *a, int block) {
     return 0;
 }
 
+/* "ptrtoint LINE COL": a pointer converted to an integer in the program, once per place. */
+static int parse_pointer_int_line(const char *line, gpumodel_report *rep, const gm_kernel *k) {
+    int ln, cn;
+    if (sscanf(line, "ptrtoint %d %d", &ln, &cn) != 2) return -1;
+    for (int i = 0; i < rep->n_issues; i++)
+        if (rep->issues[i].kind == GM_ISSUE_POINTER_INT && rep->issues[i].line == ln && rep->issues[i].col == cn)
+            return 0;
+    gm_issue *is = add_issue(rep);
+    if (!is) return 0;
+    is->kind = GM_ISSUE_POINTER_INT;
+    is->space = GM_N_SPACES;
+    snprintf(is->kernel, sizeof is->kernel, "%s", k->name);
+    util_copy_text(is->what, sizeof is->what, _("A pointer converted to an integer (its value is an address)"));
+    is->line = ln;
+    is->col = cn;
+    is->count = 1;
+    return 0;
+}
+
 /* "uninit COUNT LINE COL" and a work-item's global, local and group ids: one issue per place, counts summed. */
 static int parse_uninit_line(const char *line, gpumodel_report *rep, const gm_kernel *k) {
     unsigned long long count, gg[3], ll[3], ww[3];
@@ -436,6 +455,7 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
         else if (!strncmp(line, "inst ", 5) && k) bad = parse_inst_line(line, k, &last);
         else if (!strncmp(line, "req ", 4) && k) bad = parse_req_line(line, last >= 0 ? &k->acc[last] : NULL, blocks);
         else if (!strncmp(line, "uninit ", 7) && k) bad = parse_uninit_line(line, rep, k);
+        else if (!strncmp(line, "ptrtoint ", 9) && k) bad = parse_pointer_int_line(line, rep, k);
         else if (!strncmp(line, "msg ", 4) && k) bad = parse_msg_line(line, rep, k);
         else if (!strncmp(line, "answer ", 7) && k) bad = parse_answer_line(line, k);
         else if (!strcmp(line, "end")) { k = NULL; last = -1; }

@@ -273,6 +273,7 @@ static const char *issue_kind_name(gm_issue_kind k) {
     case GM_ISSUE_RACE: return _("data race");
     case GM_ISSUE_UNINIT: return _("uninitialised read");
     case GM_ISSUE_DIVERGENCE: return _("divergent barrier");
+    case GM_ISSUE_POINTER_INT: return _("pointer as an integer");
     default: return _("warning");
     }
 }

@@ -88,7 +88,14 @@ typedef struct {
     int n_answer;
 } gm_kernel;
 
-typedef enum { GM_ISSUE_MEMORY = 0, GM_ISSUE_RACE, GM_ISSUE_UNINIT, GM_ISSUE_DIVERGENCE, GM_ISSUE_OTHER } gm_issue_kind;
+typedef enum {
+    GM_ISSUE_MEMORY = 0,
+    GM_ISSUE_RACE,
+    GM_ISSUE_UNINIT,
+    GM_ISSUE_DIVERGENCE,
+    GM_ISSUE_OTHER,
+    GM_ISSUE_POINTER_INT, /* a pointer converted to an integer: an address, which differs between simulator and device */
+} gm_issue_kind;
 
 /* A problem the simulator found, once per kind and source location. */
 typedef struct {

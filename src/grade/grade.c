@@ -566,6 +566,47 @@ static void gate_on_safety(grade_chapter *ch) {
     }
 }
 
+/* Takes a passed race check's or technique's points back, with the reason (English, N_, translated here). */
+static void not_credited(grade_test *t, const char *why) {
+    t->outcome = GO_FAIL;
+    t->score = 0;
+    snprintf(t->status, sizeof t->status, "not_credited");
+    util_textf(t->headline, sizeof t->headline, "%s", _("Not credited"));
+    char *d = NULL;
+    util_sappend(&d, "%s %s", _(why), t->detail ? t->detail : "");
+    set_detail(t, d);
+}
+
+/* The race check and the techniques earn points only for a kernel that
+ * passes every hidden test that ran; the chapter's starting file handed in
+ * unchanged (its code, comments and spacing aside) earns nothing, not even
+ * the hidden tests it passes by the luck of a degenerate input. */
+static void gate_on_correctness(const run_ctx *rc, const lesson *l, grade_chapter *ch, const char *submitted) {
+    int failed = 0, starting = 0;
+    for (int i = 0; i < ch->n_tests; i++)
+        failed |= ch->tests[i].kind == GT_HIDDEN && ch->tests[i].outcome == GO_FAIL;
+    if (submitted && rc->o->course) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s/exercises/%s/%s", rc->o->course, l->id, l->exercise);
+        char *start = util_read_file(path, NULL), *mine = util_read_file(submitted, NULL);
+        starting = start && mine && verdict_fix_distance(start, mine) == 0;
+        free(start);
+        free(mine);
+    }
+    for (int i = 0; i < ch->n_tests; i++) {
+        grade_test *t = &ch->tests[i];
+        if (t->outcome != GO_PASS || t->kind == GT_FIX) continue;
+        if (starting)
+            not_credited(t, N_("This is the chapter's starting file, unchanged: its tests count only for a kernel "
+                               "of your own."));
+        else if (t->kind != GT_SAFETY && t->kind != GT_TECHNIQUE)
+            continue;
+        else if (failed)
+            not_credited(t, N_("A hidden test failed: the race check and the technique count only for a kernel "
+                               "that passes every hidden test."));
+    }
+}
+
 static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
                               const char *ex_err, int flat) {
     const grade_options *o = rc->o;
@@ -684,6 +725,10 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
     free(ahead);
     gate_on_safety(ch);
+    const char *submitted = NULL;
+    for (int f = 0; f < nf; f++)
+        if (!strcmp(files[f].file, l->exercise) && files[f].ok) submitted = files[f].path;
+    gate_on_correctness(rc, l, ch, submitted);
     for (int i = 0; i < ch->n_tests; i++) {
         grade_test *t = &ch->tests[i];
         if (t->outcome == GO_SKIP) { t->score = 0; t->max_score = 0; }

@@ -126,6 +126,10 @@ static const char *issue_advice(const gm_issue *is) {
     case GM_ISSUE_UNINIT:
         return N_("A work-item reads __local memory that no work-item wrote: write every element first, then put a "
                "barrier before reading.");
+    case GM_ISSUE_POINTER_INT:
+        return N_("An address depends on where the device (or the simulator) put the buffer: code that computes with "
+               "it can take one path in the simulator and another on the device. Graded code must do the same thing "
+               "on every device: compute with indices, not with addresses.");
     case GM_ISSUE_DIVERGENCE:
         return N_("Not every work-item of the group reaches this barrier: keep barriers out of branches and loops whose "
                "condition differs between work-items.");
@@ -166,7 +170,8 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
                  first->work_item, first->work_item2);
     const char *kind = first->kind == GM_ISSUE_RACE ? N_("Data race") : first->kind == GM_ISSUE_MEMORY ? N_("Memory error")
                      : first->kind == GM_ISSUE_UNINIT ? N_("Uninitialised read")
-                     : first->kind == GM_ISSUE_DIVERGENCE ? N_("Divergent barrier") : N_("Simulator error");
+                     : first->kind == GM_ISSUE_DIVERGENCE ? N_("Divergent barrier")
+                     : first->kind == GM_ISSUE_POINTER_INT ? N_("Pointer as an integer") : N_("Simulator error");
     set_item(it, VO_FAIL, kind,
              P_("%s at line %d%s of kernel '%s': %s%s, %llu time at %s. %s%s",
                 "%s at line %d%s of kernel '%s': %s%s, %llu times at %s. %s%s", first->count),
