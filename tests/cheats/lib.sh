@@ -37,7 +37,8 @@ make_corpus() {
 # CHECK: what `check N --kernel` must fail: race (the race check finds a data
 #   race), refused (the simulator cannot run it), a metric name (that
 #   technique is not met), technique (some technique is not met), fix
-#   (`check N` in a workspace: "a fix, not a rewrite" fails), public (the
+#   (`check N` in a workspace: "a fix, not a rewrite" fails), address (the
+#   race check finds a pointer the kernel turns into a number), public (the
 #   cheat is fitted to the public sizes: check cannot see it, its exit status
 #   is only recorded), - (not run).
 # GRADE_TEST names a test of the grade (a technique test also matches under
@@ -50,6 +51,7 @@ make_corpus() {
 corpus="
 ch02-no-atomic                 02-atomic         histogram.cl       race                  safety                        race
 ch02-one-worker                02-atomic         histogram.cl       active_lanes          technique.active_lanes        technique
+ch02-pointer-bits              02-atomic         histogram.cl       address               safety                        race
 ch03-strided                   03-coalesced      histogram.cl       coalesced_loads       technique.coalesced_loads     technique
 ch03-coalesced-at-1024         03-coalesced      histogram.cl       public                technique.coalesced_loads     technique
 ch03-wrong-when-even           03-coalesced      histogram.cl       public                even                          wrong
@@ -123,7 +125,7 @@ PY
 in_group() {
   case $1 in
   -) return 1 ;;
-  race|refused) [ "$2" = races ] ;;
+  race|refused|address) [ "$2" = races ] ;;
   fix) [ "$2" = fixes ] ;;
   *) [ "$2" = techniques ] ;;
   esac
@@ -158,6 +160,7 @@ check_cheats() {
     case $chk in
     race) pat='FAIL race check .*: Data race' ; what="the race check finds a data race" ;;
     refused) pat='FAIL race check .*: Not checked'; what="the simulator refuses to run it" ;;
+    address) pat='FAIL race check .*: Pointer as an integer'; what="the race check finds an address the kernel sees" ;;
     fix) pat='FAIL a fix, not a rewrite'; what="'a fix, not a rewrite' fails" ;;
     public)
       # fitted to the sizes check uses: check cannot tell; recorded, not asserted
