@@ -106,6 +106,12 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
  * (gm_cost_figures), for installs without the reference. */
 #define VERDICT_REFERENCE_COST "reference-cost.ini"
 
+/* A size like `size` whose first count fills no whole number of work-groups
+ * (about 1/16 less, never a multiple of the work-group size): where a kernel
+ * that returns before a barrier, or forgets the last group's end, shows it.
+ * Returns 0, or -1 where the size is too small to cut. */
+int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len);
+
 /* The chapter's reference file (DATA/kernels/ID/EXERCISE beside the lesson's
  * folder), whether it is there or not. */
 void verdict_reference_path(const lesson *l, char *buf, size_t len);
