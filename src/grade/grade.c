@@ -543,6 +543,30 @@ static void check_fix_is_edit(const grade_options *o, const lesson *l, grade_tes
     free(fixed);
 }
 
+/* A fixed listing must be right beyond the input that exposed its bug: it
+ * runs again at the chapter's first hidden test that is not that input
+ * (whose size stays hidden), and a wrong answer there fails the fix. */
+static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *ch, grade_test *t, const char *path,
+                            const char *display) {
+    const grade_test *other = NULL;
+    for (int i = 0; i < ch->n_tests && !other; i++)
+        if (ch->tests[i].kind == GT_HIDDEN && strcmp(ch->tests[i].size, t->size) != 0) other = &ch->tests[i];
+    if (!other) return;
+    engine_report rep;
+    engine_status st = run_once(rc, l, path, display, other->size, other->seed, 0, &rep);
+    if (st != ENG_PASS && !is_fatal(st)) {
+        t->outcome = GO_FAIL;
+        snprintf(t->status, sizeof t->status, "not_a_fix");
+        snprintf(t->headline, sizeof t->headline, "%s", _("Fixed only for one input"));
+        char *d = NULL;
+        util_sappend(&d, _("The listing is right at the input that exposes its bug, but wrong on hidden test '%s' "
+                           "(%s): a fix mends the bug for every size and input, not for the one that showed it."),
+                     other->id, _(rep.headline));
+        set_detail(t, d);
+    }
+    engine_report_free(&rep);
+}
+
 /* A kernel with a data race or a memory error is right only by luck of the
  * device: its hidden tests and techniques earn nothing. */
 static void gate_on_safety(grade_chapter *ch) {
@@ -714,6 +738,8 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
             if (st == ENG_PASS && t->kind == GT_HIDDEN) have_passed = 1;
             if (st == ENG_PASS && t->kind == GT_FIX) check_fix_is_edit(o, l, t, files[f].path);
+            if (st == ENG_PASS && t->kind == GT_FIX && t->outcome != GO_FAIL)
+                check_fix_holds(rc, l, ch, t, files[f].path, display);
             engine_report_free(&rep);
         }
         if (t->outcome == GO_PASS) t->score = t->max_score;

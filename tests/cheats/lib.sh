@@ -30,6 +30,19 @@ make_corpus() {
   derive fix03-reference-as-fix 03-coalesced/histogram.cl     # the reference handed in as the fixed listing
   derive fix04-reference-as-fix 04-float4/histogram.cl
   derive fix08-reference-as-fix 08-scan/scan.cl
+  # the shipped listing kept whole under #if 0, and the reference after it with its code on one line
+  python3 - "$root/exercises/04-float4/bug-step-by-one.cl" "$root/kernels/04-float4/histogram.cl" \
+    > "$k/fix04-if0-listing.cl" <<'PY'
+import re, sys
+listing, ref = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+ref = re.sub(r"/\*.*?\*/", " ", ref, flags=re.S)
+ref = re.sub(r"//[^\n]*", " ", ref)
+directives = [l for l in ref.splitlines() if l.strip().startswith("#")]
+code = " ".join(l.strip() for l in ref.splitlines() if l.strip() and not l.strip().startswith("#"))
+print("/* A cheat, not a fix: the listing kept whole under #if 0 (line counts saw it unchanged), then")
+print(" * the reference with all its code on one line (one changed line, as lines were counted). */")
+print("#if 0\n" + listing + "#endif\n" + "\n".join(directives) + "\n" + code)
+PY
 }
 
 # The corpus, one cheat a line:
@@ -59,22 +72,24 @@ ch04-chapter3-kernel           04-float4         histogram.cl       wide_loads  
 ch04-dummy-vload4              04-float4         histogram.cl       load_requests_vs_previous technique.load_requests_vs_previous technique
 ch05-token-local               05-local          histogram.cl       local_loads           technique.local_loads         technique
 ch05-token-local-in-loop       05-local          histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
-ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
+ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_broadcasts   safety                        race
 ch06b-constant-descriptors     06-constant       histogram.cl       refused               safety                        race
 ch06c-constant-to-local        06-constant       histogram.cl       refused               safety                        race
 ch06d-constant-to-local-fits   06-constant       histogram.cl       constant_broadcasts   technique.constant_broadcasts technique
-ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
+ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads_vs_previous safety                     race
 ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
 ch07-merge-only                07-bank-conflicts histogram.cl       cost                  technique.cost                technique
 ch07-copies-unpadded           07-bank-conflicts histogram.cl       cost                  technique.cost                technique
-ch08a-serial-scan              08-scan           scan.cl            active_lanes          technique.active_lanes        technique
-ch08b-hillis-steele            08-scan           scan.cl            local_ops_per_element technique.local_ops_per_element technique
+ch08a-serial-scan              08-scan           scan.cl            cost                  technique.cost                technique
+ch08b-hillis-steele            08-scan           scan.cl            cost                  technique.cost                technique
 ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
 ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
-ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
+ch09b-strided-transpose        09-integral-image integral.cl        cost                  technique.cost                technique
 ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
 fix03-reference-as-fix         03-coalesced      bug-row-length.cl  -                     fix.row-length                accepted
 fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
+fix04-if0-listing              04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
+fix04-only-exposing-input      04-float4         bug-step-by-one.cl -                     fix.step-by-one               not_a_fix
 fix08-reference-as-fix         08-scan           bug-pow2.cl        fix                   fix.pow2                      not_a_fix
 "
 

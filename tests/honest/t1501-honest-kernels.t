@@ -1,0 +1,35 @@
+#!/bin/sh
+# The honest corpus: correct kernels written apart from the references and from the code that judges
+# them (other work-group sizes, grid-stride loops, unrolling, float4 pointers, other tile shapes, XOR
+# swizzles instead of padding, staged centroids, public samples' designs), and the chapters' own beyond
+# kernels. Each must pass its chapter's whole verdict in `cltutor check`: every visible test, the race
+# check and every technique, the cost against the reference included.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+export CLTUTOR_WORKSPACE="$tmp/ws" TMPDIR="$tmp/tmpdir" HOME="$tmp/home" XDG_CACHE_HOME="$tmp/home/.cache"
+mkdir -p "$TMPDIR" "$HOME" "$tmp/out"
+
+if ! "$bin" analyze 2 --solution --no-compare --no-predict > "$tmp/probe.txt" 2>&1; then
+  echo "1..0 # SKIP the GPU memory model is not available here: $(head -n 1 "$tmp/probe.txt")"
+  exit 0
+fi
+# chapter number and file, one a line: the corpus, then the beyond kernels the course ships
+{ for f in "$here"/kernels/ch0*.cl; do n=$(basename "$f" | sed -E 's/^ch0?([0-9]+)-.*/\1/'); echo "$n $f"; done
+  for f in "$root"/kernels/0*/*.cl; do
+    id=$(basename "$(dirname "$f")"); ex=$(sed -n 's/^exercise = //p' "$root/lessons/$id/lesson.ini")
+    [ "$(basename "$f")" = "$ex" ] && continue          # the reference itself: tests/validate checks it
+    grep -q "^bench_beyond = $(basename "$f")" "$root/lessons/$id/lesson.ini" || continue
+    echo "$(echo "$id" | sed -E 's/^0?([0-9]+)-.*/\1/') $f"
+  done; } > "$tmp/list"
+export bin tmp
+# two at a time: each check runs the visible tests and two or three simulations
+xargs -P 2 -L 1 sh -c '"$bin" check "$0" --kernel "$1" > "$tmp/out/$(basename "$1").out" 2>&1; echo $? > "$tmp/out/$(basename "$1").rc"' < "$tmp/list"
+while read -r n f; do
+  name=$(basename "$f")
+  rc=$(cat "$tmp/out/$name.rc" 2>/dev/null || echo none)
+  if [ "$rc" = 0 ] && grep -q "Chapter passed" "$tmp/out/$name.out"; then
+    ok "chapter $n: $name passes the whole verdict ($(grep -o 'cost = [0-9.]*' "$tmp/out/$name.out" | head -n 1))"
+  else bad "chapter $n: $name (exit $rc) should pass" "$(grep -E 'FAIL' -A1 "$tmp/out/$name.out" | head -n 12)"; fi
+done < "$tmp/list"
+
+finish
