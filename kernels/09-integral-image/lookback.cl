@@ -20,10 +20,12 @@
  * of tiles after row of tiles, so every tile a group waits on belongs to a
  * group that is already running. A status word is 64 bits, flag (with the
  * launch number) in the high half and value in the low half, read and
- * written with one 64-bit atomic (cl_khr_int64_base_atomics; NVIDIA's
- * driver, PoCL and Oclgrind have them), so that the simulator's race check
- * sees the hand-over between work-groups as the synchronisation it is; with
- * -DSTATUS_VOLATILE, one volatile access, as the timings below were made.
+ * written in one volatile access. OpenCL 1.2 does not define such a
+ * hand-over between work-groups, and the simulator's race check reports it;
+ * with -DSTATUS_ATOMIC the status words are 64-bit atomics
+ * (cl_khr_int64_base_atomics) and the race check passes, but on an H200 at
+ * 8192 x 8192 the kernel then took 0.563 ms instead of 0.365 ms
+ * (docs/results/verdict/nvidia-h200-cost-vs-time.md).
  *
  * Measured on an H100 at 8192 x 8192 (both passes): 430 us with tiles of 16
  * rows; 8 rows 519 us (twice the status traffic and look-backs), 24 or 32
@@ -49,7 +51,7 @@
 /* uint4 q of a chunk in local memory, swizzled as in chapter 8's lookback.cl */
 #define SWIZZLE(q) ((q) ^ (((q) / QUADS) % 8))
 
-#ifndef STATUS_VOLATILE /* 64-bit atomics: cl_khr_int64_base_atomics */
+#ifdef STATUS_ATOMIC /* 64-bit atomics: cl_khr_int64_base_atomics */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define STATUS_STORE(p, v) atom_xchg((p), (v))
 #define STATUS_LOAD(p) atom_add((p), 0UL)
