@@ -1,12 +1,30 @@
 #!/usr/bin/env python3
 """screen_norm — a captured screen with what differs from machine to machine
 and run to run replaced by fixed marks, so that it can be compared with a
-stored one: the device's name (whole, or cut to fit), times, rates, ratios,
-dates, and the scratch folder's path.
-    tmux capture-pane -p | python3 screen_norm.py DEVICE_NAME [SCRATCH_DIR]"""
+stored one: the device's name (whole, or cut to fit), times, rates, ratios
+(a machine under load can make two kernels "about as fast"), dates, the
+scratch folder's path, and in the top bar the padding and the title that a
+longer device name pushes out.
+    tmux capture-pane -p | python3 screen_norm.py DEVICE_NAME [SCRATCH_DIR]
+    python3 screen_norm.py --stored < STORED   (the top bar alone: stored screens are normalised already)"""
 import re
 import sys
 
+
+
+def top_bar(text):
+    """The first line, where a right-aligned device name takes the room of the title: the program's
+    name and version with the course's title dropped, and runs of spaces made one double space."""
+    lines = text.split("\n")
+    if lines and "<device>" in lines[0]:
+        head = re.sub(r"^( ?cltutor) \d+\.\d+\.\d+ · .*?(?= {2,}|$)", r"\1", lines[0])
+        lines[0] = re.sub(r" {2,}", "  ", head)
+    return "\n".join(lines)
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--stored":
+    sys.stdout.write(top_bar(sys.stdin.read()))
+    sys.exit(0)
 device = sys.argv[1] if len(sys.argv) > 1 else ""
 scratch = sys.argv[2] if len(sys.argv) > 2 else ""
 text = sys.stdin.read()
@@ -19,7 +37,11 @@ if device:
     # the device's name cut to fit a narrow bar ends in an ellipsis
     for n in range(len(device) - 1, 3, -1):
         text = text.replace(device[:n] + "…", "<device>…").replace(device[:n] + "~", "<device>~")
+text = top_bar(text)
 rules = [
+    # a machine under load can time two kernels alike
+    (r"about as fast", "1.0x faster"),
+    (r"速度相当", "快 1.0 倍"),
     (r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?", "<date>"),
     (r"\d+(\.\d+)?x (faster|slower)", r"#x \2"),
     (r"(快|慢) \d+(\.\d+)? 倍", r"\1 # 倍"),
