@@ -72,6 +72,7 @@ void technique_title(const technique_check *c, char *buf, size_t len);
 
 typedef struct {
     int measured;         /* 0: nothing to measure (the detail says why); the check is not met */
+    int not_applicable;   /* the check is of a kernel the file does not have (another design): met */
     int met;
     double value;
     int line;             /* the source line that decides it, 0 when none */

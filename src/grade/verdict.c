@@ -201,6 +201,10 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
     technique_result r;
     technique_measure(c, gm, in, &r);
     it->line = r.line;
+    if (r.not_applicable) {
+        set_item(it, VO_PASS, N_("Does not apply"), "%s", r.detail);
+        return;
+    }
     if (!r.measured) {
         set_item(it, VO_FAIL, N_("Not met"), "%s", r.detail);
         return;

@@ -84,7 +84,7 @@ ch08a-serial-scan              08-scan           scan.cl            cost        
 ch08b-hillis-steele            08-scan           scan.cl            cost                  technique.cost                technique
 ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
 ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
-ch09b-strided-transpose        09-integral-image integral.cl        cost                  technique.cost                technique
+ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
 ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
 fix03-reference-as-fix         03-coalesced      bug-row-length.cl  -                     fix.row-length                accepted
 fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix

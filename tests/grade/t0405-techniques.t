@@ -34,10 +34,10 @@ if has_check 07-bank-conflicts technique.cost &&
    ! cmp -s "$tmp/h7-nopad.cl" "$root/kernels/07-bank-conflicts/histogram.cl"; then
   technique_less 07-bank-conflicts "$tmp/h7-nopad.cl" technique.cost "the byte histogram without padding"
 fi
-if has_check 09-integral-image technique.cost &&
+if has_check 09-integral-image technique.bank_conflicts.transpose &&
    sed 's/__local uint tile\[TILE\]\[TILE + 1\];/__local uint tile[TILE][TILE];/' "$root/kernels/09-integral-image/integral.cl" > "$tmp/ii-nopad.cl" &&
    ! cmp -s "$tmp/ii-nopad.cl" "$root/kernels/09-integral-image/integral.cl"; then
-  technique_less 09-integral-image "$tmp/ii-nopad.cl" technique.cost "the integral image with an unpadded transpose tile"
+  technique_less 09-integral-image "$tmp/ii-nopad.cl" technique.bank_conflicts.transpose "the integral image with an unpadded transpose tile"
 fi
 
 finish
