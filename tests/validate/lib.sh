@@ -10,6 +10,7 @@ fresh() {
     mkdir -p "$tmp/course/$d"
     cp -R "$root/$d/02-atomic" "$root/$d/03-coalesced" "$tmp/course/$d/"
   done
+  cp -R "$root/devices" "$tmp/course/"   # the GPU the cost check models
 }
 # v ARGS...: cltutor validate ARGS on the copy
 v() { CLTUTOR_DATA="$tmp/course" "$bin" validate "$@"; }

@@ -5,7 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"      # a workspace, fresh, v, ini_case
 
 mkdir -p "$tmp/figs"
-cp -R "$root/lessons" "$root/exercises" "$root/kernels" "$tmp/figs/"
+cp -R "$root/lessons" "$root/exercises" "$root/kernels" "$root/devices" "$tmp/figs/"
 sed -i 's/^global_load_bytes = .*/global_load_bytes = 12345/' "$tmp/figs/lessons/04-float4/previous-reference.ini"
 expect "stale previous-reference figures fail, with the command that mends them" 1 \
   "global_load_bytes|12345 bytes.*write it afresh with .cltutor validate 4 --write-figures" -- env CLTUTOR_DATA="$tmp/figs" "$bin" validate 4
