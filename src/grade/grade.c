@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "text/i18n.h"
 #include "grade/verdict.h"
+#include "grade/grade_credit.h"
 #include "run/wproto.h"
 
 #include <ctype.h>
@@ -99,11 +100,13 @@ static char *clean_text(const char *s, size_t max) {
     return o;
 }
 
-static void set_detail(grade_test *t, char *text) {
+void grade_test_set_detail(grade_test *t, char *text) {
     free(t->detail);
     t->detail = clean_text(text, DETAIL_MAX);
     free(text);
 }
+
+static void set_detail(grade_test *t, char *text) { grade_test_set_detail(t, text); }
 
 /* What a learner reads about one run: the engine's message, and the evidence. */
 static char *run_detail(const engine_report *rep) {
@@ -514,35 +517,6 @@ static int private_copy(const char *work_dir, const char *id, const char *file, 
     return util_write_file_atomic(path, text, strlen(text));
 }
 
-/* A fixed listing earns its points only as the shipped listing with its bug
- * mended: a small edit, not a replacement by another kernel. */
-static void check_fix_is_edit(const grade_options *o, const lesson *l, grade_test *t, const char *submitted) {
-    const lesson_bug *bug = NULL;
-    for (int b = 0; b < l->n_bugs; b++)
-        if (!strcmp(l->bugs[b].file, t->file)) bug = &l->bugs[b];
-    if (!bug || !o->course) return;
-    char shipped[1400];
-    snprintf(shipped, sizeof shipped, "%s/exercises/%s/%s", o->course, l->id, bug->file);
-    char *listing = util_read_file(shipped, NULL), *fixed = util_read_file(submitted, NULL);
-    int dist = listing && fixed ? verdict_fix_distance(listing, fixed) : -1;
-    int allowed = verdict_fix_allowed(bug);
-    if (dist > allowed) {
-        t->outcome = GO_FAIL;
-        snprintf(t->status, sizeof t->status, "not_a_fix");
-        snprintf(t->headline, sizeof t->headline, "%s", _("Not the listing, fixed"));
-        char *d = NULL;
-        /* TRANSLATORS: the first number is always at least 2 */
-        util_sappend(&d, _("The file is correct, but %d code lines (comments and spacing aside) differ from the "
-                           "shipped listing %s, and a fix of this bug changes at most %d. This exercise asks you to "
-                           "find the bug in the listing and mend it there, not to replace the listing with another "
-                           "kernel: start again from the shipped listing and change only what is wrong."),
-                     dist, bug->file, allowed);
-        set_detail(t, d);
-    }
-    free(listing);
-    free(fixed);
-}
-
 /* A fixed listing must be right beyond the input that exposed its bug: it
  * runs again at the chapter's first hidden test that is not that input
  * (whose size stays hidden), and a wrong answer there fails the fix. */
@@ -565,70 +539,6 @@ static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *c
         set_detail(t, d);
     }
     engine_report_free(&rep);
-}
-
-/* A kernel with a data race or a memory error is right only by luck of the
- * device: its hidden tests and techniques earn nothing. */
-static void gate_on_safety(grade_chapter *ch) {
-    const grade_test *safety = NULL;
-    for (int i = 0; i < ch->n_tests; i++)
-        if (ch->tests[i].kind == GT_SAFETY) safety = &ch->tests[i];
-    if (!safety || safety->outcome != GO_FAIL || !strcmp(safety->status, "missing") ||
-        !strcmp(safety->status, "refused"))
-        return;
-    for (int i = 0; i < ch->n_tests; i++) {
-        grade_test *t = &ch->tests[i];
-        if ((t->kind != GT_HIDDEN && t->kind != GT_TECHNIQUE) || t->outcome != GO_PASS) continue;
-        t->outcome = GO_FAIL;
-        t->score = 0;
-        snprintf(t->status, sizeof t->status, "unsafe");
-        util_textf(t->headline, sizeof t->headline, _("Not credited: %s"), safety->headline);
-        char *d = NULL;
-        util_sappend(&d, _("This run was correct here, but the race check failed (%s), so the result holds only by "
-                           "luck of the device and is not credited. %s"), safety->headline, t->detail ? t->detail : "");
-        set_detail(t, d);
-    }
-}
-
-/* Takes a passed race check's or technique's points back, with the reason (English, N_, translated here). */
-static void not_credited(grade_test *t, const char *why) {
-    t->outcome = GO_FAIL;
-    t->score = 0;
-    snprintf(t->status, sizeof t->status, "not_credited");
-    util_textf(t->headline, sizeof t->headline, "%s", _("Not credited"));
-    char *d = NULL;
-    util_sappend(&d, "%s %s", _(why), t->detail ? t->detail : "");
-    set_detail(t, d);
-}
-
-/* The race check and the techniques earn points only for a kernel that
- * passes every hidden test that ran; the chapter's starting file handed in
- * unchanged (its code, comments and spacing aside) earns nothing, not even
- * the hidden tests it passes by the luck of a degenerate input. */
-static void gate_on_correctness(const run_ctx *rc, const lesson *l, grade_chapter *ch, const char *submitted) {
-    int failed = 0, starting = 0;
-    for (int i = 0; i < ch->n_tests; i++)
-        failed |= ch->tests[i].kind == GT_HIDDEN && ch->tests[i].outcome == GO_FAIL;
-    if (submitted && rc->o->course) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s/exercises/%s/%s", rc->o->course, l->id, l->exercise);
-        char *start = util_read_file(path, NULL), *mine = util_read_file(submitted, NULL);
-        starting = start && mine && verdict_fix_distance(start, mine) == 0;
-        free(start);
-        free(mine);
-    }
-    for (int i = 0; i < ch->n_tests; i++) {
-        grade_test *t = &ch->tests[i];
-        if (t->outcome != GO_PASS || t->kind == GT_FIX) continue;
-        if (starting)
-            not_credited(t, N_("This is the chapter's starting file, unchanged: its tests count only for a kernel "
-                               "of your own."));
-        else if (t->kind != GT_SAFETY && t->kind != GT_TECHNIQUE)
-            continue;
-        else if (failed)
-            not_credited(t, N_("A hidden test failed: the race check and the technique count only for a kernel "
-                               "that passes every hidden test."));
-    }
 }
 
 static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
@@ -737,7 +647,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             t->wall_s = rep.wall_s;
             if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
             if (st == ENG_PASS && t->kind == GT_HIDDEN) have_passed = 1;
-            if (st == ENG_PASS && t->kind == GT_FIX) check_fix_is_edit(o, l, t, files[f].path);
+            if (st == ENG_PASS && t->kind == GT_FIX) grade_check_fix_is_edit(o, l, t, files[f].path);
             if (st == ENG_PASS && t->kind == GT_FIX && t->outcome != GO_FAIL)
                 check_fix_holds(rc, l, ch, t, files[f].path, display);
             engine_report_free(&rep);
@@ -750,11 +660,11 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
     for (int i = 0; ahead && i < ch->n_tests; i++)
         if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
     free(ahead);
-    gate_on_safety(ch);
+    grade_gate_on_safety(ch);
     const char *submitted = NULL;
     for (int f = 0; f < nf; f++)
         if (!strcmp(files[f].file, l->exercise) && files[f].ok) submitted = files[f].path;
-    gate_on_correctness(rc, l, ch, submitted);
+    grade_gate_on_correctness(rc->o, l, ch, submitted);
     for (int i = 0; i < ch->n_tests; i++) {
         grade_test *t = &ch->tests[i];
         if (t->outcome == GO_SKIP) { t->score = 0; t->max_score = 0; }

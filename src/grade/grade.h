@@ -137,6 +137,9 @@ char *grade_read_kernel(const char *exercises_dir, const char *id, const char *f
 /* The 1-based line of the first construct in OpenCL C source that could read
  * another file (#include and its kin, __has_include, _Pragma, ##: srcpolicy's
  * SRCPOLICY_FILES check); 0 when there is none. */
+/* Sets a test's detail to text (malloc'd, taken), cleaned and cut to size. */
+void grade_test_set_detail(grade_test *t, char *text);
+
 int grade_find_include(const char *src);
 
 #endif
