@@ -6,6 +6,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, a workspace and TMPDIR, nomodel, check, put
+export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/home/.cache"   # the kernel cache: ours alone, looked at below
+mkdir -p "$HOME"
 
 # a classmate's submission, outside this worker's scratch folder
 mkdir -p "$tmp/batch/classmate/exercises/01-serial"
