@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """english_left — the English words left on a screen of the course in Chinese:
-words of three letters or more outside code, paths, options, names and units.
+words of three letters or more outside code, paths, options, names, units and
+the compiler's own diagnostics (quoted as it wrote them).
     english_left.py SCREEN_FILE ALLOWED_WORDS_FILE
 Prints each line that holds such a word, with the words; exits 1 if any."""
 import re
@@ -15,7 +16,16 @@ allowed |= set("""OpenCL GPU GPUs CPU PoCL Oclgrind NVIDIA AMD EPYC Intel SURF N
     float float4 uint uint4 int char uchar local global constant private kernel barrier atomic_inc atomic_add
     random onebin ties serial OpenMP sectors req warp efficiency""".split())
 bad = 0
+in_diagnostic = 0
 for n, line in enumerate(screen, 1):
+    # the compiler's own diagnostics, quoted as it wrote them (PoCL warns of the CPU's vector ABI on some
+    # machines), and their wrapped continuation lines
+    if re.match(r"^\s{0,2}(warning|error|note|fatal error): ", line):
+        in_diagnostic = 1
+        continue
+    if in_diagnostic and re.match(r"^\s{3,}\S", line):
+        continue
+    in_diagnostic = 0
     text = re.sub(r"`[^`]*`", " ", line)                 # inline code
     text = re.sub(r"\S*/\S*", " ", text)                  # paths, GB/s, a/b
     text = re.sub(r"--?[A-Za-z][\w-]*", " ", text)        # options
