@@ -348,7 +348,15 @@ int verdict_cost_profile(const lesson *l, gp_profile *p, char *err, size_t errle
 int verdict_reference_cost(const lesson *l, const engine_request *like, const gpumodel_report *gm,
                            const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
                            gm_cost *out) {
-    char ref[1200], err[512];
+    char ref[1200], err[512], path[1200];
+    /* the course's figures, checked against the reference by `cltutor validate`, where they fit this size:
+     * no second simulation for every check at the chapter's own analysis size */
+    snprintf(path, sizeof path, "%s/" VERDICT_REFERENCE_COST, l->dir);
+    gm_cost_figures f;
+    if (util_is_file(path) && gm_cost_load(path, &f, err, sizeof err) == 0 && !strcmp(f.size, gm->size_text)) {
+        *out = f.cost;
+        return 0;
+    }
     verdict_reference_path(l, ref, sizeof ref);
     if (util_is_file(ref)) {
         engine_request rq = *like;
@@ -364,14 +372,7 @@ int verdict_reference_cost(const lesson *l, const engine_request *like, const gp
         free(an);
         return rc;
     }
-    /* an install without the reference: the course's figures, where they were measured at this size */
-    char path[1200];
-    snprintf(path, sizeof path, "%s/" VERDICT_REFERENCE_COST, l->dir);
-    gm_cost_figures f;
-    if (!util_is_file(path) || gm_cost_load(path, &f, err, sizeof err) != 0 || strcmp(f.size, gm->size_text) != 0)
-        return -1;
-    *out = f.cost;
-    return 0;
+    return -1;
 }
 
 int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len) {

@@ -120,9 +120,9 @@ void verdict_reference_path(const lesson *l, char *buf, size_t len);
  * lesson's folder). Returns 0, or -1 with err. */
 int verdict_cost_profile(const lesson *l, gp_profile *p, char *err, size_t errlen);
 
-/* The chapter's reference's cost at gm's size and input: an analysis of the
- * reference (like: the request to copy limits from), else the course's
- * figures where they were measured at that size. Returns 0, or -1 where
+/* The chapter's reference's cost at gm's size and input: the course's
+ * figures where they were measured at that size, else an analysis of the
+ * reference (like: the request to copy limits from). Returns 0, or -1 where
  * neither is there. */
 int verdict_reference_cost(const lesson *l, const engine_request *like, const gpumodel_report *gm,
                            const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
