@@ -9,13 +9,13 @@ LOCALEDIR = $(PREFIX)/share/locale
 
 CC      ?= cc
 BUILD   ?= build
-PKGS     = OpenCL libcjson inih md4c libseccomp libarchive
+PKGS     = OpenCL libcjson inih md4c libseccomp libarchive nettle
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wformat-security $(WERROR)
 CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' -DCLT_LOCALEDIR='"$(LOCALEDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp -larchive) -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp -larchive -lnettle) -lm
 
 # The source is layered, one folder a layer, lowest first (docs/architecture.md):
 #   base text course cl problem run gpumodel grade ui | term cli

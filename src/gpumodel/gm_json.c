@@ -75,6 +75,7 @@ cJSON *gpumodel_json(const gpumodel_report *rep) {
     if (rep->status == GM_UNAVAILABLE) return o;
     cJSON_AddStringToObject(o, "result", engine_status_name(rep->run.status));
     cJSON_AddNumberToObject(o, "wall_s", rep->wall_s);
+    cJSON_AddBoolToObject(o, "recalled", rep->recalled);
     cJSON *model = cJSON_AddObjectToObject(o, "model");
     cJSON_AddNumberToObject(model, "warp", GM_WARP);
     cJSON_AddNumberToObject(model, "sector_bytes", GM_SECTOR);

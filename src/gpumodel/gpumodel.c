@@ -4,7 +4,12 @@
 #include "gpumodel/gm_text.h"
 #include "gpumodel/gm_draw.h"
 #include "base/util.h"
+#include "run/runcache.h"
+#include "run/srcpolicy.h"
+#include "run/wproto.h"
 #include "text/i18n.h"
+
+#include <limits.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +128,112 @@ static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
     }
 }
 
+/* The key of an analysis in the cache of run results (run/runcache): the
+ * kernel text, the chapter, size, seed, what the worker is given, and the
+ * programs that run it. -1 when it cannot be kept: a file the source
+ * policy refuses (it may read other files or tell the simulator apart). */
+static int analysis_key(const engine_request *rq, int races, const char *const *env, const char *icd,
+                        const char *plugin, runcache_key *k) {
+    char *text = util_read_file(rq->kernel_path, NULL);
+    if (!text) return -1;
+    char options[512], names_buf[1024], worker[PATH_MAX], why[256];
+    const char *names[33];
+    problem_build_options(rq->lesson, options, sizeof options);
+    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    int refused = srcpolicy_check(text, NULL, names, SRCPOLICY_ALL, &f) != 0;
+    if (refused || wproto_find_worker(worker, sizeof worker, why, sizeof why) != 0) {
+        free(text);
+        return -1;
+    }
+    runcache_key_init(k, "gpumodel analysis 1");
+    runcache_key_str(k, "kernel text", text);
+    free(text);
+    runcache_key_lesson(k, rq->lesson);
+    runcache_key_str(k, "size", rq->size_spec);
+    runcache_key_u64(k, "seed", rq->seed);
+    runcache_key_u64(k, "races", (uint64_t)races);
+    for (const char *const *e = env; *e; e++)
+        if (strncmp(*e, "OCL_ICD_VENDORS=", 16) && strncmp(*e, "CLTUTOR_GM_OUT=", 15)) runcache_key_str(k, "env", *e);
+    runcache_key_file(k, "worker", worker);
+    runcache_key_file(k, "program", "/proc/self/exe");
+    runcache_key_file(k, "plugin", plugin);
+    runcache_key_file(k, "oclgrind", icd);
+    return runcache_key_done(k);
+}
+
+/* The simulation's report and the plugin's figures kept under key, into
+ * rep->run and *text. Returns 0, or -1 when there is none to use. */
+static int recall_analysis(const runcache_key *k, gpumodel_report *rep, char **text) {
+    cJSON *j = runcache_get(k);
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(j, "run");
+    const cJSON *figures = cJSON_GetObjectItemCaseSensitive(j, "figures");
+    int rc = -1;
+    if (cJSON_IsString(figures) && runcache_report_from_json(run, &rep->run) == 0) {
+        *text = strdup(figures->valuestring);
+        rc = *text ? 0 : -1;
+    }
+    cJSON_Delete(j);
+    return rc;
+}
+
+/* Keeps a simulation that ran to its end: its outcome no longer depends on anything the key leaves out. */
+static void keep_analysis(const runcache_key *k, const engine_report *run, const char *text) {
+    if (run->status != ENG_PASS && run->status != ENG_WRONG) return;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "run", runcache_report_json(run));
+    cJSON_AddStringToObject(j, "figures", text);
+    runcache_put(k, j);
+    cJSON_Delete(j);
+}
+
+/* Runs rq on Oclgrind with the plugin (env: the worker's settings, dir: where
+ * the plugin writes). Returns the plugin's figures (malloc'd) or NULL. */
+static char *simulate(engine_request *rq, const char *const *env, const char *dir, run_progress_cb cb, void *user,
+                      volatile int *cancel, gpumodel_report *rep) {
+    char out_file[600];
+    snprintf(out_file, sizeof out_file, "%s/figures.txt", dir);
+    rq->worker_env = env;
+    rq->worker_writable = dir; /* where the plugin writes its figures */
+    rq->device_spec = "oclgrind";
+    rq->budget_s = 0;
+    engine_run(rq, cb, user, cancel, &rep->run);
+    char *text = util_read_file(out_file, NULL);
+    unlink(out_file);
+    return text;
+}
+
+/* Why a simulation gave no figures, in rep->message. */
+static void explain_failure(gpumodel_report *rep, const engine_request *rq, const char *plugin) {
+    engine_status st = rep->run.status;
+    rep->status = GM_FAILED;
+    if (st == ENG_NO_DEVICE)
+        util_errf(rep->message, sizeof rep->message,
+                   _("Oclgrind did not start as an OpenCL device (%s). Reinstall it with:\n  %s"), rep->run.message,
+                   GM_INSTALL);
+    else if (st == ENG_TIMEOUT && !strcmp(rep->run.headline, "Timed out"))
+        util_errf(rep->message, sizeof rep->message,
+                   _("The simulation did not finish within %.0f s. Either the kernel never ends (a loop whose "
+                     "condition stays true, or a barrier some work-items never reach: run it with r, or cltutor "
+                     "run, to see whether it ends on the device), or it is only slow here: Oclgrind runs a kernel "
+                     "about 1000 times slower than a CPU does, so analyse a smaller size (this was %s; S in the "
+                     "course, --size on the command line) or allow longer (T, --timeout)."),
+                   rq->timeout_s, rep->size_text);
+    else if ((st == ENG_PASS || st == ENG_WRONG) && rep->run.worker_output)
+        util_errf(rep->message, sizeof rep->message,
+                   _("Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: %s"),
+                   plugin, rep->run.worker_output);
+    else if (st == ENG_PASS || st == ENG_WRONG)
+        util_errf(rep->message, sizeof rep->message,
+                   _("Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: "
+                     "nothing"), plugin);
+    else /* the run's headline is English, translated here; its message is already the learner's */
+        util_errf(rep->message, sizeof rep->message, _("%s: %s"), _(rep->run.headline), rep->run.message);
+}
+
 /* races: look for data races too (a third slower); the comparison's run, whose
- * findings are not shown, goes without. */
+ * findings are not shown, goes without. An analysis made before with the
+ * same key is taken from the cache of run results instead of simulated again. */
 static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, void *user, volatile int *cancel,
                    gpumodel_report *rep) {
     memset(rep, 0, sizeof *rep);
@@ -150,9 +259,8 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
         util_errf(rep->message, sizeof rep->message, _("cannot make a temporary folder in %s"), tmp && *tmp ? tmp : "/tmp");
         return -1;
     }
-    char icd_file[600], out_file[600];
+    char icd_file[600];
     snprintf(icd_file, sizeof icd_file, "%s/oclgrind.icd", dir);
-    snprintf(out_file, sizeof out_file, "%s/figures.txt", dir);
     char icd_line[1100];
     snprintf(icd_line, sizeof icd_line, "%s\n", icd);
     if (util_write_file_atomic(icd_file, icd_line, strlen(icd_line)) != 0) {
@@ -165,7 +273,7 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
     char e_vendors[600], e_plugins[1100], e_out[700];
     snprintf(e_vendors, sizeof e_vendors, "OCL_ICD_VENDORS=%s", dir);
     snprintf(e_plugins, sizeof e_plugins, "OCLGRIND_PLUGINS=%s", plugin);
-    snprintf(e_out, sizeof e_out, "CLTUTOR_GM_OUT=%s", out_file);
+    snprintf(e_out, sizeof e_out, "CLTUTOR_GM_OUT=%s/figures.txt", dir);
     /* the caller's own settings first (a grader's cache folder), then the simulator's;
      * 48 KiB of local memory per work-group, as most GPUs give a kernel by default */
     const char *env[24];
@@ -175,46 +283,25 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
                          races ? "OCLGRIND_DATA_RACES=1" : NULL};
     for (size_t i = 0; i < CLT_ARRAY_LEN(own) && own[i]; i++) env[ne++] = own[i];
     env[ne] = NULL;
-    rq.worker_env = env;
-    rq.worker_writable = dir; /* where the plugin writes its figures */
-    rq.device_spec = "oclgrind";
-    rq.budget_s = 0;
 
     double t0 = util_now();
-    engine_run(&rq, cb, user, cancel, &rep->run);
+    runcache_key key;
+    int keyed = analysis_key(&rq, races, env, icd, plugin, &key) == 0;
+    char *text = NULL;
+    rep->recalled = keyed && recall_analysis(&key, rep, &text) == 0;
+    if (!rep->recalled) {
+        text = simulate(&rq, env, dir, cb, user, cancel, rep);
+        if (keyed && text && *text) keep_analysis(&key, &rep->run, text);
+    }
     rep->wall_s = util_now() - t0;
     snprintf(rep->size_text, sizeof rep->size_text, "%s", rep->run.size_text[0] ? rep->run.size_text : rq.size_spec);
-    char *text = util_read_file(out_file, NULL);
-    unlink(out_file);
     unlink(icd_file);
     rmdir(dir);
 
     engine_status st = rep->run.status;
     int ran = st == ENG_PASS || st == ENG_WRONG || st == ENG_CRASH || st == ENG_RUNTIME;
     if (!ran || !text || !*text) {
-        rep->status = GM_FAILED;
-        if (st == ENG_NO_DEVICE)
-            util_errf(rep->message, sizeof rep->message,
-                       _("Oclgrind did not start as an OpenCL device (%s). Reinstall it with:\n  %s"), rep->run.message,
-                       GM_INSTALL);
-        else if (st == ENG_TIMEOUT && !strcmp(rep->run.headline, "Timed out"))
-            util_errf(rep->message, sizeof rep->message,
-                       _("The simulation did not finish within %.0f s. Either the kernel never ends (a loop whose "
-                         "condition stays true, or a barrier some work-items never reach: run it with r, or cltutor "
-                         "run, to see whether it ends on the device), or it is only slow here: Oclgrind runs a kernel "
-                         "about 1000 times slower than a CPU does, so analyse a smaller size (this was %s; S in the "
-                         "course, --size on the command line) or allow longer (T, --timeout)."),
-                       rq.timeout_s, rep->size_text);
-        else if ((st == ENG_PASS || st == ENG_WRONG) && rep->run.worker_output)
-            util_errf(rep->message, sizeof rep->message,
-                       _("Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: %s"),
-                       plugin, rep->run.worker_output);
-        else if (st == ENG_PASS || st == ENG_WRONG)
-            util_errf(rep->message, sizeof rep->message,
-                       _("Oclgrind ran the kernel but cltutor's plugin (%s) reported nothing; the simulator said: "
-                         "nothing"), plugin);
-        else /* the run's headline is English, translated here; its message is already the learner's */
-            util_errf(rep->message, sizeof rep->message, _("%s: %s"), _(rep->run.headline), rep->run.message);
+        explain_failure(rep, &rq, plugin);
         free(text);
         return -1;
     }

@@ -155,6 +155,7 @@ typedef struct {
     gm_kernel *prev_kernels;             /* the compared analysis's kernels, for drawing before -> after */
     int n_prev_kernels;
     double wall_s;
+    int recalled;                        /* taken from the cache of run results (run/runcache), not simulated again */
     unsigned helper_answer[GM_MAX_ANSWER]; /* what the problem's helper kernel answered (left out of kernels) */
     int n_helper_answer;
 } gpumodel_report;

@@ -27,5 +27,6 @@ Suite *gmdraw_suite(void);
 Suite *peers_suite(void);
 Suite *unpack_suite(void);
 Suite *predict_suite(void);
+Suite *runcache_suite(void);
 
 #endif

@@ -1,0 +1,51 @@
+/* runcache — results of runs that always come out the same (the GPU model's
+ * simulations), kept on disk as JSON and found again by a SHA-256 of
+ * everything that decides them: the kernel text, the chapter's parameters,
+ * size, seed, the programs that ran it. Timed runs are never kept. Only the
+ * parent process reads and writes it; a worker never sees it. */
+#ifndef CLT_RUNCACHE_H
+#define CLT_RUNCACHE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <cJSON.h>
+#include <nettle/sha2.h>
+
+#include "run/engine.h"
+
+/* Where the results go: $CLTUTOR_RESULT_CACHE (the word "off" keeps none),
+ * else $XDG_CACHE_HOME/cltutor/results, else ~/.cache/cltutor/results.
+ * Returns 0, or -1 when nothing is to be kept. */
+int runcache_folder(char *buf, size_t len);
+
+/* A key under construction: each part is named and its length counted, so
+ * that no two different lists of parts hash alike. */
+typedef struct {
+    struct sha256_ctx ctx;
+    int unreadable;          /* a part named a file that could not be read: the key is unusable */
+    char hex[2 * SHA256_DIGEST_SIZE + 1];
+} runcache_key;
+
+/* what: the kind of result and the version of its format ("gpumodel 1"). */
+void runcache_key_init(runcache_key *k, const char *what);
+void runcache_key_bytes(runcache_key *k, const char *name, const void *data, size_t len);
+void runcache_key_str(runcache_key *k, const char *name, const char *value); /* NULL as "" */
+void runcache_key_u64(runcache_key *k, const char *name, uint64_t value);
+/* The file's content (a program's build): marks the key unusable when unreadable. */
+void runcache_key_file(runcache_key *k, const char *name, const char *path);
+/* The chapter's identity and parameters: what a kernel is run with. */
+void runcache_key_lesson(runcache_key *k, const lesson *l);
+/* Ends the key (k->hex). Returns 0, or -1 when it is unusable. */
+int runcache_key_done(runcache_key *k);
+
+/* The result kept under the key, or NULL (none, or not readable as JSON). */
+cJSON *runcache_get(const runcache_key *k);
+/* Keeps value under the key (written whole or not at all). Returns 0 or -1. */
+int runcache_put(const runcache_key *k, const cJSON *value);
+
+/* What a cached run keeps of its engine report (no times: those are
+ * never kept), and the report again from it. from_json returns 0, or -1
+ * when the JSON lacks a field (the entry is then not used). */
+cJSON *runcache_report_json(const engine_report *r);
+int runcache_report_from_json(const cJSON *j, engine_report *r);
+
+#endif
