@@ -187,111 +187,130 @@ typedef struct {
     void *arg;
 } child_start;
 
-static int run_child(const child_start *cs, const sandbox_limits *lim, run_progress_cb cb, void *user,
-                     volatile int *cancel, sandbox_result *out) {
-    memset(out, 0, sizeof *out);
-    out->phase = PHASE_START;
-    out->phase_limit_s = 30;
-    int result_fd = temp_fd(), output_fd = temp_fd();
-    int pipefd[2] = {-1, -1}, ctl[2] = {-1, -1};
-    if (result_fd < 0 || output_fd < 0 || pipe2(pipefd, O_CLOEXEC) != 0 || pipe2(ctl, O_CLOEXEC) != 0) {
-        if (result_fd >= 0) close(result_fd);
-        if (output_fd >= 0) close(output_fd);
-        for (int i = 0; i < 2; i++) {
-            if (pipefd[i] >= 0) close(pipefd[i]);
-            if (ctl[i] >= 0) close(ctl[i]);
-        }
-        return -1;
+/* The descriptors between the parent and one child: the files for its
+ * results and its output, the progress pipe and the gate's control pipe. */
+typedef struct {
+    int result_fd, output_fd;
+    int progress[2], control[2];
+} child_fds;
+
+/* Opens a child's files and pipes; on failure closes what it opened and returns -1. */
+static int open_child_fds(child_fds *f) {
+    f->result_fd = temp_fd();
+    f->output_fd = temp_fd();
+    f->progress[0] = f->progress[1] = f->control[0] = f->control[1] = -1;
+    if (f->result_fd >= 0 && f->output_fd >= 0 && pipe2(f->progress, O_CLOEXEC) == 0 &&
+        pipe2(f->control, O_CLOEXEC) == 0)
+        return 0;
+    if (f->result_fd >= 0) close(f->result_fd);
+    if (f->output_fd >= 0) close(f->output_fd);
+    for (int i = 0; i < 2; i++) {
+        if (f->progress[i] >= 0) close(f->progress[i]);
+        if (f->control[i] >= 0) close(f->control[i]);
     }
+    return -1;
+}
+
+/* Closes every one of a child's descriptors (a fork that failed). */
+static void close_child_fds(const child_fds *f) {
+    close(f->result_fd);
+    close(f->output_fd);
+    for (int i = 0; i < 2; i++) {
+        close(f->progress[i]);
+        close(f->control[i]);
+    }
+}
+
+/* In the child, after fork: its own process group, dying with the parent,
+ * its output kept away from the terminal; then runs the program or the
+ * function. Never returns. */
+_Noreturn static void child_main(const child_start *cs, const sandbox_limits *lim, pid_t parent, const child_fds *f) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(125);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTSTP, SIG_IGN);
+    if (cs->exe)
+        exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, f->result_fd, f->output_fd, f->progress[1],
+                   f->control[0], lim);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
+    dup2(f->output_fd, 1);
+    dup2(f->output_fd, 2);
+    set_limits(lim);
+    int code = cs->fn(cs->arg, f->result_fd, f->progress[1]);
     fflush(stdout);
     fflush(stderr);
-    double t0 = util_now();
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(result_fd);
-        close(output_fd);
-        for (int i = 0; i < 2; i++) {
-            close(pipefd[i]);
-            close(ctl[i]);
-        }
-        return -1;
+    _exit(code);
+}
+
+/* The parent's side of a running child, while it watches it. */
+typedef struct {
+    pid_t pid;
+    int progress_fd, control_fd; /* the reading end of the progress pipe, the writing end of the gate's */
+    const sandbox_limits *lim;
+    run_progress_cb cb;
+    void *user;
+    double t0, phase_start;
+    gate_wait gw;
+    char line[512]; /* what has come of the progress line being written */
+    size_t used;
+} child_watch;
+
+/* Reads what the child wrote on its progress pipe and handles each complete
+ * line; returns 0 once the pipe is closed. */
+static int read_progress(child_watch *w, sandbox_result *out) {
+    ssize_t r = read(w->progress_fd, w->line + w->used, sizeof w->line - 1 - w->used);
+    if (r == 0) return 0;
+    if (r < 0) return 1;
+    w->used += (size_t)r;
+    w->line[w->used] = '\0';
+    char *nl;
+    while ((nl = strchr(w->line, '\n'))) {
+        *nl = '\0';
+        handle_line(w->line, out, &w->phase_start, w->t0, w->cb, w->user, w->gw.key, sizeof w->gw.key);
+        size_t rest = w->used - (size_t)(nl + 1 - w->line);
+        memmove(w->line, nl + 1, rest);
+        w->used = rest;
+        w->line[w->used] = '\0';
     }
-    if (pid == 0) {
-        /* child: its own process group, dies with the parent, keeps its output away from the terminal */
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(125);
-        signal(SIGPIPE, SIG_IGN);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTSTP, SIG_IGN);
-        if (cs->exe)
-            exec_child(cs->exe, cs->argv, cs->envp, cs->request_fd, result_fd, output_fd, pipefd[1], ctl[0], lim);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
-        dup2(output_fd, 1);
-        dup2(output_fd, 2);
-        set_limits(lim);
-        int code = cs->fn(cs->arg, result_fd, pipefd[1]);
-        fflush(stdout);
-        fflush(stderr);
-        _exit(code);
-    }
-    setpgid(pid, pid); /* either side may win the race; both ask for the same */
-    close(pipefd[1]);
-    close(ctl[0]);
-    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-    double phase_start = t0;
-    double total_cap = lim && lim->total_s > 0 ? lim->total_s : 600;
-    double grace = lim ? lim->grace_s : 1.0;
-    char linebuf[512];
-    size_t used = 0;
-    int status = 0, pipe_open = 1;
-    gate_wait gw = {.lock = {.ticket_fd = -1, .lock_fd = -1}, .last_ahead = -1};
+    if (w->used == sizeof w->line - 1) w->used = 0; /* an over-long line: drop it */
+    return 1;
+}
+
+/* Watches the child, passing its progress on and opening its gate, until it
+ * ends, is cancelled or runs out of time. */
+static void watch_child(child_watch *w, volatile int *cancel, sandbox_result *out) {
+    double total_cap = w->lim && w->lim->total_s > 0 ? w->lim->total_s : 600;
+    double grace = w->lim ? w->lim->grace_s : 1.0;
+    int pipe_open = 1;
     for (;;) {
-        struct pollfd pfd = {.fd = pipefd[0], .events = POLLIN};
+        struct pollfd pfd = {.fd = w->progress_fd, .events = POLLIN};
         int pr = pipe_open ? poll(&pfd, 1, 50) : (usleep(20000), 0);
-        if (pr > 0) {
-            ssize_t r = read(pipefd[0], linebuf + used, sizeof linebuf - 1 - used);
-            if (r == 0) pipe_open = 0;
-            else if (r > 0) {
-                used += (size_t)r;
-                linebuf[used] = '\0';
-                char *nl;
-                while ((nl = strchr(linebuf, '\n'))) {
-                    *nl = '\0';
-                    handle_line(linebuf, out, &phase_start, t0, cb, user, gw.key, sizeof gw.key);
-                    size_t rest = used - (size_t)(nl + 1 - linebuf);
-                    memmove(linebuf, nl + 1, rest);
-                    used = rest;
-                    linebuf[used] = '\0';
-                }
-                if (used == sizeof linebuf - 1) used = 0; /* an over-long line: drop it */
-            }
-        }
+        if (pr > 0) pipe_open = read_progress(w, out);
         /* has it ended? Looked at without reaping, so that its process
          * group cannot be reused before what is left of it is killed */
         siginfo_t si;
         memset(&si, 0, sizeof si);
-        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) break;
+        if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == w->pid) break;
         double now = util_now();
         if (cancel && *cancel) {
             out->cancelled = 1;
             break;
         }
-        if (gw.key[0] && gate_step(&gw, lim, ctl[1], cb, user, now - t0)) phase_start = now; /* waiting: no clock */
-        if (now - phase_start > out->phase_limit_s + grace || now - t0 - gw.waited > total_cap) {
+        if (w->gw.key[0] && gate_step(&w->gw, w->lim, w->control_fd, w->cb, w->user, now - w->t0))
+            w->phase_start = now; /* waiting: no clock */
+        if (now - w->phase_start > out->phase_limit_s + grace || now - w->t0 - w->gw.waited > total_cap) {
             out->timed_out = 1;
             break;
         }
     }
-    out->phase_s = util_now() - phase_start;
-    gpulock_release(&gw.lock);
-    close(ctl[1]);
-    kill_group(pid);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    close(pipefd[0]);
-    out->wall_s = util_now() - t0;
+}
+
+/* How the child ended (exit code or signal), and what it left: its results
+ * (unless too big to read) and the tail of its output. */
+static void collect_child(int status, const child_fds *f, const sandbox_limits *lim, sandbox_result *out) {
     if (WIFEXITED(status)) {
         out->exited = 1;
         out->exit_code = WEXITSTATUS(status);
@@ -300,14 +319,50 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, run_progr
         out->signal = WTERMSIG(status);
     }
     struct stat rst;
-    if (lim && lim->result_max_bytes > 0 && fstat(result_fd, &rst) == 0 && (size_t)rst.st_size > lim->result_max_bytes)
+    if (lim && lim->result_max_bytes > 0 && fstat(f->result_fd, &rst) == 0 && (size_t)rst.st_size > lim->result_max_bytes)
         out->result_over = (size_t)rst.st_size; /* never read into this process's memory */
     else
-        out->blob = read_fd_all(result_fd, &out->blob_len, 0);
+        out->blob = read_fd_all(f->result_fd, &out->blob_len, 0);
     size_t olen;
-    out->output = read_fd_all(output_fd, &olen, OUTPUT_KEEP);
-    close(result_fd);
-    close(output_fd);
+    out->output = read_fd_all(f->output_fd, &olen, OUTPUT_KEEP);
+    close(f->result_fd);
+    close(f->output_fd);
+}
+
+static int run_child(const child_start *cs, const sandbox_limits *lim, run_progress_cb cb, void *user,
+                     volatile int *cancel, sandbox_result *out) {
+    memset(out, 0, sizeof *out);
+    out->phase = PHASE_START;
+    out->phase_limit_s = 30;
+    child_fds f;
+    if (open_child_fds(&f) != 0) return -1;
+    fflush(stdout);
+    fflush(stderr);
+    double t0 = util_now();
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close_child_fds(&f);
+        return -1;
+    }
+    if (pid == 0) child_main(cs, lim, parent, &f);
+    setpgid(pid, pid); /* either side may win the race; both ask for the same */
+    close(f.progress[1]);
+    close(f.control[0]);
+    fcntl(f.progress[0], F_SETFL, O_NONBLOCK);
+    child_watch w = {.pid = pid, .progress_fd = f.progress[0], .control_fd = f.control[1], .lim = lim, .cb = cb,
+                     .user = user, .t0 = t0, .phase_start = t0,
+                     .gw = {.lock = {.ticket_fd = -1, .lock_fd = -1}, .last_ahead = -1}};
+    watch_child(&w, cancel, out);
+    out->phase_s = util_now() - w.phase_start;
+    gpulock_release(&w.gw.lock);
+    close(f.control[1]);
+    kill_group(pid);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    close(f.progress[0]);
+    out->wall_s = util_now() - t0;
+    collect_child(status, &f, lim, out);
     return 0;
 }
 
