@@ -384,93 +384,120 @@ static void explain_failure(engine_report *r, prob_failure f, const char *msg, c
     }
 }
 
-int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, volatile int *cancel,
-               engine_report *r) {
-    memset(r, 0, sizeof *r);
-    engine_request rq = *rq_in;
-    const lesson *l = rq.lesson;
-    if (!rq.display_path) rq.display_path = rq.kernel_path;
-    if (!rq.size_spec) rq.size_spec = l->default_size;
-    r->seed = rq.seed;
-    const problem_ops *ops = problem_find(l->problem);
+/* One run, as engine_run takes it through its steps. */
+typedef struct {
+    engine_request rq;           /* the caller's, with its defaults filled in */
+    const problem_ops *ops;
+    prob_size size;
+    prob_instance *pi;           /* the golden reference (perhaps the cache's) */
+    size_t result_max;           /* the most bytes the worker may hand back */
+    sandbox_result sr;           /* what the worker handed back */
+    const void *out;             /* the kernel's output, out_len bytes; NULL: none came */
+    size_t out_len;
+    const int *status, *failure; /* the worker's status and failure kind; NULL: not sent */
+    char *msg;                   /* the worker's message (malloc'd); NULL: none */
+    engine_status chk;           /* ENG_PASS, or why the timed launches do not count */
+    char chk_head[64], chk_msg[768];
+} engine_run_state;
+
+/* The request's problem, size and kernel file; -1 with the report's message when one is wrong. */
+static int check_request(engine_run_state *s, engine_report *r) {
+    const lesson *l = s->rq.lesson;
     char err[1024] = "";
-    if (!ops) {
+    s->ops = problem_find(l->problem);
+    if (!s->ops) {
         set_msg(r, ENG_USAGE, N_("Bad chapter"), "%s/lesson.ini: unknown problem '%s'", l->dir, l->problem);
         return -1;
     }
-    prob_size size;
-    if (problem_parse_size(ops, rq.size_spec, &size, err, sizeof err) != 0) {
+    if (problem_parse_size(s->ops, s->rq.size_spec, &s->size, err, sizeof err) != 0) {
         set_msg(r, ENG_USAGE, N_("Bad size"), "--size: %s", err);
         return -1;
     }
-    ops->format_size(&size, r->size_text, sizeof r->size_text);
-    if (!util_is_file(rq.kernel_path)) {
+    s->ops->format_size(&s->size, r->size_text, sizeof r->size_text);
+    if (!util_is_file(s->rq.kernel_path)) {
         struct stat st;
-        int exists = stat(rq.kernel_path, &st) == 0;
-        set_msg(r, ENG_USAGE, N_("No kernel file"), "%s: %s. Give an existing .cl file with --kernel.", rq.display_path,
+        int exists = stat(s->rq.kernel_path, &st) == 0;
+        set_msg(r, ENG_USAGE, N_("No kernel file"), "%s: %s. Give an existing .cl file with --kernel.",
+                s->rq.display_path,
                 !exists ? "no such file" : S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file");
         return -1;
     }
+    return 0;
+}
 
-    /* the golden reference, computed and timed here before the worker starts */
-    if (cb) cb(user, &(run_progress){.phase = PHASE_REFERENCE});
-    char size_key[96];
-    snprintf(size_key, sizeof size_key, "%s:%s", r->size_text, size.input);
-    prob_instance *pi = NULL;
-    engine_cache *kept = rq.cache;
-    if (kept && kept->pi && kept->l == l && kept->seed == rq.seed && kept->pi->ops == ops &&
+/* The golden reference, computed and timed here before the worker starts,
+ * or the request's cache's when it is of the same chapter, size and seed;
+ * -1 with the report's message when there is no memory for it. */
+static int golden_reference(engine_run_state *s, engine_report *r) {
+    const problem_ops *ops = s->ops;
+    char size_key[96], err[1024] = "";
+    snprintf(size_key, sizeof size_key, "%s:%s", r->size_text, s->size.input);
+    engine_cache *kept = s->rq.cache;
+    if (kept && kept->pi && kept->l == s->rq.lesson && kept->seed == s->rq.seed && kept->pi->ops == ops &&
         !strcmp(kept->size, size_key)) {
-        pi = kept->pi;
+        s->pi = kept->pi;
         r->serial_ms = kept->serial_ms;
-    } else {
-        pi = ops->create(l, &size, rq.seed, err, sizeof err);
-        if (!pi) {
-            set_msg(r, ENG_USAGE, N_("Size too large"), "%s", err);
-            return -1;
-        }
-        if (ops->prepare_golden) ops->prepare_golden(pi);
-        double t0 = util_now();
-        ops->golden(pi);
-        r->serial_ms = (util_now() - t0) * 1e3;
-        if (kept) {
-            engine_cache_free(kept);
-            kept->pi = pi;
-            kept->l = l;
-            kept->seed = rq.seed;
-            kept->serial_ms = r->serial_ms;
-            snprintf(kept->size, sizeof kept->size, "%s", size_key);
-        }
+        return 0;
     }
-    r->work = ops->work(pi);
-
-    /* what a run hands back: its output, a time and a hash per launch, and
-     * its build log (cut to 64 KiB by the worker), messages and records */
-    size_t max_runs = (size_t)(rq.max_runs > 0 ? rq.max_runs : 1000), out_bytes = ops->output_bytes(pi);
-    size_t result_max = out_bytes + max_runs * (2 * sizeof(double) + (out_bytes <= WORKER_KEEP_OUTPUT_BYTES ? out_bytes : 0)) +
-                        ENGINE_RESULT_SLACK;
-    sandbox_limits lim = {.total_s = 60 + 120 + rq.timeout_s * 2 + 30, .grace_s = 1.0,
-                          .cpu_s = rq.cpu_limit_s, .memory_mb = rq.memory_limit_mb,
-                          .gate_dir = rq.budget_s > 0 ? rq.queue_dir : NULL, .result_max_bytes = result_max};
-    sandbox_result sr;
-    if (wproto_run(WK_RUN, &rq, NULL, &lim, cb, user, cancel, &sr, err, sizeof err) != 0) {
-        set_msg(r, ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)", err);
-        release_instance(&rq, ops, pi);
+    s->pi = ops->create(s->rq.lesson, &s->size, s->rq.seed, err, sizeof err);
+    if (!s->pi) {
+        set_msg(r, ENG_USAGE, N_("Size too large"), "%s", err);
         return -1;
     }
-    if (cb && !sr.cancelled) cb(user, &(run_progress){.phase = PHASE_CHECK, .elapsed_s = sr.wall_s}); /* verification follows */
-    r->wall_s = sr.wall_s;
-    r->worker_output = tail_lines(sr.output, 12);
+    if (ops->prepare_golden) ops->prepare_golden(s->pi);
+    double t0 = util_now();
+    ops->golden(s->pi);
+    r->serial_ms = (util_now() - t0) * 1e3;
+    if (kept) {
+        engine_cache_free(kept);
+        kept->pi = s->pi;
+        kept->l = s->rq.lesson;
+        kept->seed = s->rq.seed;
+        kept->serial_ms = r->serial_ms;
+        snprintf(kept->size, sizeof kept->size, "%s", size_key);
+    }
+    return 0;
+}
 
-    const engine_device *dev = blob_get(sr.blob, sr.blob_len, W_DEVICE, 0, NULL);
+/* Runs the kernel in a worker process, its results held to what a run hands
+ * back; -1 with the report's message when no worker could start. */
+static int run_worker(engine_run_state *s, run_progress_cb cb, void *user, volatile int *cancel, engine_report *r) {
+    /* what a run hands back: its output, a time and a hash per launch, and
+     * its build log (cut to 64 KiB by the worker), messages and records */
+    const engine_request *rq = &s->rq;
+    size_t max_runs = (size_t)(rq->max_runs > 0 ? rq->max_runs : 1000), out_bytes = s->ops->output_bytes(s->pi);
+    s->result_max = out_bytes +
+                    max_runs * (2 * sizeof(double) + (out_bytes <= WORKER_KEEP_OUTPUT_BYTES ? out_bytes : 0)) +
+                    ENGINE_RESULT_SLACK;
+    sandbox_limits lim = {.total_s = 60 + 120 + rq->timeout_s * 2 + 30, .grace_s = 1.0,
+                          .cpu_s = rq->cpu_limit_s, .memory_mb = rq->memory_limit_mb,
+                          .gate_dir = rq->budget_s > 0 ? rq->queue_dir : NULL, .result_max_bytes = s->result_max};
+    char err[1024] = "";
+    if (wproto_run(WK_RUN, rq, NULL, &lim, cb, user, cancel, &s->sr, err, sizeof err) != 0) {
+        set_msg(r, ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)", err);
+        return -1;
+    }
+    if (cb && !s->sr.cancelled) /* verification follows */
+        cb(user, &(run_progress){.phase = PHASE_CHECK, .elapsed_s = s->sr.wall_s});
+    r->wall_s = s->sr.wall_s;
+    r->worker_output = tail_lines(s->sr.output, 12);
+    return 0;
+}
+
+/* Reads the worker's records into the report (device, build log, kernels,
+ * timings) and into the run (output, status, failure, message). */
+static void read_records(engine_run_state *s, engine_report *r) {
+    const sandbox_result *sr = &s->sr;
+    const engine_device *dev = blob_get(sr->blob, sr->blob_len, W_DEVICE, 0, NULL);
     if (dev) r->device = *dev;
-    char *log = blob_get_str(sr.blob, sr.blob_len, W_BUILDLOG);
+    char *log = blob_get_str(sr->blob, sr->blob_len, W_BUILDLOG);
     if (log) {
-        r->build_log = engine_rewrite_build_log(log, rq.display_path, &r->error_line, &r->error_col);
+        r->build_log = engine_rewrite_build_log(log, s->rq.display_path, &r->error_line, &r->error_col);
         free(log);
     }
     for (int i = 0; i < LESSON_MAX_KERNELS; i++) {
         size_t klen = 0;
-        const engine_kernel_info *ki = blob_get(sr.blob, sr.blob_len, W_KINFO, i, &klen);
+        const engine_kernel_info *ki = blob_get(sr->blob, sr->blob_len, W_KINFO, i, &klen);
         if (!ki || klen != sizeof *ki) break;
         r->kinfo[r->n_kinfo] = *ki;
         r->kinfo[r->n_kinfo].name[sizeof ki->name - 1] = '\0';
@@ -478,7 +505,7 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
         r->n_kinfo++;
     }
     size_t slen = 0;
-    const double *samples = blob_get(sr.blob, sr.blob_len, W_SAMPLES, 0, &slen);
+    const double *samples = blob_get(sr->blob, sr->blob_len, W_SAMPLES, 0, &slen);
     if (samples && slen) {
         r->samples_ms = malloc(slen);
         if (r->samples_ms) { /* without memory for them, the run is simply untimed */
@@ -487,75 +514,104 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
             r->timing = stats_summarise(r->samples_ms, r->n_samples);
         }
     }
-    size_t out_len = 0;
-    const void *out = blob_get(sr.blob, sr.blob_len, W_OUTPUT, 0, &out_len);
-    const int *status = blob_get(sr.blob, sr.blob_len, W_STATUS, 0, NULL);
-    const int *failure = blob_get(sr.blob, sr.blob_len, W_FAILURE, 0, NULL);
-    char *msg = blob_get_str(sr.blob, sr.blob_len, W_MESSAGE);
+    s->out = blob_get(sr->blob, sr->blob_len, W_OUTPUT, 0, &s->out_len);
+    s->status = blob_get(sr->blob, sr->blob_len, W_STATUS, 0, NULL);
+    s->failure = blob_get(sr->blob, sr->blob_len, W_FAILURE, 0, NULL);
+    s->msg = blob_get_str(sr->blob, sr->blob_len, W_MESSAGE);
+}
 
-    if (out) {
+/* Verifies the kernel's output against the golden reference; a correct first
+ * output counts only if every timed launch gave it too (s->chk). */
+static void check_output(engine_run_state *s, engine_report *r) {
+    if (s->out) {
         r->has_output = 1;
-        ops->verify(pi, out, out_len, &r->verify);
+        s->ops->verify(s->pi, s->out, s->out_len, &r->verify);
     }
-    /* a correct first output counts only if every timed launch gave it too */
-    char chk_head[64] = "", chk_msg[768] = "";
-    engine_status chk = out && r->verify.ok && status && *status == ENG_PASS
-                            ? wproto_check_run(&sr, out_len, rq.max_runs, chk_head, sizeof chk_head, chk_msg,
-                                               sizeof chk_msg)
-                            : ENG_PASS;
-    if (chk == ENG_PASS && out && r->verify.ok && status && *status == ENG_PASS)
-        chk = check_launches(&rq, ops, &size, &sr, out_len, chk_head, sizeof chk_head, chk_msg, sizeof chk_msg);
-    if (sr.cancelled) {
+    s->chk = ENG_PASS;
+    if (!(s->out && r->verify.ok && s->status && *s->status == ENG_PASS)) return;
+    s->chk = wproto_check_run(&s->sr, s->out_len, s->rq.max_runs, s->chk_head, sizeof s->chk_head, s->chk_msg,
+                              sizeof s->chk_msg);
+    if (s->chk == ENG_PASS)
+        s->chk = check_launches(&s->rq, s->ops, &s->size, &s->sr, s->out_len, s->chk_head, sizeof s->chk_head,
+                                s->chk_msg, sizeof s->chk_msg);
+}
+
+/* The run's status, headline and message: the first thing that went wrong, else the verdict. */
+static void explain_outcome(const engine_run_state *s, engine_report *r) {
+    const engine_request *rq = &s->rq;
+    const sandbox_result *sr = &s->sr;
+    const char *msg = s->msg;
+    if (sr->cancelled) {
         set_msg(r, ENG_CANCELLED, N_("Cancelled"), "The run was cancelled.");
-    } else if (sr.result_over) {
+    } else if (sr->result_over) {
         set_msg(r, ENG_CRASH, N_("Flooded the grader"),
                 "The kernel sent the grader more than %zu bytes (%zu at least), where a run hands back its output, "
                 "its timings and its build log. Something in the worker process (a kernel on a CPU device runs "
-                "inside it) wrote into its results: this run does not count.", result_max, sr.result_over);
-    } else if (sr.timed_out) {
-        explain_timeout(r, &sr, &rq);
-    } else if (sr.signaled && (sr.signal == SIGXCPU || (sr.signal == SIGKILL && rq.cpu_limit_s > 0))) {
+                "inside it) wrote into its results: this run does not count.", s->result_max, sr->result_over);
+    } else if (sr->timed_out) {
+        explain_timeout(r, sr, rq);
+    } else if (sr->signaled && (sr->signal == SIGXCPU || (sr->signal == SIGKILL && rq->cpu_limit_s > 0))) {
         /* the kernel raises SIGKILL at the hard CPU limit when SIGXCPU did not end the worker */
         set_msg(r, ENG_TIMEOUT, N_("CPU time limit"),
                 "The worker used up its %ld s of CPU time and was stopped during '%s'. Likely cause: a loop "
                 "that never ends, or far more work than the task needs. Try: check each loop's bound and step.",
-                rq.cpu_limit_s, run_phase_name(sr.phase));
-    } else if (sr.signaled) {
-        explain_signal(r, &sr, rq.display_path);
-    } else if (!status && sr.phase == PHASE_RUN) {
-        explain_signal(r, &sr, rq.display_path); /* a runtime that traps faults and exits */
-    } else if (!status) {
+                rq->cpu_limit_s, run_phase_name(sr->phase));
+    } else if (sr->signaled) {
+        explain_signal(r, sr, rq->display_path);
+    } else if (!s->status && sr->phase == PHASE_RUN) {
+        explain_signal(r, sr, rq->display_path); /* a runtime that traps faults and exits */
+    } else if (!s->status) {
         set_msg(r, ENG_CRASH, N_("Crashed"),
                 "The worker running your kernel exited (status %d) without a result, during '%s'. "
-                "The runtime's own words are below.", sr.exit_code, run_phase_name(sr.phase));
-    } else if (failure && *failure != PF_OK) {
-        explain_failure(r, (prob_failure)*failure, msg, &rq);
-    } else if (*status == ENG_BUILD) {
+                "The runtime's own words are below.", sr->exit_code, run_phase_name(sr->phase));
+    } else if (s->failure && *s->failure != PF_OK) {
+        explain_failure(r, (prob_failure)*s->failure, msg, rq);
+    } else if (*s->status == ENG_BUILD) {
         if (r->build_log && *r->build_log)
             set_msg(r, ENG_BUILD, N_("Build failed"),
                     "%s did not compile. The compiler's messages are below; fix the first one first.",
-                    rq.display_path);
+                    rq->display_path);
         else
-            set_msg(r, ENG_BUILD, N_("Build failed"), "%s: %s", rq.display_path, msg ? msg : "build failed");
-    } else if (*status == ENG_USAGE) {
-        r->bad_device_spec = blob_get(sr.blob, sr.blob_len, W_BADSPEC, 0, NULL) != NULL;
+            set_msg(r, ENG_BUILD, N_("Build failed"), "%s: %s", rq->display_path, msg ? msg : "build failed");
+    } else if (*s->status == ENG_USAGE) {
+        r->bad_device_spec = blob_get(sr->blob, sr->blob_len, W_BADSPEC, 0, NULL) != NULL;
         set_msg(r, ENG_USAGE, r->bad_device_spec ? N_("No such device") : N_("Bad request"), "%s", msg ? msg : "bad request");
-    } else if (*status == ENG_NO_DEVICE) {
+    } else if (*s->status == ENG_NO_DEVICE) {
         set_msg(r, ENG_NO_DEVICE, N_("No OpenCL device"), "%s", msg ? msg : "no usable OpenCL device");
-    } else if (*status == ENG_RUNTIME) {
+    } else if (*s->status == ENG_RUNTIME) {
         set_msg(r, ENG_RUNTIME, N_("OpenCL error"),
                 "%s. Likely causes: a work-group size the device refuses, a kernel that uses more local "
                 "memory or registers than it has, or a fault the runtime caught.", msg ? msg : "an OpenCL call failed");
     } else if (!r->has_output) {
         set_msg(r, ENG_CRASH, N_("No result"), "The worker finished without returning the kernel's output.");
-    } else if (chk != ENG_PASS) {
-        set_msg(r, chk, chk_head, "%s", chk_msg);
+    } else if (s->chk != ENG_PASS) {
+        set_msg(r, s->chk, s->chk_head, "%s", s->chk_msg);
     } else if (r->verify.ok) {
         set_msg(r, ENG_PASS, N_("Correct"), "%s", r->verify.summary);
     } else {
         set_msg(r, ENG_WRONG, N_("Wrong result"), "%s", r->verify.summary);
     }
-    r->out_of_memory = (failure && *failure == PF_MEMORY) ||
+}
+
+int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, volatile int *cancel,
+               engine_report *r) {
+    memset(r, 0, sizeof *r);
+    engine_run_state s = {.rq = *rq_in};
+    if (!s.rq.display_path) s.rq.display_path = s.rq.kernel_path;
+    if (!s.rq.size_spec) s.rq.size_spec = s.rq.lesson->default_size;
+    r->seed = s.rq.seed;
+    if (check_request(&s, r) != 0) return -1;
+    if (cb) cb(user, &(run_progress){.phase = PHASE_REFERENCE});
+    if (golden_reference(&s, r) != 0) return -1;
+    r->work = s.ops->work(s.pi);
+    if (run_worker(&s, cb, user, cancel, r) != 0) {
+        release_instance(&s.rq, s.ops, s.pi);
+        return -1;
+    }
+    read_records(&s, r);
+    check_output(&s, r);
+    explain_outcome(&s, r);
+    r->out_of_memory = (s.failure && *s.failure == PF_MEMORY) ||
                        ((r->status == ENG_CRASH || r->status == ENG_RUNTIME) &&
                         engine_output_says_out_of_memory(r->worker_output));
     if (r->status != ENG_PASS && r->samples_ms) { /* only a correct kernel is timed */
@@ -564,9 +620,9 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
         r->n_samples = 0;
         memset(&r->timing, 0, sizeof r->timing);
     }
-    free(msg);
-    sandbox_result_free(&sr);
-    release_instance(&rq, ops, pi);
+    free(s.msg);
+    sandbox_result_free(&s.sr);
+    release_instance(&s.rq, s.ops, s.pi);
     return 0;
 }
 
