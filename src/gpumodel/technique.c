@@ -393,24 +393,234 @@ int technique_baseline_save(const char *path, const technique_baseline *b, const
     return n > 0 && (size_t)n < sizeof text ? util_write_file_atomic(path, text, (size_t)n) : -1;
 }
 
+/* Whether the check names a kernel the file lacks: then it does not apply, and counts as met. */
+static int kernel_missing(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
+    if (!c->kernel[0]) return 0;
+    int found = 0;
+    for (int k = 0; k < rep->n_kernels; k++) found |= !strcmp(rep->kernels[k].name, c->kernel);
+    if (!found) { /* another design (chapter 9's look-back has no transpose): the cost judges it */
+        util_textf(r->detail, sizeof r->detail, _("The file has no kernel named '%s', so this check of that kernel "
+                                                  "does not apply; the cost check judges the design it has."),
+                   c->kernel);
+        r->not_applicable = 1;
+        r->met = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* local_memory: the most __local memory a kernel uses (1 at least with a __local argument). */
+static void measure_local_memory(const technique_check *c, const engine_report *run, technique_result *r) {
+    char m[1024];
+    long long most = 0;
+    int local_arg = 0;
+    for (int k = 0; k < run->n_kinfo; k++) {
+        const engine_kernel_info *ki = &run->kinfo[k];
+        if (ki->local_mem > most) { most = ki->local_mem; snprintf(r->kernel, sizeof r->kernel, "%s", ki->name); }
+        for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++) local_arg |= ki->arg_space[a] == 'l';
+    }
+    r->value = local_arg && most < 1 ? 1 : (double)most;
+    if (local_arg)
+        util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and takes "
+                                  "a __local argument."), most);
+    else
+        util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)."), most);
+    finish(r, c, m, N_("Stage the data the work-group shares in __local memory, as the chapter shows."));
+}
+
+/* constant_args: how many __constant arguments the kernels take. */
+static void measure_constant_args(const technique_check *c, const engine_report *run, technique_result *r) {
+    char m[1024];
+    int count = 0;
+    char names[256] = "";
+    for (int k = 0; k < run->n_kinfo; k++)
+        for (int a = 0; a < run->kinfo[k].n_args && a < ENGINE_MAX_KARGS; a++) {
+            if (run->kinfo[k].arg_space[a] != 'c') continue;
+            size_t u = strlen(names);
+            snprintf(names + u, sizeof names - u, "%s%s", count ? ", " : "",
+                     run->kinfo[k].arg_name[a][0] ? run->kinfo[k].arg_name[a] : "?");
+            count++;
+        }
+    r->value = count;
+    if (count)
+        util_textf(m, sizeof m,
+                   P_("The kernel takes %d __constant argument: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+                      "The kernel takes %d __constant arguments: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+                      (unsigned long long)count),
+                   count, names);
+    else
+        util_textf(m, sizeof m, "%s", _("The kernel takes 0 __constant arguments (CL_KERNEL_ARG_ADDRESS_QUALIFIER)."));
+    finish(r, c, m, N_("Pass the data every work-item reads alike as a __constant argument."));
+}
+
+/* coalescing, coalesced_loads/stores: the share of the bytes used by the least efficient global access. */
+static void measure_coalescing(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
+    char m[1024];
+    worst_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
+    find_worst(rep, c->kernel, &s);
+    if (!s.worst_acc) {
+        not_measured(r, N_("The GPU memory model saw no global loads or stores of that kind, so there is nothing "
+                           "coalesced to credit."));
+        return;
+    }
+    r->value = s.worst;
+    set_where(r, s.worst_kernel, s.worst_acc);
+    util_textf(m, sizeof m,
+               s.worst_acc->kind == GM_LOAD
+                   ? _("The least efficient global load that carries a real share of the traffic is line %d of "
+                       "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
+                       "request).")
+                   : _("The least efficient global store that carries a real share of the traffic is line %d of "
+                       "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
+                       "request)."),
+               s.worst_acc->line, s.worst_kernel->name, s.worst * 100, s.worst_acc->sectors_per_request);
+    finish(r, c, m, N_("Let neighbouring work-items read and write neighbouring addresses at that line, as the "
+                       "chapter shows; every access that moves a real share of the bytes must be coalesced."));
+}
+
+/* wide_loads: the share of the bytes loaded 16 bytes or more at a time. */
+static void measure_wide_loads(const technique_check *c, const traffic *t, double all_loads, technique_result *r) {
+    char m[1024];
+    if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
+    r->value = share(t->wide_load_bytes, all_loads);
+    util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time."),
+               r->value * 100);
+    finish(r, c, m, N_("Read four floats with one load (a float4, or vload4), as the chapter shows."));
+}
+
+/* local_loads: the share of the bytes loaded from __local memory. */
+static void measure_local_loads(const technique_check *c, const traffic *t, double all_loads, technique_result *r) {
+    char m[1024];
+    if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
+    r->value = share(t->load_bytes[GM_LOCAL], all_loads);
+    util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads come from __local memory."), r->value * 100);
+    finish(r, c, m, N_("Copy the data each work-item reads again and again into __local memory once, then read it "
+                       "from there in the inner loop."));
+}
+
+/* constant_broadcasts: the share of the bytes loaded as __constant reads alike across a warp. */
+static void measure_constant_broadcasts(const technique_check *c, const traffic *t, double all_loads,
+                                        technique_result *r) {
+    char m[1024];
+    if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
+    r->value = share(t->broadcast_constant_bytes, all_loads);
+    util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
+                              "warp makes at the same address (broadcasts); %.0f%% come from __constant memory in "
+                              "all."),
+               r->value * 100, share(t->load_bytes[GM_CONSTANT], all_loads) * 100);
+    finish(r, c, m, N_("Pass the data every work-item reads alike (the centroids) as a __constant argument and read "
+                       "it through __constant pointers; data each work-item reads differently does not belong "
+                       "there."));
+}
+
+/* local_atomics: the share of the atomic updates made on __local memory. */
+static void measure_local_atomics(const technique_check *c, const traffic *t, technique_result *r) {
+    char m[1024];
+    double all = 0;
+    for (int s = 0; s < GM_N_SPACES; s++) all += t->execs[s][GM_ATOMIC];
+    if (all <= 0) {
+        not_measured(r, N_("The kernel makes no atomic updates, so nothing is counted in __local memory."));
+        return;
+    }
+    r->value = share(t->execs[GM_LOCAL][GM_ATOMIC], all);
+    util_textf(m, sizeof m, _("%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global."),
+               r->value * 100, all, t->execs[GM_GLOBAL][GM_ATOMIC]);
+    finish(r, c, m, N_("Count into a work-group's own histogram in __local memory, and add it to the global one "
+                       "once per bin at the end."));
+}
+
+/* bank_conflicts: the average conflicts of the most conflicted __local access. */
+static void measure_bank_conflicts(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
+    char m[1024];
+    worst_scan s = {.bank = 1};
+    find_worst(rep, c->kernel, &s);
+    if (!s.worst_acc) {
+        not_measured(r, N_("The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
+                           "not used."));
+        return;
+    }
+    r->value = s.worst;
+    set_where(r, s.worst_kernel, s.worst_acc);
+    const char *most_conflicted =
+        s.worst_acc->kind == GM_LOAD
+            ? _("The most conflicted __local load that carries a real share of the requests is line %d of kernel "
+                "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
+        : s.worst_acc->kind == GM_STORE
+            ? _("The most conflicted __local store that carries a real share of the requests is line %d of kernel "
+                "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
+            : _("The most conflicted __local atomic that carries a real share of the requests is line %d of kernel "
+                "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.");
+    util_textf(m, sizeof m, most_conflicted, s.worst_acc->line, s.worst_kernel->name, s.worst, rep->size_text);
+    finish(r, c, m, N_("Lay out the __local data so that the work-items of a warp fall in different banks "
+                       "(padding), as the chapter shows."));
+}
+
+/* active_lanes: the work-items of a warp that take part in each memory request, on average. */
+static void measure_active_lanes(const technique_check *c, const traffic *t, technique_result *r) {
+    char m[1024];
+    if (t->requests <= 0) { not_measured(r, N_("The GPU memory model saw no memory requests.")); return; }
+    r->value = t->lanes / t->requests;
+    util_textf(m, sizeof m, _("On average %.1f of the 32 work-items of a warp take part in each memory request."),
+               r->value);
+    finish(r, c, m, N_("Share the work among the work-items of the group; a loop in one work-item leaves the rest "
+                       "of the warp idle."));
+}
+
+/* local_ops: __local loads and stores per element read from global memory. */
+static void measure_local_ops(const technique_check *c, const traffic *t, technique_result *r) {
+    char m[1024];
+    double elements = t->load_bytes[GM_GLOBAL] / 4;
+    double local_ops = t->execs[GM_LOCAL][GM_LOAD] + t->execs[GM_LOCAL][GM_STORE] + t->execs[GM_LOCAL][GM_ATOMIC];
+    if (elements <= 0 || local_ops <= 0) {
+        not_measured(r, N_("The kernel makes no __local memory accesses, so the chapter's tree in local memory is "
+                           "not used."));
+        return;
+    }
+    r->value = local_ops / elements;
+    util_textf(m, sizeof m, _("The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
+                              "tree needs about 2 additions per element; one that adds at every distance needs "
+                              "log2 of the block size)."), r->value);
+    finish(r, c, m, N_("Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add."));
+}
+
+/* global_loads_vs_prev, load_requests_vs_prev: the kernel's loads against the previous chapter's reference. */
+static void measure_vs_previous(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
+                                technique_result *r) {
+    char m[1024];
+    if (!prev || !prev->known || strcmp(prev->size, rep->size_text) != 0) {
+        not_measured(r, N_("The previous chapter's reference could not be analysed at the same size, so there is "
+                           "nothing to compare with."));
+        return;
+    }
+    double mine_b, mine_r, theirs_b = prev->global_load_bytes, theirs_r = prev->load_requests;
+    load_totals(rep, &mine_b, &mine_r);
+    int bytes = c->metric == TQ_GLOBAL_LOADS_VS_PREV;
+    double mine = bytes ? mine_b : mine_r, theirs = bytes ? theirs_b : theirs_r;
+    if (theirs <= 0) {
+        not_measured(r, N_("The previous chapter's reference makes no such loads to compare with."));
+        return;
+    }
+    r->value = mine / theirs;
+    if (bytes)
+        util_textf(m, sizeof m, _("The kernel loads %.0f bytes from global memory where the previous chapter's "
+                                  "reference loads %.0f at the same size (%.2f of it)."), mine, theirs, r->value);
+    else
+        util_textf(m, sizeof m, _("The kernel's warps make %.0f global and __constant load requests where the "
+                                  "previous chapter's reference makes %.0f at the same size (%.2f of it)."),
+                   mine, theirs, r->value);
+    finish(r, c, m, bytes ? N_("Read each value from global memory once and reuse it from faster memory (__local "
+                               "or __constant), as the chapter shows; loads you add do not replace the ones you "
+                               "keep.")
+                          : N_("Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
+                               "you add do not replace the ones you keep."));
+}
+
 void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_inputs *in,
                        technique_result *r) {
     memset(r, 0, sizeof *r);
     const technique_baseline *prev = in ? in->prev : NULL;
     r->measured = 1;
-    if (c->kernel[0]) {
-        int found = 0;
-        for (int k = 0; k < rep->n_kernels; k++) found |= !strcmp(rep->kernels[k].name, c->kernel);
-        if (!found) { /* another design (chapter 9's look-back has no transpose): the cost judges it */
-            util_textf(r->detail, sizeof r->detail, _("The file has no kernel named '%s', so this check of that kernel "
-                                                      "does not apply; the cost check judges the design it has."),
-                       c->kernel);
-            r->not_applicable = 1;
-            r->met = 1;
-            return;
-        }
-    }
-    char m[1024];
+    if (kernel_missing(c, rep, r)) return;
     const engine_report *run = &rep->run;
     traffic t;
     memset(&t, 0, sizeof t);
@@ -421,187 +631,42 @@ void technique_measure(const technique_check *c, const gpumodel_report *rep, con
         r->measured = 1;
         measure_cost(c, rep, in, r);
         return;
-    case TQ_LOCAL_MEMORY: {
-        long long most = 0;
-        int local_arg = 0;
-        for (int k = 0; k < run->n_kinfo; k++) {
-            const engine_kernel_info *ki = &run->kinfo[k];
-            if (ki->local_mem > most) { most = ki->local_mem; snprintf(r->kernel, sizeof r->kernel, "%s", ki->name); }
-            for (int a = 0; a < ki->n_args && a < ENGINE_MAX_KARGS; a++) local_arg |= ki->arg_space[a] == 'l';
-        }
-        r->value = local_arg && most < 1 ? 1 : (double)most;
-        if (local_arg)
-            util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and takes "
-                                      "a __local argument."), most);
-        else
-            util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)."), most);
-        finish(r, c, m, N_("Stage the data the work-group shares in __local memory, as the chapter shows."));
+    case TQ_LOCAL_MEMORY:
+        measure_local_memory(c, run, r);
         return;
-    }
-    case TQ_CONSTANT_ARGS: {
-        int count = 0;
-        char names[256] = "";
-        for (int k = 0; k < run->n_kinfo; k++)
-            for (int a = 0; a < run->kinfo[k].n_args && a < ENGINE_MAX_KARGS; a++) {
-                if (run->kinfo[k].arg_space[a] != 'c') continue;
-                size_t u = strlen(names);
-                snprintf(names + u, sizeof names - u, "%s%s", count ? ", " : "",
-                         run->kinfo[k].arg_name[a][0] ? run->kinfo[k].arg_name[a] : "?");
-                count++;
-            }
-        r->value = count;
-        if (count)
-            util_textf(m, sizeof m,
-                       P_("The kernel takes %d __constant argument: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
-                          "The kernel takes %d __constant arguments: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
-                          (unsigned long long)count),
-                       count, names);
-        else
-            util_textf(m, sizeof m, "%s", _("The kernel takes 0 __constant arguments (CL_KERNEL_ARG_ADDRESS_QUALIFIER)."));
-        finish(r, c, m, N_("Pass the data every work-item reads alike as a __constant argument."));
+    case TQ_CONSTANT_ARGS:
+        measure_constant_args(c, run, r);
         return;
-    }
     case TQ_COALESCING:
     case TQ_COALESCED_LOADS:
-    case TQ_COALESCED_STORES: {
-        worst_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
-        find_worst(rep, c->kernel, &s);
-        if (!s.worst_acc) {
-            not_measured(r, N_("The GPU memory model saw no global loads or stores of that kind, so there is nothing "
-                               "coalesced to credit."));
-            return;
-        }
-        r->value = s.worst;
-        set_where(r, s.worst_kernel, s.worst_acc);
-        util_textf(m, sizeof m,
-                   s.worst_acc->kind == GM_LOAD
-                       ? _("The least efficient global load that carries a real share of the traffic is line %d of "
-                           "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
-                           "request).")
-                       : _("The least efficient global store that carries a real share of the traffic is line %d of "
-                           "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
-                           "request)."),
-                   s.worst_acc->line, s.worst_kernel->name, s.worst * 100, s.worst_acc->sectors_per_request);
-        finish(r, c, m, N_("Let neighbouring work-items read and write neighbouring addresses at that line, as the "
-                           "chapter shows; every access that moves a real share of the bytes must be coalesced."));
+    case TQ_COALESCED_STORES:
+        measure_coalescing(c, rep, r);
         return;
-    }
     case TQ_WIDE_LOADS:
-        if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
-        r->value = share(t.wide_load_bytes, all_loads);
-        util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time."),
-                   r->value * 100);
-        finish(r, c, m, N_("Read four floats with one load (a float4, or vload4), as the chapter shows."));
+        measure_wide_loads(c, &t, all_loads, r);
         return;
     case TQ_LOCAL_LOADS:
-        if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
-        r->value = share(t.load_bytes[GM_LOCAL], all_loads);
-        util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads come from __local memory."), r->value * 100);
-        finish(r, c, m, N_("Copy the data each work-item reads again and again into __local memory once, then read it "
-                           "from there in the inner loop."));
+        measure_local_loads(c, &t, all_loads, r);
         return;
     case TQ_CONSTANT_BROADCASTS:
-        if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
-        r->value = share(t.broadcast_constant_bytes, all_loads);
-        util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
-                                  "warp makes at the same address (broadcasts); %.0f%% come from __constant memory in "
-                                  "all."),
-                   r->value * 100, share(t.load_bytes[GM_CONSTANT], all_loads) * 100);
-        finish(r, c, m, N_("Pass the data every work-item reads alike (the centroids) as a __constant argument and read "
-                           "it through __constant pointers; data each work-item reads differently does not belong "
-                           "there."));
+        measure_constant_broadcasts(c, &t, all_loads, r);
         return;
-    case TQ_LOCAL_ATOMICS: {
-        double all = 0;
-        for (int s = 0; s < GM_N_SPACES; s++) all += t.execs[s][GM_ATOMIC];
-        if (all <= 0) {
-            not_measured(r, N_("The kernel makes no atomic updates, so nothing is counted in __local memory."));
-            return;
-        }
-        r->value = share(t.execs[GM_LOCAL][GM_ATOMIC], all);
-        util_textf(m, sizeof m, _("%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global."),
-                   r->value * 100, all, t.execs[GM_GLOBAL][GM_ATOMIC]);
-        finish(r, c, m, N_("Count into a work-group's own histogram in __local memory, and add it to the global one "
-                           "once per bin at the end."));
+    case TQ_LOCAL_ATOMICS:
+        measure_local_atomics(c, &t, r);
         return;
-    }
-    case TQ_BANK_CONFLICTS: {
-        worst_scan s = {.bank = 1};
-        find_worst(rep, c->kernel, &s);
-        if (!s.worst_acc) {
-            not_measured(r, N_("The kernel makes no __local memory accesses, so the chapter's local-memory layout is "
-                               "not used."));
-            return;
-        }
-        r->value = s.worst;
-        set_where(r, s.worst_kernel, s.worst_acc);
-        const char *most_conflicted =
-            s.worst_acc->kind == GM_LOAD
-                ? _("The most conflicted __local load that carries a real share of the requests is line %d of kernel "
-                    "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
-            : s.worst_acc->kind == GM_STORE
-                ? _("The most conflicted __local store that carries a real share of the requests is line %d of kernel "
-                    "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
-                : _("The most conflicted __local atomic that carries a real share of the requests is line %d of kernel "
-                    "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.");
-        util_textf(m, sizeof m, most_conflicted, s.worst_acc->line, s.worst_kernel->name, s.worst, rep->size_text);
-        finish(r, c, m, N_("Lay out the __local data so that the work-items of a warp fall in different banks "
-                           "(padding), as the chapter shows."));
+    case TQ_BANK_CONFLICTS:
+        measure_bank_conflicts(c, rep, r);
         return;
-    }
     case TQ_ACTIVE_LANES:
-        if (t.requests <= 0) { not_measured(r, N_("The GPU memory model saw no memory requests.")); return; }
-        r->value = t.lanes / t.requests;
-        util_textf(m, sizeof m, _("On average %.1f of the 32 work-items of a warp take part in each memory request."),
-                   r->value);
-        finish(r, c, m, N_("Share the work among the work-items of the group; a loop in one work-item leaves the rest "
-                           "of the warp idle."));
+        measure_active_lanes(c, &t, r);
         return;
-    case TQ_LOCAL_OPS: {
-        double elements = t.load_bytes[GM_GLOBAL] / 4;
-        double local_ops = t.execs[GM_LOCAL][GM_LOAD] + t.execs[GM_LOCAL][GM_STORE] + t.execs[GM_LOCAL][GM_ATOMIC];
-        if (elements <= 0 || local_ops <= 0) {
-            not_measured(r, N_("The kernel makes no __local memory accesses, so the chapter's tree in local memory is "
-                               "not used."));
-            return;
-        }
-        r->value = local_ops / elements;
-        util_textf(m, sizeof m, _("The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
-                                  "tree needs about 2 additions per element; one that adds at every distance needs "
-                                  "log2 of the block size)."), r->value);
-        finish(r, c, m, N_("Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add."));
+    case TQ_LOCAL_OPS:
+        measure_local_ops(c, &t, r);
         return;
-    }
     case TQ_GLOBAL_LOADS_VS_PREV:
-    case TQ_LOAD_REQUESTS_VS_PREV: {
-        if (!prev || !prev->known || strcmp(prev->size, rep->size_text) != 0) {
-            not_measured(r, N_("The previous chapter's reference could not be analysed at the same size, so there is "
-                               "nothing to compare with."));
-            return;
-        }
-        double mine_b, mine_r, theirs_b = prev->global_load_bytes, theirs_r = prev->load_requests;
-        load_totals(rep, &mine_b, &mine_r);
-        int bytes = c->metric == TQ_GLOBAL_LOADS_VS_PREV;
-        double mine = bytes ? mine_b : mine_r, theirs = bytes ? theirs_b : theirs_r;
-        if (theirs <= 0) {
-            not_measured(r, N_("The previous chapter's reference makes no such loads to compare with."));
-            return;
-        }
-        r->value = mine / theirs;
-        if (bytes)
-            util_textf(m, sizeof m, _("The kernel loads %.0f bytes from global memory where the previous chapter's "
-                                      "reference loads %.0f at the same size (%.2f of it)."), mine, theirs, r->value);
-        else
-            util_textf(m, sizeof m, _("The kernel's warps make %.0f global and __constant load requests where the "
-                                      "previous chapter's reference makes %.0f at the same size (%.2f of it)."),
-                       mine, theirs, r->value);
-        finish(r, c, m, bytes ? N_("Read each value from global memory once and reuse it from faster memory (__local "
-                                   "or __constant), as the chapter shows; loads you add do not replace the ones you "
-                                   "keep.")
-                              : N_("Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
-                                   "you add do not replace the ones you keep."));
+    case TQ_LOAD_REQUESTS_VS_PREV:
+        measure_vs_previous(c, rep, prev, r);
         return;
-    }
     default:
         not_measured(r, N_("unknown check"));
         return;
