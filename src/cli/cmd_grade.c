@@ -55,6 +55,10 @@ static const char *const grade_usage = N_(
     "                       student's name (the CSV's seed column)\n"
     "  --same-seed          with --batch, grade every student on the seed itself:\n"
     "                       the same hidden inputs for the whole class\n"
+    "  --analysis-seed N    draw the size of the race and technique checks from N\n"
+    "                       (default: --seed; with --batch, the batch's seed, the\n"
+    "                       same for every student: give it to regrade one\n"
+    "                       student of a batch alone)\n"
     "  --device SPEC        an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC        wall-clock limit of one kernel run (default 10)\n"
     "  --cpu-limit SEC      CPU time of one test's worker (default 60 + the\n"
@@ -388,7 +392,7 @@ static int run_single(void *arg, const char *scratch) {
     return rc;
 }
 
-enum { O_SEED = 256, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
+enum { O_SEED = 256, O_ANALYSIS_SEED, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
        O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED,
        O_EXERCISE_ONLY };
 
@@ -441,13 +445,15 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
     case O_SAME_SEED: a->same_seed = 1; break;
     case O_EXERCISE_ONLY: a->exercise_only = 1; break;
     case 'o': a->output = arg; break;
-    case O_SEED: {
+    case O_SEED:
+    case O_ANALYSIS_SEED: {
+        const char *name = ch == O_SEED ? "--seed" : "--analysis-seed";
         char *end;
         unsigned long long s = strtoull(arg, &end, 10);
         if (!*arg || *end || arg[0] == '-' || s == 0 || s > (1ull << 53))
-            return cli_usage_error("grade", _("--seed '%s': give a whole number from 1 to 2^53"), arg);
-        a->o.seed = s;
-        a->have_seed = 1;
+            return cli_usage_error("grade", _("%s '%s': give a whole number from 1 to 2^53"), name, arg);
+        if (ch == O_SEED) a->o.seed = s, a->have_seed = 1;
+        else a->o.analysis_seed = s;
         break;
     }
     case O_DEVICE: a->o.device_spec = arg; break;
@@ -484,6 +490,7 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
     static const struct option opts[] = {
         {"dir", required_argument, 0, O_DIR},          {"format", required_argument, 0, O_FORMAT},
         {"output", required_argument, 0, 'o'},         {"seed", required_argument, 0, O_SEED},
+        {"analysis-seed", required_argument, 0, O_ANALYSIS_SEED},
         {"device", required_argument, 0, O_DEVICE},    {"timeout", required_argument, 0, O_TIMEOUT},
         {"cpu-limit", required_argument, 0, O_CPU},    {"memory-limit", required_argument, 0, O_MEM},
         {"require-speedup", required_argument, 0, O_SPEED}, {"visibility", required_argument, 0, O_VIS},

@@ -55,6 +55,8 @@ uint64_t grade_fresh_seed(void) {
     return s ? s : 1;
 }
 
+uint64_t grade_analysis_seed(const grade_options *o) { return o->analysis_seed ? o->analysis_seed : o->seed; }
+
 uint64_t grade_student_seed(uint64_t batch_seed, const char *student) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a of the name */
     for (const unsigned char *p = (const unsigned char *)student; *p; p++) h = (h ^ *p) * 1099511628211ull;
@@ -216,23 +218,15 @@ typedef struct {
 typedef struct {
     run_ctx *rc;
     ahead_job *jobs;
-    int n, next, lanes;
+    int n, next;
     pthread_mutex_t mu;
 } ahead_pool;
 
+/* Every thread shares the grade's cache of compiled kernels: the first run
+ * of each file has filled it (run_ahead), and a filled folder is read by
+ * any number of runs at once. */
 static void *ahead_thread(void *arg) {
     ahead_pool *p = arg;
-    pthread_mutex_lock(&p->mu);
-    int lane = p->lanes++;
-    pthread_mutex_unlock(&p->mu);
-    /* lane 0 uses the grade's cache; the others one each, for no two
-     * runtimes may fill one cache folder at once */
-    char root[1200] = "", base[1100];
-    if (lane > 0) {
-        if (p->rc->cache_root) snprintf(base, sizeof base, "%s", p->rc->cache_root);
-        else if (wproto_cache_root(base, sizeof base) != 0) base[0] = '\0';
-        if (base[0]) snprintf(root, sizeof root, "%s/lane-%d", base, lane);
-    }
     for (;;) {
         pthread_mutex_lock(&p->mu);
         int i = p->next < p->n ? p->next++ : -1;
@@ -240,8 +234,7 @@ static void *ahead_thread(void *arg) {
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
         ahead_job *j = &p->jobs[i];
         if (j->ran) continue; /* the first run of its file, done before */
-        run_once_in(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, root[0] ? root : p->rc->cache_root,
-                    &j->rep);
+        run_once_in(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, p->rc->cache_root, &j->rep);
         j->ran = 1;
     }
 }
@@ -687,6 +680,7 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
         free(real);
     }
     r->seed = o->seed;
+    r->analysis_seed = grade_analysis_seed(o);
     r->timeout_s = o->timeout_s;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     r->cpu_s = o->cpu_s > 0 ? o->cpu_s : 60 + (long)ceil(o->timeout_s * (double)(ncpu > 0 ? ncpu : 1));

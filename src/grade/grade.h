@@ -54,6 +54,7 @@ typedef struct {
     char submission[1024];
     char student[256];
     uint64_t seed;
+    uint64_t analysis_seed; /* what the race and technique checks' size was drawn from */
     engine_device device;
     double timeout_s;
     long cpu_s, memory_mb;
@@ -78,6 +79,9 @@ typedef struct {
     const char *student;                /* a name for reports (default: the folder's name) */
     const char *device_spec;
     uint64_t seed;
+    uint64_t analysis_seed;             /* the race and technique checks' size and inputs are drawn from
+                                         * this one: a batch's own seed, so that the whole class is
+                                         * measured alike and each reference simulated once; 0: seed */
     double timeout_s;                   /* wall-clock limit of one kernel run */
     long cpu_s;                         /* CPU seconds for one test's worker */
     long memory_mb;                     /* data segment of one test's worker */
@@ -97,6 +101,9 @@ void grade_options_defaults(grade_options *o);
 
 /* A seed nobody chose: time, process id and the kernel's randomness. */
 uint64_t grade_fresh_seed(void);
+
+/* The seed the race and technique checks are drawn from. */
+uint64_t grade_analysis_seed(const grade_options *o);
 
 /* A student's own seed in a batch: drawn from the batch's seed and the
  * student's name, so that a batch grades again the same way while no two

@@ -74,6 +74,7 @@ static int grade_child(const grade_options *base, grade_batch_row *row, const ch
     o.submission = row->dir;
     o.student = row->student;
     o.seed = row->seed;
+    o.analysis_seed = grade_analysis_seed(base); /* the batch's: every student measured at the same sizes */
     o.work_dir = work_dir;
     if (util_mkdirs(work_dir) != 0) return 2;
     setenv("TMPDIR", work_dir, 1); /* the GPU model's folders too: removed with this student's */
@@ -131,6 +132,7 @@ static void write_fatal_report(const grade_options *o, const grade_batch_row *ro
     snprintf(r.submission, sizeof r.submission, "%s", row->entry);
     snprintf(r.student, sizeof r.student, "%s", row->student);
     r.seed = row->seed;
+    r.analysis_seed = grade_analysis_seed(o);
     r.timeout_s = o->timeout_s;
     r.cpu_s = o->cpu_s;
     r.memory_mb = o->memory_mb;

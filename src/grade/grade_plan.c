@@ -279,6 +279,7 @@ typedef struct {
     prob_size base;
     long group;
     rng_state r;
+    rng_state checks;   /* the race and technique checks' draws: from the analysis seed (a batch's own) */
     char ini[1200];
     char *err;
     size_t errlen;
@@ -406,8 +407,8 @@ static int plan_bugs(planner *pl) {
 }
 
 /* The speed test when asked for, then the race check and the technique
- * checks: measured on one analysis at a size drawn from the seed, which the
- * kernel cannot know. */
+ * checks: measured on one analysis at a size drawn from the analysis seed,
+ * which the kernel cannot know (in a batch, the same for every student). */
 static int plan_speed_and_checks(planner *pl) {
     const lesson *l = pl->l;
     char spec[128], perr[512];
@@ -422,7 +423,7 @@ static int plan_speed_and_checks(planner *pl) {
     if (nq < 0) return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
     char tsize[128] = "", name[192];
     if ((nq > 0 || verdict_has_safety(l)) &&
-        technique_size(pl->ops, l, &pl->r, pl->group, tsize, sizeof tsize, perr, sizeof perr) != 0)
+        technique_size(pl->ops, l, &pl->checks, pl->group, tsize, sizeof tsize, perr, sizeof perr) != 0)
         return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
     if (verdict_has_safety(l) &&
         plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "no data race, memory error or divergent barrier (Oclgrind, %s)",
@@ -472,11 +473,16 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
         return util_errf(err, errlen, "%s: default_size: %s", pl.ini, perr), -1;
     pl.group = (long)problem_local_size(l);
     rng_seed(&pl.r, rng_mix64(o->seed ^ rng_mix64((uint64_t)l->number)));
+    uint64_t aseed = grade_analysis_seed(o);
+    rng_seed(&pl.checks, rng_mix64(aseed ^ rng_mix64(0x636865636bull + (uint64_t)l->number)));
     const char *hidden = lesson_param_get(l, "hidden_sizes", NULL);
     int rc = hidden && *hidden ? plan_listed_sizes(&pl, hidden) : plan_drawn_sizes(&pl);
     if (rc == 0) rc = plan_bugs(&pl);
     if (rc == 0) rc = plan_speed_and_checks(&pl);
-    for (int i = 0; rc == 0 && i < ch->n_tests; i++) ch->tests[i].seed = test_seed(o->seed, l->number, i);
+    for (int i = 0; rc == 0 && i < ch->n_tests; i++) {
+        int check = ch->tests[i].kind == GT_SAFETY || ch->tests[i].kind == GT_TECHNIQUE;
+        ch->tests[i].seed = test_seed(check ? aseed : o->seed, l->number, i);
+    }
     if (rc == 0 && assign_weights(l, ch, perr, sizeof perr) != 0) {
         util_errf(err, errlen, "%s: %s", pl.ini, perr);
         rc = -1;

@@ -107,6 +107,7 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
     cJSON_AddStringToObject(o, "student", r->student);
     cJSON_AddStringToObject(o, "submission", r->submission);
     cJSON_AddNumberToObject(o, "seed", (double)r->seed);
+    cJSON_AddNumberToObject(o, "analysis_seed", (double)(r->analysis_seed ? r->analysis_seed : r->seed));
     cJSON_AddStringToObject(o, "started", r->started);
     cJSON_AddNumberToObject(o, "wall_s", round(r->wall_s * 1000) / 1000);
     cJSON_AddItemToObject(o, "device", report_device_json(&r->device));
@@ -197,12 +198,15 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
      * third is the submission's folder */
     util_sappend(&out, _("Grade for %s%s (%s)"), r->student, col(st, C_RESET), r->submission);
     util_sappend(&out, "\n");
-    if (r->device.name[0])
-        util_sappend(&out, _("Seed %llu (grade again with --seed %llu for the same tests); device %s (%s)"),
-                     (unsigned long long)r->seed, (unsigned long long)r->seed, r->device.name, r->device.type);
+    if (r->analysis_seed && r->analysis_seed != r->seed)
+        util_sappend(&out, _("Seed %llu, checks' seed %llu (grade again with --seed %llu --analysis-seed %llu for the "
+                             "same tests)"),
+                     (unsigned long long)r->seed, (unsigned long long)r->analysis_seed, (unsigned long long)r->seed,
+                     (unsigned long long)r->analysis_seed);
     else
         util_sappend(&out, _("Seed %llu (grade again with --seed %llu for the same tests)"),
                      (unsigned long long)r->seed, (unsigned long long)r->seed);
+    if (r->device.name[0]) util_sappend(&out, _("; device %s (%s)"), r->device.name, r->device.type);
     util_sappend(&out, "\n");
     util_sappend(&out, _("Limits per test: %g s wall, %ld s CPU, %ld MB memory"), r->timeout_s, r->cpu_s,
                  r->memory_mb);

@@ -9,6 +9,7 @@
 #include "text/i18n.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -241,6 +242,16 @@ static int cache_path_ok(const char *rel) {
 /* Keeps the compiled kernels a worker handed back (W_CACHEFILE) in its
  * source's cache folder: what a worker writes itself stays in its own
  * tmpfs, and only this much comes out. */
+/* Whether a cache folder holds anything the runtime compiled (more than its lock). */
+static int cache_filled(const char *cache) {
+    DIR *d = opendir(cache);
+    if (!d) return 0;
+    int filled = 0;
+    for (struct dirent *e; !filled && (e = readdir(d));) filled = e->d_name[0] != '.';
+    closedir(d);
+    return filled;
+}
+
 static void keep_cache(const sandbox_result *sr, const char *cache) {
     size_t total = 0;
     for (int i = 0; i < WORKER_CACHE_FILES; i++) {
@@ -301,14 +312,15 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
         char *const argv[] = {exe, WPROTO_MODE, NULL};
         /* one runtime at a time fills a cache folder: other processes running
          * the same text (a class graded side by side, the course beside a
-         * check) wait for it */
+         * check) wait for it; once it is filled, they all run at once (each
+         * reads its own copy, and what comes back is written whole) */
         int lock = -1;
         if (cache[0]) {
             char lock_path[PATH_MAX + 80];
             snprintf(lock_path, sizeof lock_path, "%s/.lock", cache);
             lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
             if (lock >= 0)
-                while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {}
+                while (flock(lock, cache_filled(cache) ? LOCK_SH : LOCK_EX) != 0 && errno == EINTR) {}
         }
         rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
         if (rc == 0 && cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0) keep_cache(out, cache);

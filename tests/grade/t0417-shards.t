@@ -91,14 +91,31 @@ sys.exit(0 if {r['seed'] for r in csv.DictReader(open(sys.argv[1]))} == {'99'} e
 else bad "--same-seed" "$(cat "$tmp/same.csv")"; fi
 expect "--same-seed needs --batch" 64 'same-seed needs --batch' -- "$bin" grade 1 --same-seed
 seed=$(awk -F, '$1 == "eve" { print $(NF-2) }' "$tmp/whole/grades.csv")
-nomodel "$bin" grade 1 2 --dir "$b/eve" --seed "$seed" --timeout 2 --format json -o "$tmp/eve.json" 2>/dev/null
+nomodel "$bin" grade 1 2 --dir "$b/eve" --seed "$seed" --analysis-seed 99 --timeout 2 --format json -o "$tmp/eve.json" 2>/dev/null
 if python3 - "$tmp/eve.json" "$tmp/whole/reports/eve.json" <<'PY'
 import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 key = lambda j: [(t["id"], t.get("size"), t["score"]) for c in j["chapters"] for t in c["tests"]]
-assert a["seed"] == b["seed"] and key(a) == key(b), (key(a), key(b))
+assert a["seed"] == b["seed"] and b["analysis_seed"] == 99 and a["analysis_seed"] == 99, (a["seed"], b["analysis_seed"])
+assert key(a) == key(b), (key(a), key(b))
 PY
-then ok "grade --dir with a student's seed from the CSV gives the same tests and points"
-else bad "reproducing a student's grade with the CSV's seed ($seed)"; fi
+then ok "grade --dir with a student's seed from the CSV and the batch's analysis seed gives the same tests and points"
+else bad "reproducing a student's grade with the CSV's seed ($seed) and --analysis-seed 99"; fi
+
+# the race and technique checks: every student of a batch measured at the same size, drawn from the batch seed
+if python3 - "$tmp/whole/reports" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+sizes = {}
+for f in os.listdir(d):
+    j = json.load(open(os.path.join(d, f)))
+    for c in j["chapters"]:
+        for t in c["tests"]:
+            if t["kind"] == "technique" or t["id"] == "safety":
+                sizes.setdefault((c["lesson"], t["id"]), set()).add((t.get("size"), t["seed"]))
+assert sizes and all(len(v) == 1 for v in sizes.values()), sizes
+PY
+then ok "a batch measures every student's race and technique checks at one size and seed"
+else bad "the checks' sizes differ between students of one batch"; fi
 
 finish
