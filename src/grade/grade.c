@@ -534,11 +534,35 @@ static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *c
     engine_report_free(&rep);
 }
 
-static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
+/* One file a chapter grades (the exercise, or a listing): the grader's private copy of it, or why there is none. */
+typedef struct { char file[96]; char path[1400]; int ok; char status[16]; char err[512]; } chapter_file;
+
+/* Reads the submission's copy of file f for chapter l into the grader's folder, or notes why it cannot. */
+static void read_chapter_file(run_ctx *rc, const lesson *l, chapter_file *f, const char *exercises, int have_ex,
                               const char *ex_err, int flat) {
-    const grade_options *o = rc->o;
-    /* the files this chapter grades: the exercise and each find-the-bug listing */
-    struct { char file[96]; char path[1400]; int ok; char status[16]; char err[512]; } files[LESSON_MAX_BUGS + 1];
+    if (!have_ex) {
+        snprintf(f->status, sizeof f->status, "missing");
+        snprintf(f->err, sizeof f->err, "%s", ex_err);
+        return;
+    }
+    int refused = 0;
+    char options[512];
+    problem_build_options(l, options, sizeof options);
+    char *text = grade_read_kernel(exercises, flat ? "." : l->id, f->file, options, &refused, f->err, sizeof f->err);
+    if (!text) {
+        snprintf(f->status, sizeof f->status, "%s", refused ? "refused" : "missing");
+    } else if (private_copy(rc->o->work_dir, l->id, f->file, text, f->path, sizeof f->path) != 0) {
+        snprintf(f->status, sizeof f->status, "missing");
+        snprintf(f->err, sizeof f->err, _("the grader could not copy the file to %s"), rc->o->work_dir);
+    } else {
+        f->ok = 1;
+    }
+    free(text);
+}
+
+/* The files this chapter grades, each read once (the exercise and each find-the-bug listing); returns how many. */
+static int read_chapter_files(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
+                              const char *exercises, int have_ex, const char *ex_err, int flat) {
     int nf = 0;
     for (int i = 0; i < ch->n_tests; i++) {
         int known = 0;
@@ -546,113 +570,82 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         if (known || nf == LESSON_MAX_BUGS + 1) continue;
         memset(&files[nf], 0, sizeof files[nf]);
         snprintf(files[nf].file, sizeof files[nf].file, "%s", ch->tests[i].file);
-        if (!have_ex) {
-            snprintf(files[nf].status, sizeof files[nf].status, "missing");
-            snprintf(files[nf].err, sizeof files[nf].err, "%s", ex_err);
-        } else {
-            int refused = 0;
-            char options[512];
-            problem_build_options(l, options, sizeof options);
-            char *text = grade_read_kernel(exercises, flat ? "." : l->id, files[nf].file, options, &refused,
-                                           files[nf].err, sizeof files[nf].err);
-            if (!text) {
-                snprintf(files[nf].status, sizeof files[nf].status, "%s", refused ? "refused" : "missing");
-            } else if (private_copy(o->work_dir, l->id, files[nf].file, text, files[nf].path,
-                                    sizeof files[nf].path) != 0) {
-                snprintf(files[nf].status, sizeof files[nf].status, "missing");
-                snprintf(files[nf].err, sizeof files[nf].err, _("the grader could not copy the file to %s"),
-                         o->work_dir);
-            } else {
-                files[nf].ok = 1;
-            }
-            free(text);
-        }
+        read_chapter_file(rc, l, &files[nf], exercises, have_ex, ex_err, flat);
         if (!strcmp(files[nf].file, l->exercise)) {
             ch->submitted = files[nf].ok;
             ch->refused = !strcmp(files[nf].status, "refused");
         }
         nf++;
     }
-    /* the untimed tests run side by side first (the timed 'large' one and the
-     * simulator's run keep the machine to themselves); the loop below takes
-     * their reports in order */
+    return nf;
+}
+
+/* The index of the file a test grades among files, or nf when it has none. */
+static int file_of(const chapter_file *files, int nf, const grade_test *t) {
+    int f = 0;
+    while (f < nf && strcmp(files[f].file, t->file)) f++;
+    return f;
+}
+
+/* Runs the untimed tests side by side first (the timed 'large' one and the simulator's run keep the machine to
+ * themselves); returns their reports by test, for the chapter's loop to take in order, or NULL: none ran. */
+static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, const chapter_file *files,
+                                    int nf) {
     ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
-    if (ahead) {
-        ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
-        int n_list = 0;
-        for (int i = 0; list && i < ch->n_tests; i++) {
-            grade_test *t = &ch->tests[i];
-            int f = 0;
-            while (f < nf && strcmp(files[f].file, t->file)) f++;
-            if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
-                continue;
-            ahead_job *j = &list[n_list++];
-            j->l = l;
-            j->path = files[f].path;
-            j->t = t;
-            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
-        }
-        run_ahead(rc, list, n_list, rc->threads);
-        for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
-        free(list);
-    }
-    int have_passed = 0;
-    chapter_analysis an = {0};
-    for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
+    if (!ahead) return NULL;
+    ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
+    int n_list = 0;
+    for (int i = 0; list && i < ch->n_tests; i++) {
         grade_test *t = &ch->tests[i];
-        if (rc->cancel && *rc->cancel) {
-            rc->r->fatal = 130;
-            util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "%s", _("cancelled"));
-            break;
-        }
-        int f = 0;
-        while (f < nf && strcmp(files[f].file, t->file)) f++;
-        char display[256];
-        snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
-        if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
-            evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
-                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
-        } else if (f >= nf || !files[f].ok) {
-            mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
-        } else if (t->kind == GT_SPEED) {
-            run_speed(rc, l, t, files[f].path, display);
-        } else {
-            engine_report rep;
-            int large = !strcmp(t->id, "large");
-            engine_status st;
-            if (ahead && ahead[i].ran) {
-                rep = ahead[i].rep;
-                ahead[i].ran = 0;
-                st = rep.status;
-            } else {
-                st = run_once(rc, l, files[f].path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
-            }
-            note_device(rc, &rep);
-            if (is_fatal(st)) {
-                fatal_from(rc, &rep, t->id); /* the id: a name may hold a hidden size */
-                engine_report_free(&rep);
-                break;
-            }
-            t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
-            snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
-            snprintf(t->headline, sizeof t->headline, "%s", _(rep.headline));
-            set_detail(t, run_detail(&rep));
-            t->wall_s = rep.wall_s;
-            if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
-            if (st == ENG_PASS && t->kind == GT_HIDDEN) have_passed = 1;
-            if (st == ENG_PASS && t->kind == GT_FIX) grade_check_fix_is_edit(o, l, t, files[f].path);
-            if (st == ENG_PASS && t->kind == GT_FIX && t->outcome != GO_FAIL)
-                check_fix_holds(rc, l, ch, t, files[f].path, display);
-            engine_report_free(&rep);
-        }
-        if (t->outcome == GO_PASS) t->score = t->max_score;
-        tick(rc, ch, t);
+        int f = file_of(files, nf, t);
+        if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
+            continue;
+        ahead_job *j = &list[n_list++];
+        j->l = l;
+        j->path = files[f].path;
+        j->t = t;
+        snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
     }
-    if (an.done) gpumodel_report_free(&an.gm);
-    if (an.prev_done) gpumodel_report_free(&an.prev);
-    for (int i = 0; ahead && i < ch->n_tests; i++)
-        if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
-    free(ahead);
+    run_ahead(rc, list, n_list, rc->threads);
+    for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
+    free(list);
+    return ahead;
+}
+
+/* Runs a hidden or fix test through the engine (or takes its report run ahead); -1: the grade cannot go on. */
+static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch, grade_test *t, const char *path,
+                           const char *display, ahead_job *ahead, int *have_passed) {
+    engine_report rep;
+    int large = !strcmp(t->id, "large");
+    engine_status st;
+    if (ahead && ahead->ran) {
+        rep = ahead->rep;
+        ahead->ran = 0;
+        st = rep.status;
+    } else {
+        st = run_once(rc, l, path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+    }
+    note_device(rc, &rep);
+    if (is_fatal(st)) {
+        fatal_from(rc, &rep, t->id); /* the id: a name may hold a hidden size */
+        engine_report_free(&rep);
+        return -1;
+    }
+    t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
+    snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
+    snprintf(t->headline, sizeof t->headline, "%s", _(rep.headline));
+    set_detail(t, run_detail(&rep));
+    t->wall_s = rep.wall_s;
+    if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
+    if (st == ENG_PASS && t->kind == GT_HIDDEN) *have_passed = 1;
+    if (st == ENG_PASS && t->kind == GT_FIX) grade_check_fix_is_edit(rc->o, l, t, path);
+    if (st == ENG_PASS && t->kind == GT_FIX && t->outcome != GO_FAIL) check_fix_holds(rc, l, ch, t, path, display);
+    engine_report_free(&rep);
+    return 0;
+}
+
+/* The chapter's gates (safety, correctness) and its score, once every test has run. */
+static void score_chapter(run_ctx *rc, const lesson *l, grade_chapter *ch, const chapter_file *files, int nf) {
     grade_gate_on_safety(ch);
     const char *submitted = NULL;
     for (int f = 0; f < nf; f++)
@@ -665,6 +658,44 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
     }
     ch->max_score = 0;
     for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
+}
+
+static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
+                              const char *ex_err, int flat) {
+    chapter_file files[LESSON_MAX_BUGS + 1];
+    int nf = read_chapter_files(rc, l, ch, files, exercises, have_ex, ex_err, flat);
+    ahead_job *ahead = run_untimed_ahead(rc, l, ch, files, nf);
+    int have_passed = 0;
+    chapter_analysis an = {0};
+    for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
+        grade_test *t = &ch->tests[i];
+        if (rc->cancel && *rc->cancel) {
+            rc->r->fatal = 130;
+            util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "%s", _("cancelled"));
+            break;
+        }
+        int f = file_of(files, nf, t);
+        char display[256];
+        snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
+        if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
+            evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
+                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
+        } else if (f >= nf || !files[f].ok) {
+            mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
+        } else if (t->kind == GT_SPEED) {
+            run_speed(rc, l, t, files[f].path, display);
+        } else if (run_engine_test(rc, l, ch, t, files[f].path, display, ahead ? &ahead[i] : NULL, &have_passed)) {
+            break;
+        }
+        if (t->outcome == GO_PASS) t->score = t->max_score;
+        tick(rc, ch, t);
+    }
+    if (an.done) gpumodel_report_free(&an.gm);
+    if (an.prev_done) gpumodel_report_free(&an.prev);
+    for (int i = 0; ahead && i < ch->n_tests; i++)
+        if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
+    free(ahead);
+    score_chapter(rc, l, ch, files, nf);
 }
 
 int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile int *cancel, grade_result *r) {
