@@ -12,9 +12,10 @@ BUILD   ?= build
 PKGS     = OpenCL libcjson inih md4c libseccomp libarchive nettle
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
-CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wformat-security $(WERROR)
+SANITIZE ?=
+CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wformat-security $(WERROR) $(SANITIZE)
 CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' -DCLT_LOCALEDIR='"$(LOCALEDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
-LDFLAGS += -fopenmp
+LDFLAGS += -fopenmp $(SANITIZE)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp -larchive -lnettle) -lm
 
 # The source is layered, one folder a layer, lowest first (docs/architecture.md):
@@ -39,7 +40,7 @@ $(BUILD)/obj/term/%.o: CPPFLAGS += $(UI_CPPFLAGS)
 
 UNIT_SRC  = $(wildcard tests/unit/*.c)
 
-.PHONY: all have-deps run test unit cli-test asan deps test-deps install uninstall clean bench validate-model plugin translations pot
+.PHONY: all have-deps run test check unit cli-test asan deps test-deps install uninstall clean bench validate-model plugin translations pot
 
 # `make` only builds; `make run` and `make test` first install what is
 # missing (scripts/deps.sh), as the README says.
@@ -54,9 +55,15 @@ deps:
 test-deps:
 	@sh scripts/deps.sh test
 
-$(BUILD)/obj/%.o: src/%.c $(HEADERS)
+# Each object depends on the headers it includes (-MMD -MP: listed by the
+# compiler in a .d file beside it); the stamp rebuilds once the objects of a
+# build folder made before there were such lists.
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/.dep-lists
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/.dep-lists:
+	@mkdir -p $(@D) && touch $@
+-include $(MODEL_OBJ:.o=.d) $(APP_OBJ:.o=.d)
 
 $(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ) | translations
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(UI_LIBS)
@@ -111,13 +118,29 @@ unit: $(BUILD)/unit-tests $(BUILD)/cltutor
 $(BUILD)/gm-cache-probe: tests/gpumodel/cache_probe.c $(MODEL_OBJ) | $(BUILD)/cltutor
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# The program itself built with ASan and UBSan in build-asan/ (the workers
+# that run kernels too), and the integration suites that tests/ASAN lists
+# run on it: any error a sanitizer finds ends that process and fails its test.
+ASAN_BUILD = build-asan
+asan: deps test-deps
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE="$(SAN_FLAGS)" $(ASAN_BUILD)/cltutor $(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/gm-cache-probe plugin
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0:handle_sigbus=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  sh tests/run_all.sh --list tests/ASAN $(ASAN_BUILD)
+
 # The command-line scripts alone (tests/cli/t01*.t), under prove.
 cli-test: $(BUILD)/cltutor
 	@prove -r tests/cli/ :: $(BUILD)
 
+# Every test script (tests/run_all.sh runs them side by side: JOBS=N sets how
+# many at a time); `make check` runs a sample of every suite (tests/CHECK),
+# for each change.
 test: deps test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin
-	@sh tests/run_all.sh $(BUILD)
+	@sh tests/run_all.sh $(if $(JOBS),-j $(JOBS)) $(BUILD)
+
+check: deps test-deps
+	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin
+	@sh tests/run_all.sh --list tests/CHECK $(if $(JOBS),-j $(JOBS)) $(BUILD)
 
 # Reference kernels against the device's own limits (see docs/results/).
 bench: deps

@@ -26,6 +26,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export NO_COLOR=1
 
+# Hermetic: a HOME, temporary folder and timing queue of the script's own,
+# so that scripts run side by side (tests/run_all.sh) never meet, and none
+# reads the user's settings. The caches of compiled kernels and of run
+# results (keyed by all that decides them) are the runner's shared
+# $CLTUTOR_TEST_CACHE when it gives one, else the script's own.
+# fresh_home: $tmp/home as a script starts with it (again, after a script removed it)
+fresh_home() {
+  mkdir -p "$tmp/home/.config/cltutor" "$tmp/tmp"
+  if [ -n "${CLTUTOR_TEST_CACHE:-}" ] && mkdir -p "$CLTUTOR_TEST_CACHE"; then ln -sfn "$CLTUTOR_TEST_CACHE" "$tmp/home/.cache"; fi
+  printf '[timing]\nqueue_dir = %s/queue\n' "$tmp" > "$tmp/home/.config/cltutor/config"
+}
+fresh_home
+export HOME="$tmp/home" TMPDIR="$tmp/tmp"
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME CLTUTOR_CONFIG CLTUTOR_RESULT_CACHE
+export CLTUTOR_WORKSPACE="$tmp/ws"   # not the source tree's workspace/, which every script would share
+
 ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
 
 # bad NAME [DETAILS]: a failure, with up to 20 lines of details below as TAP comments

@@ -1,69 +1,116 @@
 #!/bin/sh
-# Runs every test script and prints one closing line: "N passed, N failed".
-#   tests/run_all.sh [BUILD_DIR]          (make test runs it; default build/)
-# The suites are the folders listed in tests/SUITES, in its order. Each holds
-# scripts tNNNN-topic.t that print TAP (tests/lib.sh) and take BUILD_DIR as
-# $1; here each runs under prove (under sh alone where prove is missing),
-# and per suite this prints every script's count, its comments and its
-# failures in full, and the suite's count. Counted as a failure: a suite
+# Runs the test scripts side by side and prints one closing line: "N passed, N failed".
+#   tests/run_all.sh [--list FILE] [-j N] [BUILD_DIR]   (make test; make check gives --list tests/CHECK)
+# The suites are the folders listed in tests/SUITES. Each holds scripts
+# tNNNN-topic.t that print TAP (tests/lib.sh) and take BUILD_DIR as $1.
+# --list FILE runs only the scripts it names (one path from tests/ a line).
+# Scripts run N at a time (-j, $CLTUTOR_TEST_JOBS, else one more than the
+# CPUs), the slowest first by the times of the last run ($BUILD/test-times,
+# else tests/test-times); each is hermetic (tests/lib.sh: its own HOME,
+# TMPDIR, queue folder), and all share one cache of compiled kernels and run
+# results, $BUILD/test-cache (whose entries are keyed by all they depend on).
+# A line says each script's end as it comes; then, per suite in SUITES'
+# order, every script's count, its comments and its failures in full, and
+# the suite's count; then the slowest scripts. Counted as a failure: a suite
 # listed with no script, a folder of scripts that tests/SUITES does not list,
-# a script that prints no plan, and one that exits non-zero (or that prove
-# fails) without a `not ok` line.
+# a script that prints no plan, and one that exits non-zero without a
+# `not ok` line.
 # Any script also runs alone, from any folder (sh tests/cli/t0102-chapters.t
-# [BUILD_DIR]), and all of them under prove from the repository root:
-#   prove -r tests/          (or: prove -r tests/cli/ :: BUILD_DIR)
+# [BUILD_DIR]), and all of them under prove: prove -r tests/ :: BUILD_DIR
 here=$(cd "$(dirname "$0")" && pwd)
+list="" jobs=${CLTUTOR_TEST_JOBS:-}
+while [ $# -gt 0 ]; do
+  case $1 in
+    --list) list=$2; shift 2 ;;
+    -j) jobs=$2; shift 2 ;;
+    -h|--help) sed -n '2,3p' "$0" | sed 's/^# *//'; exit 0 ;;
+    *) break ;;
+  esac
+done
 build=${1:-$here/../build}
 [ -d "$build" ] && build=$(cd "$build" && pwd)
-total_pass=0
-total_fail=0
-failed_suites=""
+if [ -z "$jobs" ]; then
+  cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+  jobs=$((cpus + 1))
+fi
+case $jobs in ''|*[!0-9]*|0) echo "run_all.sh: -j '$jobs': give a number of scripts at a time" >&2; exit 64 ;; esac
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT INT TERM
+export CLTUTOR_TEST_CACHE="$build/test-cache"
+mkdir -p "$CLTUTOR_TEST_CACHE"
 
-add_counts() { # $1 suite name, $2 passed, $3 failed
-  total_pass=$((total_pass + $2))
-  total_fail=$((total_fail + $3))
-  [ "$3" -gt 0 ] && failed_suites="$failed_suites $1"
-}
-
-# run_script SCRIPT: its TAP, through prove where there is one; sets p and f
-run_script() {
-  if command -v prove >/dev/null 2>&1; then out=$(prove -v "$1" :: "$build" 2>&1)
-  else out=$(sh "$1" "$build" 2>&1); fi
-  rc=$?
-  p=$(printf '%s\n' "$out" | grep -c '^ok ')
-  f=$(printf '%s\n' "$out" | grep -c '^not ok ')
-  echo "  $(basename "$1"): $p passed, $f failed"
-  # passing tests in brief, everything else (failures and their details, comments) in full
-  printf '%s\n' "$out" | grep -v -F -x -e "$1 .. " -e "$1 .." |
-    grep -v -e '^ok ' -e '^ok$' -e '^All tests successful' -e '^Files=' -e '^Result: PASS' \
-      -e '^1\.\.[0-9]' -e '^# [0-9]* passed, [0-9]* failed$' | tail -n 80 | sed 's/^/    /'
-  # (prove shows a plan of 0, "1..0 # SKIP why", as "SCRIPT .. skipped: why")
-  if ! printf '%s\n' "$out" | grep -Eq '^1\.\.[0-9]+( |$)' && ! printf '%s\n' "$out" | grep -qF "$1 .. skipped"; then
-    echo "    $(basename "$1") printed no TAP plan (status $rc)"
-    f=$((f + 1))
-  elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
-    echo "    $(basename "$1") failed (status $rc) without a 'not ok' line"
-    f=1
-  fi
-}
-
+# ---- what to run, slowest first
 suites=$(sed 's/#.*//' "$here/SUITES")
+: > "$out/scripts"
 for suite in $suites; do
-  echo "== $suite"
-  sp=0 sf=0
-  found=""
   for t in "$here/$suite"/*.t; do
     [ -f "$t" ] || continue
+    rel="$suite/$(basename "$t")"
+    if [ -n "$list" ] && ! sed 's/#.*//' "$list" | grep -qx "[[:space:]]*$rel[[:space:]]*"; then continue; fi
+    echo "$rel" >> "$out/scripts"
+  done
+done
+times="$build/test-times"
+[ -f "$times" ] || times="$here/test-times"
+awk 'NR == FNR { t[$1] = $2; next } { print (($1 in t) ? t[$1] : 60), $1 }' "$times" "$out/scripts" 2>/dev/null |
+  sort -k1,1nr | awk '{ print $2 }' > "$out/order"
+[ -s "$out/order" ] || cp "$out/scripts" "$out/order"
+total=$(wc -l < "$out/order" | tr -d ' ')
+echo "running $total scripts, $jobs at a time"
+
+# ---- running them: each script's TAP in $out/NAME.out, its status and seconds in $out/NAME.end
+cat > "$out/one.sh" <<'EOF'
+# one.sh SCRIPT(rel) TESTS_DIR BUILD OUT TOTAL: runs one script, notes its end
+rel=$1 dir=$2 build=$3 out=$4 total=$5
+name=$(echo "$rel" | tr / _)
+start=$(date +%s.%N)
+if command -v prove >/dev/null 2>&1; then prove -v "$dir/$rel" :: "$build" > "$out/$name.out" 2>&1
+else sh "$dir/$rel" "$build" > "$out/$name.out" 2>&1; fi
+rc=$?
+secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+echo "$rc $secs" > "$out/$name.end"
+done=$(ls "$out"/*.end | wc -l | tr -d ' ')
+p=$(grep -c '^ok ' "$out/$name.out")
+f=$(grep -c '^not ok ' "$out/$name.out")
+echo "[$done/$total] $rel: $p passed, $f failed, ${secs}s"
+EOF
+xargs -P "$jobs" -I{} sh "$out/one.sh" {} "$here" "$build" "$out" "$total" < "$out/order"
+
+# ---- the report, suite by suite
+total_pass=0 total_fail=0 failed_suites=""
+for suite in $suites; do
+  sp=0 sf=0 found=""
+  grep -q "^$suite/" "$out/scripts" || { [ -n "$list" ] && continue; }
+  echo "== $suite"
+  for rel in $(grep "^$suite/" "$out/scripts"); do
     found=yes
-    run_script "$t"
+    name=$(echo "$rel" | tr / _) t="$here/$rel"
+    read -r rc secs < "$out/$name.end" 2>/dev/null || { rc=125; secs=0; }
+    p=$(grep -c '^ok ' "$out/$name.out")
+    f=$(grep -c '^not ok ' "$out/$name.out")
+    echo "  $(basename "$rel"): $p passed, $f failed (${secs}s)"
+    # passing tests in brief, everything else (failures and their details, comments) in full
+    grep -v -F -x -e "$t .. " -e "$t .." "$out/$name.out" |
+      grep -v -e '^ok ' -e '^ok$' -e '^All tests successful' -e '^Files=' -e '^Result: PASS' \
+        -e '^1\.\.[0-9]' -e '^# [0-9]* passed, [0-9]* failed$' | tail -n 80 | sed 's/^/    /'
+    # (prove shows a plan of 0, "1..0 # SKIP why", as "SCRIPT .. skipped: why")
+    if ! grep -Eq '^1\.\.[0-9]+( |$)' "$out/$name.out" && ! grep -qF "$t .. skipped" "$out/$name.out"; then
+      echo "    $(basename "$rel") printed no TAP plan (status $rc)"
+      f=$((f + 1))
+    elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+      echo "    $(basename "$rel") failed (status $rc) without a 'not ok' line"
+      f=1
+    fi
     sp=$((sp + p)) sf=$((sf + f))
+    echo "$rel $secs" >> "$out/times"
   done
   if [ -z "$found" ]; then
     echo "  suite $suite (tests/SUITES) has no script: tests/$suite/*.t"
     sf=$((sf + 1))
   fi
   echo "  ok: $sp"
-  add_counts "$suite" "$sp" "$sf"
+  total_pass=$((total_pass + sp)) total_fail=$((total_fail + sf))
+  [ "$sf" -gt 0 ] && failed_suites="$failed_suites $suite"
 done
 
 # scripts in a folder that tests/SUITES does not list would never run here
@@ -73,9 +120,15 @@ for d in "$here"/*/; do
   printf '%s\n' $suites | grep -qx "$name" && continue
   echo "== $name"
   echo "  tests/$name holds scripts but is not listed in tests/SUITES"
-  add_counts "$name" 0 1
+  total_fail=$((total_fail + 1)) failed_suites="$failed_suites $name"
 done
 
+if [ -s "$out/times" ]; then
+  echo "slowest: $(sort -k2,2nr "$out/times" | head -n 6 | awk '{ printf "%s%s %ss", sep, $1, $2; sep = ", " }')"
+  # the next run starts with the slowest: this run's times, over the last run's for scripts not run now
+  { cat "$out/times"; [ -f "$build/test-times" ] && cat "$build/test-times"; } | awk '!seen[$1]++' > "$out/merged"
+  cp "$out/merged" "$build/test-times" 2>/dev/null
+fi
 [ -n "$failed_suites" ] && echo "failing suites:$failed_suites"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -5,8 +5,6 @@
 #include "gpumodel/gm_draw.h"
 #include "base/util.h"
 #include "run/runcache.h"
-#include "run/srcpolicy.h"
-#include "run/wproto.h"
 #include "text/i18n.h"
 
 #include <limits.h>
@@ -134,29 +132,10 @@ static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
  * policy refuses (it may read other files or tell the simulator apart). */
 static int analysis_key(const engine_request *rq, int races, const char *const *env, const char *icd,
                         const char *plugin, runcache_key *k) {
-    char *text = util_read_file(rq->kernel_path, NULL);
-    if (!text) return -1;
-    char options[512], names_buf[1024], worker[PATH_MAX], why[256];
-    const char *names[33];
-    problem_build_options(rq->lesson, options, sizeof options);
-    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
-    srcpolicy_finding f;
-    int refused = srcpolicy_check(text, NULL, names, SRCPOLICY_ALL, &f) != 0;
-    if (refused || wproto_find_worker(worker, sizeof worker, why, sizeof why) != 0) {
-        free(text);
-        return -1;
-    }
-    runcache_key_init(k, "gpumodel analysis 1");
-    runcache_key_str(k, "kernel text", text);
-    free(text);
-    runcache_key_lesson(k, rq->lesson);
-    runcache_key_str(k, "size", rq->size_spec);
-    runcache_key_u64(k, "seed", rq->seed);
+    if (runcache_key_run(k, "gpumodel analysis 2", rq) != 0) return -1;
     runcache_key_u64(k, "races", (uint64_t)races);
     for (const char *const *e = env; *e; e++)
         if (strncmp(*e, "OCL_ICD_VENDORS=", 16) && strncmp(*e, "CLTUTOR_GM_OUT=", 15)) runcache_key_str(k, "env", *e);
-    runcache_key_file(k, "worker", worker);
-    runcache_key_file(k, "program", "/proc/self/exe");
     runcache_key_file(k, "plugin", plugin);
     runcache_key_file(k, "oclgrind", icd);
     return runcache_key_done(k);
@@ -164,12 +143,12 @@ static int analysis_key(const engine_request *rq, int races, const char *const *
 
 /* The simulation's report and the plugin's figures kept under key, into
  * rep->run and *text. Returns 0, or -1 when there is none to use. */
-static int recall_analysis(const runcache_key *k, gpumodel_report *rep, char **text) {
+static int recall_analysis(const runcache_key *k, const char *display, gpumodel_report *rep, char **text) {
     cJSON *j = runcache_get(k);
     const cJSON *run = cJSON_GetObjectItemCaseSensitive(j, "run");
     const cJSON *figures = cJSON_GetObjectItemCaseSensitive(j, "figures");
     int rc = -1;
-    if (cJSON_IsString(figures) && runcache_report_from_json(run, &rep->run) == 0) {
+    if (cJSON_IsString(figures) && runcache_report_from_json(run, display, &rep->run) == 0) {
         *text = strdup(figures->valuestring);
         rc = *text ? 0 : -1;
     }
@@ -178,10 +157,10 @@ static int recall_analysis(const runcache_key *k, gpumodel_report *rep, char **t
 }
 
 /* Keeps a simulation that ran to its end: its outcome no longer depends on anything the key leaves out. */
-static void keep_analysis(const runcache_key *k, const engine_report *run, const char *text) {
+static void keep_analysis(const runcache_key *k, const char *display, const engine_report *run, const char *text) {
     if (run->status != ENG_PASS && run->status != ENG_WRONG) return;
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddItemToObject(j, "run", runcache_report_json(run));
+    cJSON_AddItemToObject(j, "run", runcache_report_json(run, display));
     cJSON_AddStringToObject(j, "figures", text);
     runcache_put(k, j);
     cJSON_Delete(j);
@@ -288,10 +267,11 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
     runcache_key key;
     int keyed = analysis_key(&rq, races, env, icd, plugin, &key) == 0;
     char *text = NULL;
-    rep->recalled = keyed && recall_analysis(&key, rep, &text) == 0;
+    const char *display = rq.display_path ? rq.display_path : rq.kernel_path;
+    rep->recalled = keyed && recall_analysis(&key, display, rep, &text) == 0;
     if (!rep->recalled) {
         text = simulate(&rq, env, dir, cb, user, cancel, rep);
-        if (keyed && text && *text) keep_analysis(&key, &rep->run, text);
+        if (keyed && text && *text) keep_analysis(&key, display, &rep->run, text);
     }
     rep->wall_s = util_now() - t0;
     snprintf(rep->size_text, sizeof rep->size_text, "%s", rep->run.size_text[0] ? rep->run.size_text : rq.size_spec);

@@ -87,6 +87,7 @@ typedef struct {
     double serial_ms;            /* the serial C reference on this machine */
     prob_work work;
     double wall_s;
+    int recalled;                /* taken from the cache of run results (run/runcache), not run again */
     engine_kernel_info kinfo[LESSON_MAX_KERNELS]; /* the chapter's kernels, once built */
     int n_kinfo;
 } engine_report;

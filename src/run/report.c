@@ -235,5 +235,6 @@ cJSON *report_json(const lesson *l, const char *kernel_path, const engine_report
     }
     if (r->worker_output) cJSON_AddStringToObject(o, "runtime_output", r->worker_output);
     cJSON_AddNumberToObject(o, "wall_s", r->wall_s);
+    cJSON_AddBoolToObject(o, "recalled", r->recalled);
     return o;
 }

@@ -1,8 +1,11 @@
 /* runcache — results of runs that always come out the same, kept on disk as JSON under a SHA-256 of what decides them. */
 #define _GNU_SOURCE
 #include "run/runcache.h"
+#include "run/srcpolicy.h"
+#include "run/wproto.h"
 #include "base/util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +74,91 @@ int runcache_key_done(runcache_key *k) {
     return k->unreadable ? -1 : 0;
 }
 
+int runcache_key_run(runcache_key *k, const char *what, const engine_request *rq) {
+    char *text = util_read_file(rq->kernel_path, NULL);
+    if (!text) return -1;
+    char options[512], names_buf[1024], worker[PATH_MAX], why[256];
+    const char *names[33];
+    problem_build_options(rq->lesson, options, sizeof options);
+    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
+    srcpolicy_finding f;
+    int refused = srcpolicy_check(text, NULL, names, SRCPOLICY_ALL, &f) != 0;
+    if (refused || wproto_find_worker(worker, sizeof worker, why, sizeof why) != 0) {
+        free(text);
+        return -1;
+    }
+    runcache_key_init(k, what);
+    runcache_key_str(k, "kernel text", text);
+    free(text);
+    runcache_key_lesson(k, rq->lesson);
+    runcache_key_str(k, "size", rq->size_spec ? rq->size_spec : rq->lesson->default_size);
+    runcache_key_u64(k, "seed", rq->seed);
+    runcache_key_file(k, "worker", worker);
+    runcache_key_file(k, "program", "/proc/self/exe");
+    return 0;
+}
+
+/* A vendor file's library, by its path or where the loader would find its name. */
+static void key_icd_library(runcache_key *k, const char *icd_text) {
+    char name[PATH_MAX];
+    size_t n = strcspn(icd_text, "\r\n");
+    if (n == 0 || n >= sizeof name) return;
+    memcpy(name, icd_text, n);
+    name[n] = '\0';
+    static const char *const dirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64",
+                                       "/usr/lib", "/usr/local/lib"};
+    char path[PATH_MAX + 64];
+    if (name[0] == '/') {
+        runcache_key_file(k, "runtime", name);
+        return;
+    }
+    for (size_t i = 0; i < CLT_ARRAY_LEN(dirs); i++) {
+        snprintf(path, sizeof path, "%s/%s", dirs[i], name);
+        if (util_is_file(path)) {
+            runcache_key_file(k, "runtime", path);
+            return;
+        }
+    }
+    runcache_key_str(k, "runtime", name); /* on the library path: known by name only */
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void runcache_key_opencl(runcache_key *k) {
+    extern char **environ;
+    static const char *const prefix[] = {"OCL_", "OPENCL_", "POCL_", "CUDA_", "NVIDIA_", "GPU_", "HSA_", "HIP_",
+                                         "ROC", "AMD_", "ZE_", "NEO", "IGC_", "RUSTICL_", "MESA_", "LD_LIBRARY_PATH="};
+    for (char **e = environ; *e; e++)
+        for (size_t i = 0; i < CLT_ARRAY_LEN(prefix); i++)
+            if (!strncmp(*e, prefix[i], strlen(prefix[i]))) runcache_key_str(k, "setting", *e);
+    const char *vendors = getenv("OCL_ICD_VENDORS");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", vendors && *vendors ? vendors : "/etc/OpenCL/vendors");
+    if (util_is_file(dir)) { /* the loader takes a file too */
+        char *text = util_read_file(dir, NULL);
+        if (text) key_icd_library(k, text);
+        free(text);
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char *names[64];
+    int n = 0;
+    for (struct dirent *e; n < 64 && (e = readdir(d));)
+        if (strlen(e->d_name) > 4 && !strcmp(e->d_name + strlen(e->d_name) - 4, ".icd")) names[n++] = strdup(e->d_name);
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *text = util_read_file(path, NULL);
+        runcache_key_str(k, "vendor", names[i]);
+        if (text) key_icd_library(k, text);
+        free(text);
+        free(names[i]);
+    }
+}
+
 /* ---- the store: FOLDER/ab/abcdef....json ---- */
 
 static int entry_path(const runcache_key *k, char *buf, size_t len, int make_folder) {
@@ -101,8 +189,25 @@ int runcache_put(const runcache_key *k, const cJSON *value) {
 
 /* ---- what a run keeps ---- */
 
-static void add_text(cJSON *o, const char *name, const char *s) {
-    if (s) cJSON_AddStringToObject(o, name, s);
+/* The kernel's name for people stands as this mark in what is kept. */
+#define DISPLAY_MARK "\x01"
+
+/* s with every `from` replaced by `to` (malloc'd; NULL for NULL). */
+static char *swap(const char *s, const char *from, const char *to) {
+    if (!s) return NULL;
+    char *out = NULL;
+    size_t fl = from && *from ? strlen(from) : 0;
+    const char *p = s;
+    for (const char *hit; fl && (hit = strstr(p, from)); p = hit + fl) util_sappend(&out, "%.*s%s", (int)(hit - p), p, to);
+    util_sappend(&out, "%s", p);
+    return out;
+}
+
+static void add_text(cJSON *o, const char *name, const char *s, const char *display) {
+    if (!s) return;
+    char *marked = swap(s, display, DISPLAY_MARK);
+    cJSON_AddStringToObject(o, name, marked ? marked : s);
+    free(marked);
 }
 
 static cJSON *verify_json(const verify_report *v) {
@@ -145,13 +250,13 @@ static cJSON *kinfo_json(const engine_kernel_info *ki) {
     return o;
 }
 
-cJSON *runcache_report_json(const engine_report *r) {
+cJSON *runcache_report_json(const engine_report *r, const char *display) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "status", r->status);
     cJSON_AddStringToObject(o, "headline", r->headline);
-    cJSON_AddStringToObject(o, "message", r->message);
-    add_text(o, "build_log", r->build_log);
-    add_text(o, "worker_output", r->worker_output);
+    add_text(o, "message", r->message, display);
+    add_text(o, "build_log", r->build_log, display);
+    add_text(o, "worker_output", r->worker_output, display);
     cJSON_AddNumberToObject(o, "error_line", r->error_line);
     cJSON_AddNumberToObject(o, "error_col", r->error_col);
     cJSON *d = cJSON_AddObjectToObject(o, "device");
@@ -172,6 +277,8 @@ cJSON *runcache_report_json(const engine_report *r) {
     cJSON_AddNumberToObject(o, "work_flops", r->work.flops);
     cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
     for (int i = 0; i < r->n_kinfo; i++) cJSON_AddItemToArray(ks, kinfo_json(&r->kinfo[i]));
+    cJSON *ms = cJSON_AddArrayToObject(o, "samples_ms"); /* what that run measured (reported, never judged) */
+    for (int i = 0; i < r->n_samples; i++) cJSON_AddItemToArray(ms, cJSON_CreateNumber(r->samples_ms[i]));
     return o;
 }
 
@@ -189,9 +296,10 @@ static int get_str(const cJSON *o, const char *name, char *buf, size_t len) {
     return cJSON_IsString(x) ? util_copy_text(buf, len, x->valuestring) : -1;
 }
 
-static char *get_dup(const cJSON *o, const char *name) {
+/* A kept text with the asker's name for the kernel in place of the mark. */
+static char *get_dup(const cJSON *o, const char *name, const char *display) {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(x) ? strdup(x->valuestring) : NULL;
+    return cJSON_IsString(x) ? swap(x->valuestring, DISPLAY_MARK, display ? display : "") : NULL;
 }
 
 static int verify_from_json(const cJSON *o, verify_report *v) {
@@ -249,12 +357,16 @@ static int device_from_json(const cJSON *d, engine_device *dev) {
     return 0;
 }
 
-int runcache_report_from_json(const cJSON *j, engine_report *r) {
+int runcache_report_from_json(const cJSON *j, const char *display, engine_report *r) {
     memset(r, 0, sizeof *r);
     double status, eline, ecol, has_output;
     char seed[32];
-    if (!cJSON_IsObject(j) || get_num(j, "status", &status) || get_str(j, "headline", r->headline, sizeof r->headline) ||
-        get_str(j, "message", r->message, sizeof r->message) || get_num(j, "error_line", &eline) ||
+    char *message = get_dup(j, "message", display);
+    int no_message = !message;
+    if (message) util_copy_text(r->message, sizeof r->message, message);
+    free(message);
+    if (!cJSON_IsObject(j) || no_message || get_num(j, "status", &status) ||
+        get_str(j, "headline", r->headline, sizeof r->headline) || get_num(j, "error_line", &eline) ||
         get_num(j, "error_col", &ecol) || device_from_json(cJSON_GetObjectItemCaseSensitive(j, "device"), &r->device) ||
         get_str(j, "kernel_name", r->kernel_name, sizeof r->kernel_name) ||
         get_str(j, "size_text", r->size_text, sizeof r->size_text) || get_str(j, "seed", seed, sizeof seed) ||
@@ -270,8 +382,14 @@ int runcache_report_from_json(const cJSON *j, engine_report *r) {
         if (r->n_kinfo >= LESSON_MAX_KERNELS || kinfo_from_json(k, &r->kinfo[r->n_kinfo]) != 0) goto bad;
         r->n_kinfo++;
     }
-    r->build_log = get_dup(j, "build_log");
-    r->worker_output = get_dup(j, "worker_output");
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "samples_ms"), *m;
+    int n = cJSON_GetArraySize(ms);
+    if (cJSON_IsArray(ms) && n > 0 && (r->samples_ms = calloc((size_t)n, sizeof *r->samples_ms))) {
+        cJSON_ArrayForEach(m, ms) if (cJSON_IsNumber(m)) r->samples_ms[r->n_samples++] = m->valuedouble;
+        r->timing = stats_summarise(r->samples_ms, r->n_samples);
+    }
+    r->build_log = get_dup(j, "build_log", display);
+    r->worker_output = get_dup(j, "worker_output", display);
     return 0;
 bad:
     memset(r, 0, sizeof *r);

@@ -37,15 +37,26 @@ void runcache_key_lesson(runcache_key *k, const lesson *l);
 /* Ends the key (k->hex). Returns 0, or -1 when it is unusable. */
 int runcache_key_done(runcache_key *k);
 
+/* Begins the key of a run of rq: the kernel's text (not its path), the
+ * chapter, size and seed, and the cltutor programs (this one and the
+ * worker). -1 when the run cannot be kept: a file the grader's source
+ * policy refuses (it may read other files or branch on the device). */
+int runcache_key_run(runcache_key *k, const char *what, const engine_request *rq);
+/* Adds the OpenCL runtimes a worker would load: the ICD loader's vendor
+ * files and the libraries they name, and the runtimes' settings in the
+ * environment. */
+void runcache_key_opencl(runcache_key *k);
+
 /* The result kept under the key, or NULL (none, or not readable as JSON). */
 cJSON *runcache_get(const runcache_key *k);
 /* Keeps value under the key (written whole or not at all). Returns 0 or -1. */
 int runcache_put(const runcache_key *k, const cJSON *value);
 
-/* What a cached run keeps of its engine report (no times: those are
- * never kept), and the report again from it. from_json returns 0, or -1
- * when the JSON lacks a field (the entry is then not used). */
-cJSON *runcache_report_json(const engine_report *r);
-int runcache_report_from_json(const cJSON *j, engine_report *r);
+/* What a cached run keeps of its engine report, and the report again from
+ * it. The kernel's name in messages (display) is kept as a mark and given
+ * back as the asker's name for it. from_json returns 0, or -1 when the JSON
+ * lacks a field (the entry is then not used). */
+cJSON *runcache_report_json(const engine_report *r, const char *display);
+int runcache_report_from_json(const cJSON *j, const char *display, engine_report *r);
 
 #endif

@@ -243,10 +243,22 @@ static int handle_signals(ui_app *a) {
     return dirty;
 }
 
+/* $CLTUTOR_UI_TRACE names a file that gets a line, "keys N", each time the
+ * screen has been drawn after keys were read, and "busy" or "idle" when a
+ * drawn screen is the first with work running or with none: the screen
+ * tests wait for these instead of sleeping. NULL when unset or not writable. */
+static FILE *open_trace(void) {
+    const char *path = getenv("CLTUTOR_UI_TRACE");
+    FILE *f = path && *path ? fopen(path, "ae") : NULL;
+    if (f) setvbuf(f, NULL, _IOLBF, 0);
+    return f;
+}
+
 /* Draws when needed, sleeps until a key, a job, a signal, a save or a
  * timer, and hands each to the controller. */
-static void event_loop(ui_app *a) {
-    int dirty = 1;
+static void event_loop(ui_app *a, FILE *trace) {
+    int dirty = 1, keyed = 0, was_busy = -1;
+    long key_draws = 0;
     double last_draw = 0;
     while (!a->quit && !sig_quit) {
         dirty |= handle_signals(a);
@@ -258,6 +270,9 @@ static void event_loop(ui_app *a) {
             ui_draw(a);
             last_draw = util_now();
             dirty = 0;
+            if (trace && keyed && !a->editing) fprintf(trace, "keys %ld\n", ++key_draws);
+            if (trace && ui_app_busy(a) != was_busy) fprintf(trace, "%s\n", (was_busy = ui_app_busy(a)) ? "busy" : "idle");
+            keyed = 0;
         }
         struct pollfd pfd[4];
         int n = 0;
@@ -276,7 +291,7 @@ static void event_loop(ui_app *a) {
         int ch;
         while ((ch = getch()) != ERR) {
             handle_key(a, ch);
-            dirty = 1;
+            dirty = keyed = 1;
             if (a->quit) break;
         }
         if (pr < 0) dirty = 1;
@@ -305,7 +320,9 @@ int ui_main(const char *workspace) {
         ui_app_close(a);
         return 1;
     }
-    event_loop(a);
+    FILE *trace = open_trace();
+    event_loop(a, trace);
+    if (trace) fclose(trace);
     restore_terminal();
     if (ui_app_close(a) != 0) _exit(0); /* a job that cannot be stopped (listing devices): its worker dies with us */
     return 0;

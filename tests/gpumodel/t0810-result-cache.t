@@ -7,7 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"      # k, course, figures, need_plugin
 need_plugin
 export CLTUTOR_RESULT_CACHE="$tmp/results"
-entries() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' 2>/dev/null | wc -l | tr -d ' '; }
+# simulations kept (the GPU model's entries hold its figures; the others are plain runs)
+entries() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' -exec grep -l '"figures"' {} + 2>/dev/null | wc -l | tr -d ' '; }
 
 # analyse NAME KERNEL SIZE: the JSON in $tmp/NAME.json
 analyse() {

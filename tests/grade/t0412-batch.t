@@ -1,5 +1,6 @@
 #!/bin/sh
 # grade --batch: one CSV row and one JSON report per student, in parallel, each losing only its own tests.
+# (--timeout 4: a kernel that never ends is stopped soon, and a correct one is not, however loaded the machine)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, a workspace, check, need_plan, make_correct, put, nomodel, make_course
@@ -17,7 +18,7 @@ cp -R "$b/ada/exercises" "$b/eve/"
 # eve hands in chapter 3's find-the-bug listing, unmended, as her chapter 3 kernel
 put "$b/eve" 03-coalesced "$(ls "$root"/exercises/03-coalesced/bug-*.cl | head -n 1)"
 start=$(date +%s)
-nomodel "$bin" grade 1 2 3 --batch "$b" -j 2 --timeout 1 -o "$tmp/grades.csv" --seed 77 2> "$tmp/batch.err"
+nomodel "$bin" grade 1 2 3 --batch "$b" -j 2 --timeout 4 -o "$tmp/grades.csv" --seed 77 2> "$tmp/batch.err"
 rc=$?
 took=$(( $(date +%s) - start ))
 if [ $rc -eq 0 ] && grep -q 'none of the exercise files was found for: =fay' "$tmp/batch.err" &&

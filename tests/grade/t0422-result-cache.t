@@ -11,7 +11,8 @@ if ! "$bin" analyze --help >/dev/null 2>&1 || [ ! -f "$build/cltutor-gpumodel.so
   exit 0
 fi
 export CLTUTOR_RESULT_CACHE="$tmp/results"
-entries() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' 2>/dev/null | wc -l | tr -d ' '; }
+# simulations kept (the GPU model's entries hold its figures; the others are plain runs)
+entries() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' -exec grep -l '"figures"' {} + 2>/dev/null | wc -l | tr -d ' '; }
 
 # student DIR [COMMENT]: the references of chapters 3 and 4 as DIR's exercises, each with COMMENT appended
 student() {

@@ -36,7 +36,7 @@ chmod +x "$tmp/fake-editor"
 edit_action() { printf '%s\n' "$1" > "$tmp/edit-action"; }
 
 ws="$tmp/ws"
-base_env="ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share LANG=C.UTF-8 LC_ALL= LC_MESSAGES= CLTUTOR_WORKSPACE=$ws VISUAL= EDITOR=$tmp/fake-editor CLTUTOR_UI_TIMEOUT=3 PATH=$PATH"
+base_env="CLTUTOR_UI_TRACE=$tmp/trace ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share LANG=C.UTF-8 LC_ALL= LC_MESSAGES= CLTUTOR_WORKSPACE=$ws VISUAL= EDITOR=$tmp/fake-editor CLTUTOR_UI_TIMEOUT=3 PATH=$PATH"
 mkdir -p "$tmp/home"
 
 # start [ENV=VALUE...]: a fresh session running cltutor at 100x30
@@ -49,7 +49,24 @@ start() {
   wait_for "cltutor" 10
 }
 screen() { T capture-pane -p -t ui 2>/dev/null; }
-keys() { T send-keys -t ui "$@"; sleep 0.25; }
+# keys KEY...: sends them, and waits until the course has drawn the screen
+# after reading them (its trace, $CLTUTOR_UI_TRACE), at most 3 s
+drawn() { grep -c '^keys' "$tmp/trace" 2>/dev/null || echo 0; }
+# idle [SECONDS]: until the course has drawn a screen with no work running (default 120 s)
+idle() {
+  n=$(( ${1:-120} * 20 ))
+  while [ "$n" -gt 0 ] && [ "$(grep -E '^(busy|idle)$' "$tmp/trace" 2>/dev/null | tail -n 1)" != idle ]; do
+    sleep 0.05
+    n=$((n - 1))
+  done
+  [ "$n" -gt 0 ]
+}
+keys() {
+  before=$(drawn)
+  T send-keys -t ui "$@"
+  n=60
+  while [ "$n" -gt 0 ] && [ "$(drawn)" -le "$before" ]; do sleep 0.05; n=$((n - 1)); done
+}
 # wait_for TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
   n=$(( ${2:-15} * 10 ))

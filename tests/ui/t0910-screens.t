@@ -8,14 +8,15 @@ stored="$here/screens"
 update=${CLTUTOR_UPDATE_SCREENS:-}
 device=$("$bin" devices --json 2>/dev/null | python3 -c 'import json,sys; d=[x for x in json.load(sys.stdin) if x.get("default")]; print(d[0]["name"] if d else "")')
 
-# the screen, normalised (screen_norm.py), once it has stopped changing
+# the screen, normalised (screen_norm.py), once the course is idle and it has stopped changing
 settled() {
+  idle
   last="" n=0
   while [ "$n" -lt 40 ]; do
     now=$(screen | python3 "$here/screen_norm.py" "$device" "$tmp")
     [ -n "$last" ] && [ "$now" = "$last" ] && { printf '%s\n' "$now"; return 0; }
     last=$now
-    sleep 0.5
+    sleep 0.2
     n=$((n + 1))
   done
   printf '%s\n' "$now"
@@ -54,7 +55,7 @@ shot() {
 
 for lang in en zh; do
   rm -rf "$ws" "$tmp/home"
-  mkdir -p "$tmp/home"
+  fresh_home
   start LANGUAGE=$([ "$lang" = zh ] && echo zh_CN || echo en)
   T resize-window -t ui -x 120 -y 40 >/dev/null 2>&1
   sleep 0.5

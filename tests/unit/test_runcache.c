@@ -98,7 +98,7 @@ START_TEST(report_round_trip) {
     memset(&r, 0, sizeof r);
     r.status = ENG_WRONG;
     snprintf(r.headline, sizeof r.headline, "Wrong result");
-    snprintf(r.message, sizeof r.message, "3 of 256 bins differ");
+    snprintf(r.message, sizeof r.message, "k.cl: 3 of 256 bins differ");
     r.build_log = strdup("k.cl:3:1: warning: unused");
     r.error_line = 3;
     snprintf(r.device.name, sizeof r.device.name, "Oclgrind Simulator");
@@ -118,13 +118,17 @@ START_TEST(report_round_trip) {
     snprintf(r.kinfo[0].name, sizeof r.kinfo[0].name, "histogram");
     r.kinfo[0].local_mem = 1024;
     r.kinfo[0].n_args = 2;
+    double samples[] = {1.5, 2.5, 2.0};
+    r.samples_ms = malloc(sizeof samples);
+    memcpy(r.samples_ms, samples, sizeof samples);
+    r.n_samples = 3;
     r.kinfo[0].arg_space[0] = 'g', r.kinfo[0].arg_space[1] = 'l';
     snprintf(r.kinfo[0].arg_name[1], sizeof r.kinfo[0].arg_name[1], "bins");
-    cJSON *j = runcache_report_json(&r);
-    ck_assert_int_eq(runcache_report_from_json(j, &back), 0);
+    cJSON *j = runcache_report_json(&r, "k.cl");
+    ck_assert_int_eq(runcache_report_from_json(j, "other.cl", &back), 0);
     ck_assert_int_eq(back.status, ENG_WRONG);
-    ck_assert_str_eq(back.message, r.message);
-    ck_assert_str_eq(back.build_log, r.build_log);
+    ck_assert_str_eq(back.message, "other.cl: 3 of 256 bins differ");
+    ck_assert_str_eq(back.build_log, "other.cl:3:1: warning: unused"); /* named as the asker names it */
     ck_assert_ptr_null(back.worker_output);
     ck_assert_str_eq(back.device.name, "Oclgrind Simulator");
     ck_assert(back.seed == r.seed);
@@ -134,10 +138,12 @@ START_TEST(report_round_trip) {
     ck_assert_int_eq((int)back.kinfo[0].local_mem, 1024);
     ck_assert_int_eq(back.kinfo[0].arg_space[1], 'l');
     ck_assert_str_eq(back.kinfo[0].arg_name[1], "bins");
+    ck_assert_int_eq(back.n_samples, 3);
+    ck_assert(back.timing.median == 2.0);
     engine_report_free(&back);
     /* a field missing: the entry is not used */
     cJSON_DeleteItemFromObject(j, "verify");
-    ck_assert_int_eq(runcache_report_from_json(j, &back), -1);
+    ck_assert_int_eq(runcache_report_from_json(j, "other.cl", &back), -1);
     ck_assert_ptr_null(back.build_log);
     cJSON_Delete(j);
     engine_report_free(&r);
