@@ -140,7 +140,7 @@ test: deps test-deps
 
 check: deps test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin
-	@sh tests/run_all.sh --list tests/CHECK $(if $(JOBS),-j $(JOBS)) $(BUILD)
+	@CLTUTOR_TEST_SAMPLE=1 sh tests/run_all.sh --list tests/CHECK $(if $(JOBS),-j $(JOBS)) $(BUILD)
 
 # Reference kernels against the device's own limits (see docs/results/).
 bench: deps

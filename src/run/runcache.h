@@ -38,8 +38,8 @@ void runcache_key_lesson(runcache_key *k, const lesson *l);
 int runcache_key_done(runcache_key *k);
 
 /* Begins the key of a run of rq: the kernel's text (not its path), the
- * chapter, size and seed, and the cltutor programs (this one and the
- * worker). -1 when the run cannot be kept: a file the grader's source
+ * chapter, size and seed, the language of the messages, and the cltutor
+ * programs (this one and the worker). -1 when the run cannot be kept: a file the grader's source
  * policy refuses (it may read other files or branch on the device). */
 int runcache_key_run(runcache_key *k, const char *what, const engine_request *rq);
 /* Adds the OpenCL runtimes a worker would load: the ICD loader's vendor

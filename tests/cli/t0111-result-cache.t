@@ -42,7 +42,14 @@ run timed2 "$tmp/mine.cl" --size 700x20
 if [ "$(recalled "$tmp/timed2.json")" = False ] && [ "$(entries)" = 5 ]; then ok "a timed run is never kept"
 else bad "timed run kept (entries $(entries))"; fi
 
+# a report's sentences are in the language it was asked in
+LANGUAGE=zh_CN "$bin" run 3 --kernel "$tmp/mine.cl" --no-timing --size 702x20 > "$tmp/zh.txt" 2>&1
+LANGUAGE=en "$bin" run 3 --kernel "$tmp/mine.cl" --no-timing --size 702x20 > "$tmp/en.txt" 2>&1
+if grep -q '标准答案' "$tmp/zh.txt" && grep -q 'match the golden reference' "$tmp/en.txt" && [ "$(entries)" = 7 ]; then
+  ok "a run asked in Chinese, then in English, answers each in its language"
+else bad "languages (entries $(entries))" "$(cat "$tmp/zh.txt" "$tmp/en.txt")"; fi
+
 "$bin" run 2 --kernel "$k/out_of_bounds.cl" --no-timing --json > "$tmp/crash.json" 2>/dev/null
-[ "$(entries)" = 5 ] && ok "a crash is not kept" || bad "a crash was kept (entries $(entries))" "$(cat "$tmp/crash.json")"
+[ "$(entries)" = 7 ] && ok "a crash is not kept" || bad "a crash was kept (entries $(entries))" "$(cat "$tmp/crash.json")"
 
 finish
