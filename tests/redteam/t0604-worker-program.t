@@ -11,7 +11,7 @@ mkdir -p "$tmp/elsewhere"
 cp "$bin" "$tmp/elsewhere/tutor"
 expect "a copy of cltutor under another name, with no cltutor beside it, says what to do" 3 \
   "no cltutor program in $tmp/elsewhere.*CLTUTOR_WORKER" -- \
-  env CLTUTOR_DATA="$root" "$tmp/elsewhere/tutor" run 2 --solution --size 100x4 --no-timing
+  env -u CLTUTOR_WORKER CLTUTOR_DATA="$root" "$tmp/elsewhere/tutor" run 2 --solution --size 100x4 --no-timing
 expect "... and runs kernels with CLTUTOR_WORKER" 0 '^Correct' -- \
   env CLTUTOR_DATA="$root" CLTUTOR_WORKER="$bin" "$tmp/elsewhere/tutor" run 2 --solution --size 100x4 --no-timing
 # a worker program of its own, so that other runs on the machine do not count

@@ -77,6 +77,18 @@ wait_for() {
   done
   return 1
 }
+# wait_any SECONDS TEXT...: until the screen shows any of the TEXTs (one per language, say)
+wait_any() {
+  n=$(( $1 * 10 ))
+  shift
+  printf '%s\n' "$@" > "$tmp/any"
+  while [ "$n" -gt 0 ]; do
+    screen | grep -qF -f "$tmp/any" && return 0
+    sleep 0.1
+    n=$((n - 1))
+  done
+  return 1
+}
 # check NAME TEXT...: the screen shows every TEXT (waiting up to 20 s for the first)
 check() {
   name=$1

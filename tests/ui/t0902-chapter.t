@@ -28,7 +28,7 @@ capture results-pass
 grep -q "$ex1" "$tmp/editor.log" && ok "edit: the editor got the kernel" || bad "edit: the editor got the kernel"
 keys 4
 check "timing tab" "Kernel time" "spread" "bandwidth" "serial C on this CPU" "this chapter's reference"
-wait_for "x faster" 20 || wait_for "x slower" 5 || wait_for "about as fast" 5
+wait_any 20 "x faster" "x slower" "about as fast"
 check "timing: the reference measured once" "this chapter's reference"
 keys 5
 check "history: every run as a bar" "✓ pass" "2 runs, oldest first" "✗ wrong" "█"   # the check's verdict comes last

@@ -19,7 +19,7 @@ start
 keys 2
 wait_for "Lesson" 10
 keys 8
-if wait_for "GPU memory model of" 90 || wait_for "could not analyse" 5; then ok "GPU model tab: a report or what to install"
+if wait_any 90 "GPU memory model of" "could not analyse"; then ok "GPU model tab: a report or what to install"
 else bad "GPU model tab: a report or what to install"; fi
 capture gpu-model
 finish

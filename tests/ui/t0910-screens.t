@@ -67,28 +67,28 @@ for lang in en zh; do
   wait_for "histogram.cl" 10
   # wrong the same way every time: every vote for one bin (the starting file races)
   sed 's/atomic_inc(&histogram\[nearest\]);/atomic_inc(\&histogram[0]);/' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
-  wait_for "run 1" 30 || wait_for "第 1 次运行" 5
+  wait_any 30 "run 1" "第 1 次运行"
   shot wrong "$lang"
   cp "$root/kernels/02-atomic/histogram.cl" "$ex2"
-  wait_for "run 2" 30 || wait_for "第 2 次运行" 5
-  wait_for "Chapter passed" 120 || wait_for "本章通过" 5
+  wait_any 30 "run 2" "第 2 次运行"
+  wait_any 120 "Chapter passed" "本章通过"
   sleep 9 # the status line's note has gone
   shot passing "$lang"
   # (a racy kernel's screen is not stored: which runs lose an update, and which
   # work-items Oclgrind names first, change from run to run; t0904 checks it)
   cp "$here/../cli/kernels/out_of_bounds.cl" "$ex2"
-  wait_for "run 3" 30 || wait_for "第 3 次运行" 5
+  wait_any 30 "run 3" "第 3 次运行"
   shot crash "$lang"
   cp "$root/kernels/02-atomic/histogram.cl" "$ex2"
-  wait_for "run 4" 30 || wait_for "第 4 次运行" 5
+  wait_any 30 "run 4" "第 4 次运行"
   keys 8
-  wait_for "GPU memory model of" 90 || wait_for "GPU 内存模型" 30
+  wait_any 90 "GPU memory model of" "GPU 内存模型"
   # the verdict ends with a note that stays a few seconds: the screen is taken once it has gone
-  wait_for "Chapter passed" 120 || wait_for "本章通过" 5
+  wait_any 120 "Chapter passed" "本章通过"
   gone "Chapter passed" 30 && gone "本章通过" 30
   shot gpu-model "$lang"
   keys v   # the warp picture of the busiest instruction (the tab's cursor is on no row)
-  wait_for "See the warp" 10 || wait_for "看线程束" 5
+  wait_any 10 "See the warp" "看线程束"
   shot warp "$lang"
   keys Escape
 done

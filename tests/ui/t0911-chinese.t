@@ -45,7 +45,7 @@ keys 3
 wait_for "03-coalesced" 10
 cp "$root/kernels/03-coalesced/histogram.cl" "$ws/exercises/03-coalesced/histogram.cl"
 keys r
-wait_for "Run 1" 60 || wait_for "Correct" 5
+wait_any 60 "Run 1" "Correct"
 keys 8
 if wait_for "GPU memory model of" 120; then ok "English first: the GPU model's report"; else bad "English first: the GPU model's report"; fi
 keys L
