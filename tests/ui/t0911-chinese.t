@@ -9,9 +9,11 @@ cat "$root"/exercises/*/*.cl "$root"/kernels/*/*.cl 2>/dev/null | grep -o '[A-Za
 "$bin" devices --json 2>/dev/null | python3 -c 'import json,sys
 for d in json.load(sys.stdin): print(d["name"].replace("-", " ").replace("(", " ").replace(")", " "), d["platform"])' | tr ' ' '\n' >> "$tmp/allowed"
 
-# look NAME: the header, the results pane and the status line (120x40: rows 25-40) say nothing in English
+# look NAME: the header, the results pane and the status line (120x40: rows 25-40) say nothing in English,
+# once the course has finished what it was doing (a run's check comes after the run)
 look() {
-  sleep 1.5
+  idle 60
+  sleep 0.2
   screen > "$tmp/screen"
   { sed -n 1p "$tmp/screen"; sed -n '25,40p' "$tmp/screen"; } > "$tmp/part"
   if out=$(python3 "$here/english_left.py" "$tmp/part" "$tmp/allowed"); then ok "Chinese: $1"
