@@ -279,12 +279,8 @@ static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed,
 static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb item_cb, void *user) {
     char *text = util_read_file(rq->kernel_path, NULL);
     if (!text) return 0; /* the first run says why it cannot read it */
-    char options[512], names_buf[1024];
-    const char *names[33];
-    problem_build_options(rq->lesson, options, sizeof options);
-    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
     srcpolicy_finding f;
-    int bad = srcpolicy_check(text, rq->display_path ? rq->display_path : rq->kernel_path, names, SRCPOLICY_ALL, &f);
+    int bad = srcpolicy_check_chapter(text, rq->display_path ? rq->display_path : rq->kernel_path, rq->lesson, &f);
     free(text);
     if (!bad) return 0;
     for (int i = 0; i < v->n; i++) {

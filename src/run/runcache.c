@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int runcache_folder(char *buf, size_t len) {
     const char *env = getenv("CLTUTOR_RESULT_CACHE");
@@ -51,11 +52,15 @@ void runcache_key_u64(runcache_key *k, const char *name, uint64_t value) {
 }
 
 void runcache_key_file(runcache_key *k, const char *name, const char *path) {
-    size_t len = 0;
-    char *data = path ? util_read_file(path, &len) : NULL;
-    if (!data) k->unreadable = 1;
-    else runcache_key_bytes(k, name, data, len);
-    free(data);
+    struct stat st;
+    if (!path || stat(path, &st) != 0) {
+        k->unreadable = 1;
+        return;
+    }
+    char id[128];
+    snprintf(id, sizeof id, "%llu %llu %lld %lld.%09ld", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+             (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    runcache_key_str(k, name, id);
 }
 
 void runcache_key_lesson(runcache_key *k, const lesson *l) {
@@ -78,12 +83,9 @@ int runcache_key_done(runcache_key *k) {
 int runcache_key_run(runcache_key *k, const char *what, const engine_request *rq) {
     char *text = util_read_file(rq->kernel_path, NULL);
     if (!text) return -1;
-    char options[512], names_buf[1024], worker[PATH_MAX], why[256];
-    const char *names[33];
-    problem_build_options(rq->lesson, options, sizeof options);
-    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
+    char worker[PATH_MAX], why[256];
     srcpolicy_finding f;
-    int refused = srcpolicy_check(text, NULL, names, SRCPOLICY_ALL, &f) != 0;
+    int refused = srcpolicy_check_chapter(text, NULL, rq->lesson, &f) != 0;
     if (refused || wproto_find_worker(worker, sizeof worker, why, sizeof why) != 0) {
         free(text);
         return -1;

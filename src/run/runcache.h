@@ -30,7 +30,9 @@ void runcache_key_init(runcache_key *k, const char *what);
 void runcache_key_bytes(runcache_key *k, const char *name, const void *data, size_t len);
 void runcache_key_str(runcache_key *k, const char *name, const char *value); /* NULL as "" */
 void runcache_key_u64(runcache_key *k, const char *name, uint64_t value);
-/* The file's content (a program's build): marks the key unusable when unreadable. */
+/* A program or library by its file's identity (device, inode, size, time
+ * of its last change: a rebuild or an upgrade changes it), read without
+ * reading the file on every run; marks the key unusable when it is missing. */
 void runcache_key_file(runcache_key *k, const char *name, const char *path);
 /* The chapter's identity and parameters: what a kernel is run with. */
 void runcache_key_lesson(runcache_key *k, const lesson *l);

@@ -1,5 +1,6 @@
 /* srcpolicy — what graded OpenCL C source may not do, decided on the text as the preprocessor sees it. */
 #include "run/srcpolicy.h"
+#include "problem/problem.h"
 #include "text/i18n.h"
 
 #include <stdio.h>
@@ -772,4 +773,12 @@ int srcpolicy_option_macros(const char *options, char *buf, size_t len, const ch
     }
     names[n] = NULL;
     return n;
+}
+
+int srcpolicy_check_chapter(const char *src, const char *display, const lesson *l, srcpolicy_finding *f) {
+    char options[512], names_buf[1024];
+    const char *names[33];
+    problem_build_options(l, options, sizeof options);
+    srcpolicy_option_macros(options, names_buf, sizeof names_buf, names, 33);
+    return srcpolicy_check(src, display, names, SRCPOLICY_ALL, f);
 }

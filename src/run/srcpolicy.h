@@ -1,6 +1,7 @@
 /* srcpolicy — what graded OpenCL C source may not do, decided on the text as the preprocessor sees it. */
 #ifndef CLT_SRCPOLICY_H
 #define CLT_SRCPOLICY_H
+#include "course/catalog.h"
 #include <stddef.h>
 
 /* What a finding is about. Names are stable (reports and tests use them). */
@@ -70,5 +71,8 @@ int srcpolicy_check(const char *src, const char *display, const char *const *all
  * for srcpolicy_check's allowed list. The names are copied into buf; names[]
  * gets up to max-1 pointers into it and a terminating NULL. Returns the count. */
 int srcpolicy_option_macros(const char *options, char *buf, size_t len, const char **names, int max);
+
+/* srcpolicy_check of every rule, with the macros the chapter's build options define allowed. */
+int srcpolicy_check_chapter(const char *src, const char *display, const lesson *l, srcpolicy_finding *f);
 
 #endif
