@@ -22,7 +22,7 @@
 static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
     "                              [--timeout SEC] [--json] [--draw [LINE]]\n"
-    "                              [--gpu GPU | --no-predict]\n"
+    "                              [--gpu GPU | --no-predict] [--groups N [--in-order]]\n"
     "\n"
     "Runs a chapter's kernel on Oclgrind, an OpenCL simulator, and reports what a\n"
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
@@ -52,6 +52,14 @@ static const char *const analyze_usage = N_(
     "                   in devices/ (nvidia-h100, the default, or nvidia-h200) or a\n"
     "                   file written by `cltutor bench --profile`\n"
     "  --no-predict     no predicted time\n"
+    "  --groups N       simulate only N work-groups of each launch, spread from an\n"
+    "                   offset (--seed draws it), and count their figures for all:\n"
+    "                   a large size analysed in seconds. Its answer is wrong (the\n"
+    "                   other groups never ran) and there is no race check or\n"
+    "                   comparison; `cltutor run` at that size checks the answer\n"
+    "  --in-order       with --groups: the first N work-groups, for kernels whose\n"
+    "                   groups wait on earlier ones (a look-back)\n"
+    "  --seed N         with --groups: draws which work-groups run\n"
     "\n"
     "Exit status: 0 analysed, 1 analysed and the simulator found memory errors,\n"
     "data races or uninitialised reads, 2 build error, 3 crash or timeout,\n"
@@ -136,10 +144,11 @@ static int draw_line_of(const char *arg, int with_json) {
 
 /* Analyses rq's kernel (compared when asked) into rep; returns its predicted
  * time (NULL: none asked, or no analysis). */
-static gp_chapter *analyze_and_predict(cli_ctx *cx, const engine_request *rq, int compare, int predict, const char *gpu,
-                                       cli_live_status *ls, gpumodel_report *rep) {
+static gp_chapter *analyze_and_predict(cli_ctx *cx, const engine_request *rq, const gm_sampling *smp, int compare,
+                                       int predict, const char *gpu, cli_live_status *ls, gpumodel_report *rep) {
     gpumodel_cache kept = {0}; /* the compared file's analysis, for its predicted time */
-    gpumodel_analyze_chapter(rq, &cx->cat, &cx->paths, compare, &kept, on_progress, ls, NULL, rep);
+    if (smp->groups) gpumodel_analyze_sampled(rq, smp, on_progress, ls, NULL, rep);
+    else gpumodel_analyze_chapter(rq, &cx->cat, &cx->paths, compare, &kept, on_progress, ls, NULL, rep);
     cli_clear_status(ls);
     gp_chapter *gp = predict && rep->status == GM_OK ? calloc(1, sizeof *gp) : NULL;
     if (gp) gp_chapter_predict(cx->paths.data, &cx->cat, gpu, rq->lesson, rep, kept.set ? &kept.rep : NULL, NULL, gp);
@@ -183,6 +192,29 @@ static int exit_code_for(const gpumodel_report *rep) {
     return gpumodel_has_errors(rep) ? EXIT_WRONG : EXIT_CORRECT;
 }
 
+/* --groups, --in-order and --seed as a sampling (gm_sample.h); -1 after a usage error. */
+static int sampling_of(gm_sampling *smp, double groups, double draw_seed, int drawing) {
+    smp->groups = (unsigned)groups;
+    smp->draw = (uint64_t)draw_seed;
+    if (!smp->groups && smp->in_order)
+        return cli_usage_error("analyze", "%s", _("--in-order goes with --groups N")), -1;
+    if (smp->groups && drawing)
+        return cli_usage_error("analyze", "%s", _("--draw and --groups cannot be used together")), -1;
+    return 0;
+}
+
+/* The file to analyse: --kernel's, the reference, or the learner's exercise; -1 after saying why. */
+static int kernel_file(cli_ctx *cx, const lesson *l, const char *kernel, int solution, char *path, size_t len) {
+    char err[1400];
+    if (kernel) snprintf(path, len, "%s", kernel);
+    else if (solution) return cli_solution_path(cx, "analyze", l, path, len) != 0 ? -1 : 0;
+    else if (paths_exercise(&cx->paths, l, path, len, err, sizeof err) != 0) {
+        fprintf(stderr, "cltutor analyze: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"kernel", required_argument, 0, 'k'}, {"size", required_argument, 0, 's'},
@@ -190,7 +222,10 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         {"no-compare", no_argument, 0, 'C'},   {"timeout", required_argument, 0, 't'},
         {"draw", optional_argument, 0, 'D'},   {"help", no_argument, 0, 'h'},
         {"gpu", required_argument, 0, 'g'},    {"no-predict", no_argument, 0, 'P'},
-        {0, 0, 0, 0}};
+        {"groups", required_argument, 0, 'G'}, {"in-order", no_argument, 0, 'O'},
+        {"seed", required_argument, 0, 'S'},   {0, 0, 0, 0}};
+    gm_sampling smp = {0};
+    double groups = 0, draw_seed = 0;
     engine_request rq;
     engine_request_defaults(&rq);
     rq.timeout_s = 120;
@@ -210,6 +245,13 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
         case 'D': drawing = 1; draw_arg = optarg; break;
         case 'g': gpu = optarg; break;
         case 'P': predict = 0; break;
+        case 'G':
+            if (cli_parse_double("analyze", "--groups", optarg, 1, 64, &groups)) return EXIT_USAGE;
+            break;
+        case 'O': smp.in_order = 1; break;
+        case 'S':
+            if (cli_parse_double("analyze", "--seed", optarg, 0, 9007199254740991.0, &draw_seed)) return EXIT_USAGE;
+            break;
         case 'h': fputs(_(analyze_usage), stdout); return 0;
         default: return cli_usage_error("analyze", _("unknown option %s"), argv[optind - 1]);
         }
@@ -221,6 +263,7 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     if ((draw_line = draw_line_of(draw_arg, drawing && json)) < 0) return EXIT_USAGE;
     if (kernel && solution)
         return cli_usage_error("analyze", "%s", _("--kernel and --solution cannot be used together"));
+    if (sampling_of(&smp, groups, draw_seed, drawing) != 0) return EXIT_USAGE;
     int rc = cli_load_course(cx);
     if (rc) return rc;
     const lesson *l = cli_find_lesson(cx, "analyze", argv[optind]);
@@ -230,18 +273,12 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv) {
     memset(&rep, 0, sizeof rep);
     if (!backend_found(&rep, json)) return EXIT_NO_DEVICE;
 
-    char path[1400], err[1400];
-    if (kernel) snprintf(path, sizeof path, "%s", kernel);
-    else if (solution) {
-        if (cli_solution_path(cx, "analyze", l, path, sizeof path) != 0) return EXIT_USAGE;
-    } else if (paths_exercise(&cx->paths, l, path, sizeof path, err, sizeof err) != 0) {
-        fprintf(stderr, "cltutor analyze: %s\n", err);
-        return EXIT_USAGE;
-    }
+    char path[1400];
+    if (kernel_file(cx, l, kernel, solution, path, sizeof path) != 0) return EXIT_USAGE;
     rq.lesson = l;
     rq.kernel_path = path;
     cli_live_status ls = {.enabled = !json && isatty(2)};
-    gp_chapter *gp = analyze_and_predict(cx, &rq, compare, predict && !drawing, gpu, &ls, &rep);
+    gp_chapter *gp = analyze_and_predict(cx, &rq, &smp, compare, predict && !drawing, gpu, &ls, &rep);
 
     int code = exit_code_for(&rep);
     if (json) {

@@ -243,7 +243,7 @@ static int cmp_access(const void *x, const void *y) {
 }
 
 /* "kernel NAME DIMS G0 G1 G2 L0 L1 L2 SECONDS": a launch begins; the kernel in *k. */
-static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel **k, int *blocks) {
+static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel **k, int *blocks, double *scale) {
     char name[64];
     int dims;
     unsigned long long g[3], l[3];
@@ -258,6 +258,9 @@ static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel *
     }
     (*k)->launches++;
     (*k)->sim_s += secs;
+    unsigned long long groups = 1;
+    for (int d = 0; d < 3; d++) groups *= l[d] ? (g[d] + l[d] - 1) / l[d] : 1;
+    *scale = gm_sample_scale(&rep->sample, groups);
     (*blocks)++;
     return 0;
 }
@@ -266,7 +269,7 @@ static int parse_kernel_line(const char *line, gpumodel_report *rep, gm_kernel *
  * none) and the 128-byte lines (both optional): one memory instruction's
  * figures, added up over launches;
  * *at gets its index in k->acc (-1 when it could not be kept). */
-static int parse_inst_line(const char *line, gm_kernel *k, int *at) {
+static int parse_inst_line(const char *line, gm_kernel *k, double scale, int *at) {
     int ln, cn, arg = -1;
     char sp[16], kd[16];
     unsigned wmin, wmax;
@@ -277,6 +280,9 @@ static int parse_inst_line(const char *line, gm_kernel *k, int *at) {
                    &ln, &cn, sp, kd, &wmin, &wmax, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
                    &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &arg, &v[15]);
     if (n < 21 || space_from(sp) < 0 || kind_from(kd) < 0) return -1;
+    if (scale > 1) /* a sampled launch: its sums count for every work-group (the maxima stay) */
+        for (int i = 0; i < 17; i++)
+            if (i != 9 && i != 11 && i != 13) v[i] = (unsigned long long)((double)v[i] * scale + 0.5);
     gm_access *a = access_at(k, ln, cn, space_from(sp), kind_from(kd));
     *at = a ? (int)(a - k->acc) : -1;
     if (!a) return 0;
@@ -441,6 +447,7 @@ static int parse_msg_line(const char *line, gpumodel_report *rep, const gm_kerne
 int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t errlen) {
     gm_kernel *k = NULL;
     int blocks = 0, lineno = 0, last = -1;
+    double scale = 1;
     for (const char *p = text; p && *p;) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -451,8 +458,8 @@ int gpumodel_parse(const char *text, gpumodel_report *rep, char *err, size_t err
         lineno++;
         p = eol ? eol + 1 : NULL;
         int bad = 0;
-        if (!strncmp(line, "kernel ", 7)) { bad = parse_kernel_line(line, rep, &k, &blocks); last = -1; }
-        else if (!strncmp(line, "inst ", 5) && k) bad = parse_inst_line(line, k, &last);
+        if (!strncmp(line, "kernel ", 7)) { bad = parse_kernel_line(line, rep, &k, &blocks, &scale); last = -1; }
+        else if (!strncmp(line, "inst ", 5) && k) bad = parse_inst_line(line, k, scale, &last);
         else if (!strncmp(line, "req ", 4) && k) bad = parse_req_line(line, last >= 0 ? &k->acc[last] : NULL, blocks);
         else if (!strncmp(line, "uninit ", 7) && k) bad = parse_uninit_line(line, rep, k);
         else if (!strncmp(line, "ptrtoint ", 9) && k) bad = parse_pointer_int_line(line, rep, k);

@@ -213,10 +213,29 @@ static void explain_failure(gpumodel_report *rep, const engine_request *rq, cons
 /* races: look for data races too (a third slower); the comparison's run, whose
  * findings are not shown, goes without. An analysis made before with the
  * same key is taken from the cache of run results instead of simulated again. */
-static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, void *user, volatile int *cancel,
-                   gpumodel_report *rep) {
+/* The text the simulator runs when only some work-groups are (gm_sample.h),
+ * written into dir; its path in out. -1 with rep's message. */
+static int sampled_copy(const engine_request *rq, const gm_sampling *smp, const char *dir, char *out, size_t len,
+                        gpumodel_report *rep) {
+    char *src = util_read_file(rq->kernel_path, NULL), err[512] = "";
+    char *text = src ? gm_sample_source(src, smp, err, sizeof err) : NULL;
+    free(src);
+    snprintf(out, len, "%s/sampled.cl", dir);
+    int rc = text && util_write_file_atomic(out, text, strlen(text)) == 0 ? 0 : -1;
+    free(text);
+    if (rc != 0) {
+        rep->status = GM_FAILED;
+        util_errf(rep->message, sizeof rep->message, "%s: %s", rq->display_path ? rq->display_path : rq->kernel_path,
+                  *err ? err : _("cannot be read"));
+    }
+    return rc;
+}
+
+static int analyze(const engine_request *rq_in, int races, const gm_sampling *smp, run_progress_cb cb, void *user,
+                   volatile int *cancel, gpumodel_report *rep) {
     memset(rep, 0, sizeof *rep);
     engine_request rq = *rq_in;
+    if (smp) rep->sample = *smp;
     snprintf(rep->kernel_path, sizeof rep->kernel_path, "%s", rq.display_path ? rq.display_path : rq.kernel_path);
     char icd[1024], plugin[1024];
     if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, rep->message, sizeof rep->message) != 0) {
@@ -237,6 +256,15 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
         rep->status = GM_FAILED;
         util_errf(rep->message, sizeof rep->message, _("cannot make a temporary folder in %s"), tmp && *tmp ? tmp : "/tmp");
         return -1;
+    }
+    char sampled[600];
+    if (smp && smp->groups) {
+        if (!rq.display_path) rq.display_path = rq.kernel_path;
+        if (sampled_copy(&rq, smp, dir, sampled, sizeof sampled, rep) != 0) {
+            rmdir(dir);
+            return -1;
+        }
+        rq.kernel_path = sampled;
     }
     char icd_file[600];
     snprintf(icd_file, sizeof icd_file, "%s/oclgrind.icd", dir);
@@ -276,6 +304,7 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
     rep->wall_s = util_now() - t0;
     snprintf(rep->size_text, sizeof rep->size_text, "%s", rep->run.size_text[0] ? rep->run.size_text : rq.size_spec);
     unlink(icd_file);
+    if (smp && smp->groups) unlink(sampled);
     rmdir(dir);
 
     engine_status st = rep->run.status;
@@ -301,7 +330,12 @@ static int analyze(const engine_request *rq_in, int races, run_progress_cb cb, v
 
 int gpumodel_analyze(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep) {
-    return analyze(rq, 1, cb, user, cancel, rep);
+    return analyze(rq, 1, NULL, cb, user, cancel, rep);
+}
+
+int gpumodel_analyze_sampled(const engine_request *rq, const gm_sampling *smp, run_progress_cb cb, void *user,
+                             volatile int *cancel, gpumodel_report *rep) {
+    return analyze(rq, 0, smp, cb, user, cancel, rep);
 }
 
 /* ---- a chapter, compared ---- */
@@ -390,7 +424,7 @@ int gpumodel_analyze_chapter(const engine_request *rq, const catalog *cat, const
     if (!reuse) {
         gpumodel_cache_free(kept);
         prefix_ctx pc = {cb, user};
-        analyze(&prq, 0, cb ? prefixed_progress : NULL, &pc, cancel, &kept->rep);
+        analyze(&prq, 0, NULL, cb ? prefixed_progress : NULL, &pc, cancel, &kept->rep);
         kept->set = kept->rep.status == GM_OK && !(cancel && *cancel); /* a failed analysis is not kept */
         snprintf(kept->path, sizeof kept->path, "%s", other);
         snprintf(kept->size, sizeof kept->size, "%s", prq.size_spec);

@@ -6,6 +6,7 @@
 #include "course/catalog.h"
 #include "run/engine.h"
 #include "course/paths.h"
+#include "gpumodel/gm_sample.h"
 
 #define GM_WARP 32      /* work-items per warp */
 #define GM_SECTOR 32    /* bytes per memory sector */
@@ -156,6 +157,7 @@ typedef struct {
     int n_prev_kernels;
     double wall_s;
     int recalled;                        /* taken from the cache of run results (run/runcache), not simulated again */
+    gm_sampling sample;                  /* the work-groups simulated (groups 0: all); the figures count for all */
     unsigned helper_answer[GM_MAX_ANSWER]; /* what the problem's helper kernel answered (left out of kernels) */
     int n_helper_answer;
 } gpumodel_report;
@@ -173,6 +175,13 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
  * analysed. */
 int gpumodel_analyze(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep);
+
+/* Analyses rq's kernel at a large size with only smp's work-groups simulated,
+ * without the race check: figures scaled to every work-group, for the cost at
+ * a hidden test's size. The run's answer is wrong (the other groups never
+ * ran); the test at that size judges correctness. */
+int gpumodel_analyze_sampled(const engine_request *rq, const gm_sampling *smp, run_progress_cb cb, void *user,
+                             volatile int *cancel, gpumodel_report *rep);
 
 /* The last analysis of the file a chapter's kernel is compared with, kept
  * by its owner between analyses (it rarely changes while a learner saves

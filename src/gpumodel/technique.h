@@ -78,6 +78,7 @@ typedef struct {
     int line;             /* the source line that decides it, 0 when none */
     char kernel[64];      /* the kernel that decides it */
     char detail[1280];    /* what was measured, what the chapter asks, what to change */
+    int at_scale;         /* decided by the run at a large size (technique_inputs.at_scale), not the analysis size */
 } technique_result;
 
 /* Whether the check compares with the previous chapter's reference (which
@@ -112,6 +113,12 @@ typedef struct {
     const gm_cost *reference;        /* the chapter's reference's cost at the same size and input */
     const lesson *lesson;            /* the chapter (its bench size, for the cost) */
     const gp_profile *profile;       /* the GPU the cost is modelled on */
+    /* the same kernel at a hidden test's full size, some work-groups simulated
+     * (gpumodel_analyze_sampled), and the reference's cost there: the cost must
+     * hold at both sizes, so that no path kept for small sizes passes */
+    const gpumodel_report *at_scale;
+    const gm_cost *reference_at_scale;
+    int at_scale_hidden;             /* that size is a hidden test's: the messages do not name it */
 } technique_inputs;
 
 /* Measures one check on an analysed run (rep->status GM_OK). */

@@ -4,6 +4,7 @@
  * submission (grade_submission.c). */
 #define _GNU_SOURCE
 #include "grade/grade.h"
+#include "grade/grade_model.h"
 #include "base/exitcode.h"
 #include "gpumodel/gpumodel.h"
 #include "problem/problem.h"
@@ -291,78 +292,9 @@ static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) 
 
 static void mark_missing(grade_test *t, const char *status, const char *msg);
 
-/* The chapter's one analysis on the GPU memory model, at the technique size,
- * shared by the race check and every technique check. */
-typedef struct {
-    int done;
-    gpumodel_report gm;
-    int prev_done;              /* the previous chapter's reference at the same size (some techniques compare) */
-    gpumodel_report prev;
-    int ref_done, ref_ok;       /* the chapter's reference's cost at the same size and input (the cost check) */
-    gm_cost ref;
-    gp_profile profile;
-} chapter_analysis;
-
-/* The chapter's reference's cost at the size and input of an->gm, once; NULL where it cannot be had. */
-static const gm_cost *analyse_reference(run_ctx *rc, const lesson *l, chapter_analysis *an) {
-    if (an->ref_done) return an->ref_ok ? &an->ref : NULL;
-    an->ref_done = 1;
-    char err[512];
-    if (an->gm.status != GM_OK || verdict_cost_profile(l, &an->profile, err, sizeof err) != 0) return NULL;
-    engine_request rq;
-    engine_request_defaults(&rq);
-    rq.timeout_s = 120;
-    rq.budget_s = 0;
-    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
-    rq.memory_limit_mb = rc->o->memory_mb;
-    rq.cache_root = rc->cache_root;
-    an->ref_ok = verdict_reference_cost(l, &rq, &an->gm, &an->profile, NULL, NULL, rc->cancel, &an->ref) == 0;
-    return an->ref_ok ? &an->ref : NULL;
-}
-
-/* The previous chapter's reference, analysed at the size of an->gm. */
-static const gpumodel_report *analyse_previous(run_ctx *rc, const lesson *l, chapter_analysis *an) {
-    if (an->prev_done) return an->prev.status == GM_OK ? &an->prev : NULL;
-    an->prev_done = 1;
-    memset(&an->prev, 0, sizeof an->prev);
-    an->prev.status = GM_FAILED;
-    const catalog *cat = rc->o->cat;
-    const lesson *prev = cat && l->previous > 0 ? catalog_by_number(cat, l->previous) : NULL;
-    if (!prev || strcmp(prev->problem, l->problem) != 0 || !rc->o->course || an->gm.status != GM_OK) return NULL;
-    char ref[1400];
-    snprintf(ref, sizeof ref, "%s/kernels/%s/%s", rc->o->course, prev->id, prev->exercise);
-    engine_request rq;
-    engine_request_defaults(&rq);
-    rq.lesson = prev;
-    rq.kernel_path = ref;
-    rq.display_path = ref;
-    rq.size_spec = an->gm.size_text;
-    rq.timeout_s = 120;
-    rq.budget_s = 0;
-    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
-    rq.memory_limit_mb = rc->o->memory_mb;
-    rq.cache_root = rc->cache_root;
-    gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->prev);
-    return an->prev.status == GM_OK ? &an->prev : NULL;
-}
-
-static void analyse_once(run_ctx *rc, const lesson *l, const grade_test *t, const char *path, const char *display,
-                         chapter_analysis *an) {
-    if (an->done) return;
-    an->done = 1;
-    engine_request rq;
-    engine_request_defaults(&rq);
-    rq.lesson = l;
-    rq.kernel_path = path;
-    rq.display_path = display;
-    rq.size_spec = t->size;
-    rq.seed = t->seed;
-    rq.timeout_s = rc->o->timeout_s > 120 ? rc->o->timeout_s : 120; /* the simulator is slow */
-    rq.budget_s = 0;
-    rq.cpu_limit_s = rc->cpu_s > 300 ? rc->cpu_s : 300;
-    rq.memory_limit_mb = rc->o->memory_mb;
-    rq.cache_root = rc->cache_root;
-    gpumodel_analyze(&rq, NULL, NULL, rc->cancel, &an->gm);
+/* What a chapter's analyses may take: the run's limits. */
+static grade_model_limits limits_of(const run_ctx *rc) {
+    return (grade_model_limits){.o = rc->o, .cpu_s = rc->cpu_s, .cache_root = rc->cache_root, .cancel = rc->cancel};
 }
 
 /* Copies a verdict item's outcome into a grade test. */
@@ -380,7 +312,7 @@ static void from_item(grade_test *t, const verdict_item *it) {
 
 /* path NULL: the file is missing or refused (missing_status, missing say how). */
 static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
-                                int have_passed, chapter_analysis *an, const char *missing_status,
+                                int have_passed, grade_analysis *an, const char *missing_status,
                                 const char *missing) {
     verdict_item it;
     memset(&it, 0, sizeof it);
@@ -412,18 +344,24 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
                                       "Make the kernel correct first.")));
         return;
     }
-    analyse_once(rc, l, t, path, display, an);
+    grade_model_limits lim = limits_of(rc);
+    grade_analysis_once(&lim, l, t, path, display, an);
     if (t->kind == GT_SAFETY) {
         verdict_safety(&an->gm, &it);
     } else {
         technique_check c;
         char err[256];
         if (technique_parse(t->check, &c, 1, err, sizeof err) != 1) return;
-        technique_baseline prev = technique_baseline_of(technique_needs_previous(&c) ? analyse_previous(rc, l, an) : NULL);
+        technique_baseline prev = technique_baseline_of(technique_needs_previous(&c) ? grade_analysis_previous(&lim, l, an) : NULL);
         technique_inputs in = {.prev = &prev, .lesson = l};
         if (technique_needs_reference(&c)) {
-            in.reference = analyse_reference(rc, l, an);
+            in.reference = grade_analysis_reference(&lim, l, an);
             in.profile = an->ref_done && an->gm.status == GM_OK ? &an->profile : NULL;
+            if (in.reference && grade_analysis_at_scale(&lim, l, t, path, display, an) == 0) {
+                in.at_scale = &an->big;
+                in.reference_at_scale = &an->big_ref;
+                in.at_scale_hidden = 1;
+            }
         }
         verdict_technique(&c, &an->gm, &in, &it);
     }
@@ -666,7 +604,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
     int nf = read_chapter_files(rc, l, ch, files, exercises, have_ex, ex_err, flat);
     ahead_job *ahead = run_untimed_ahead(rc, l, ch, files, nf);
     int have_passed = 0;
-    chapter_analysis an = {0};
+    grade_analysis an = {0};
     for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
         grade_test *t = &ch->tests[i];
         if (rc->cancel && *rc->cancel) {
@@ -690,8 +628,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         if (t->outcome == GO_PASS) t->score = t->max_score;
         tick(rc, ch, t);
     }
-    if (an.done) gpumodel_report_free(&an.gm);
-    if (an.prev_done) gpumodel_report_free(&an.prev);
+    grade_analysis_free(&an);
     for (int i = 0; ahead && i < ch->n_tests; i++)
         if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
     free(ahead);

@@ -125,8 +125,6 @@ static int has_spec(const grade_chapter *ch, const char *spec, const char *file)
     return 0;
 }
 
-/* Replaces every LO..HI in a hidden_sizes entry with a value drawn from the
- * seed: odd or even, not a multiple of the work-group size where the range allows. */
 /* Length of a count at p: digits and an optional K, M or G. */
 static size_t count_len(const char *p) {
     size_t n = 0;
@@ -135,6 +133,9 @@ static size_t count_len(const char *p) {
     return n;
 }
 
+/* Replaces every LO..HI in a hidden_sizes entry with a value drawn from the
+ * seed: odd or even, not a multiple of the work-group size where the range
+ * allows; LO..HI/STEP draws LO plus a multiple of STEP. */
 static int draw_ranges(const char *in, char *out, size_t len, rng_state *r, long group, char *err, size_t errlen) {
     size_t o = 0;
     const char *p = in;
@@ -152,17 +153,27 @@ static int draw_ranges(const char *in, char *out, size_t len, rng_state *r, long
         char a[32], b[32];
         snprintf(a, sizeof a, "%.*s", (int)n, p);
         snprintf(b, sizeof b, "%.*s", (int)m, p + n + 2);
-        long lo, hi;
-        if (util_parse_count(a, &lo) != 0 || util_parse_count(b, &hi) != 0 || hi < lo) {
-            util_errf(err, errlen, _("hidden_sizes: '%s..%s' is not a range LO..HI"), a, b);
+        long lo, hi, step = 0;
+        size_t used = n + 2 + m;
+        if (p[used] == '/' && isdigit((unsigned char)p[used + 1])) {
+            char *end = NULL;
+            step = strtol(p + used + 1, &end, 10);
+            used = (size_t)(end - p);
+        }
+        if (util_parse_count(a, &lo) != 0 || util_parse_count(b, &hi) != 0 || hi < lo || (step && step < 1)) {
+            util_errf(err, errlen, _("hidden_sizes: '%.*s' is not a range LO..HI or LO..HI/STEP"), (int)used, p);
             return -1;
         }
-        long v = hi - lo >= 2 ? ragged_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+        long v;
+        if (step) /* a multiple of STEP above LO: where a size must be, say, a multiple of 4 */
+            v = lo + step * (long)rng_below(r, (uint32_t)((hi - lo) / step + 1));
+        else
+            v = hi - lo >= 2 ? ragged_in(r, lo, hi, group) : lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
         if (v > hi) v = hi;
         int w = snprintf(out + o, len - o, "%ld", v);
         if (w < 0 || (size_t)w >= len - o) break;
         o += (size_t)w;
-        p += n + 2 + m;
+        p += used;
     }
     out[o < len ? o : len - 1] = '\0';
     return 0;
@@ -313,21 +324,22 @@ static int plan_size(planner *pl, const char *label, const char *given, char *sp
     return 0;
 }
 
-/* The chapter's own hidden_sizes: ranges drawn from the seed. */
-static int plan_listed_sizes(planner *pl, const char *hidden) {
+/* Sizes listed under a lesson.ini key (hidden_sizes, hidden_shapes): ranges
+ * drawn from the seed, each a test named PREFIX.N. */
+static int plan_listed_sizes(planner *pl, const char *key, const char *listed, const char *prefix, const char *what) {
     char buf[512], spec[128], perr[512];
-    snprintf(buf, sizeof buf, "%s", hidden);
+    snprintf(buf, sizeof buf, "%s", listed);
     int k = 0;
     for (char *save = NULL, *tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
         if (draw_ranges(tok, spec, sizeof spec, &pl->r, pl->group, perr, sizeof perr) != 0)
-            return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
+            return util_errf(pl->err, pl->errlen, "%s: %s: %s", pl->ini, key, perr), -1;
         char label[96];
-        snprintf(label, sizeof label, "hidden_sizes '%s'", tok);
+        snprintf(label, sizeof label, "%s '%s'", key, tok);
         if (plan_size(pl, label, spec, spec, sizeof spec) != 0) return -1;
         if (has_spec(pl->ch, spec, pl->l->exercise)) continue;
         char id[32];
-        snprintf(id, sizeof id, "hidden.%d", ++k);
-        if (plan_add(pl, GT_HIDDEN, id, NULL, spec, "hidden test %d: %s", k, spec) != 0) return -1;
+        snprintf(id, sizeof id, "%s.%d", prefix, ++k);
+        if (plan_add(pl, GT_HIDDEN, id, NULL, spec, "%s %d: %s", what, k, spec) != 0) return -1;
     }
     return 0;
 }
@@ -406,6 +418,28 @@ static int plan_bugs(planner *pl) {
     return 0;
 }
 
+/* The size of the hidden test with the most work (items x bins x features),
+ * or NULL: where the cost is judged too, so that every size a test runs at
+ * is a size the technique is measured at. */
+static const char *largest_hidden(const planner *pl) {
+    const char *best = NULL;
+    double most = 0;
+    for (int i = 0; i < pl->ch->n_tests; i++) {
+        const grade_test *t = &pl->ch->tests[i];
+        prob_size s;
+        char err[256];
+        if (t->kind != GT_HIDDEN || strcmp(t->file, pl->l->exercise) != 0 ||
+            problem_parse_size(pl->ops, t->size, &s, err, sizeof err) != 0)
+            continue;
+        double work = (double)s.n * (double)(s.m > 0 ? s.m : 1) * (double)(s.k > 0 ? s.k : 1);
+        if (work > most) {
+            most = work;
+            best = t->size;
+        }
+    }
+    return best;
+}
+
 /* The speed test when asked for, then the race check and the technique
  * checks: measured on one analysis at a size drawn from the analysis seed,
  * which the kernel cannot know (in a batch, the same for every student). */
@@ -429,6 +463,7 @@ static int plan_speed_and_checks(planner *pl) {
         plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "no data race, memory error or divergent barrier (Oclgrind, %s)",
                  tsize) != 0)
         return -1;
+    const char *largest = largest_hidden(pl);
     for (int i = 0; i < nq; i++) {
         char id[64];
         technique_id(&tq[i], id, sizeof id);
@@ -436,6 +471,8 @@ static int plan_speed_and_checks(planner *pl) {
         if (plan_add(pl, GT_TECHNIQUE, id, NULL, tsize, "%s", name) != 0) return -1;
         grade_test *t = &pl->ch->tests[pl->ch->n_tests - 1];
         snprintf(t->check, sizeof t->check, "%s", tq[i].text);
+        if (technique_needs_reference(&tq[i]) && largest && *lesson_param_get(l, "scale_analysis", ""))
+            snprintf(t->scale_size, sizeof t->scale_size, "%s", largest);
     }
     return 0;
 }
@@ -476,7 +513,10 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
     uint64_t aseed = grade_analysis_seed(o);
     rng_seed(&pl.checks, rng_mix64(aseed ^ rng_mix64(0x636865636bull + (uint64_t)l->number)));
     const char *hidden = lesson_param_get(l, "hidden_sizes", NULL);
-    int rc = hidden && *hidden ? plan_listed_sizes(&pl, hidden) : plan_drawn_sizes(&pl);
+    int rc = hidden && *hidden ? plan_listed_sizes(&pl, "hidden_sizes", hidden, "hidden", "hidden test") : plan_drawn_sizes(&pl);
+    /* shapes a kernel could hard-wire: feature counts, narrow images, lengths around a block */
+    const char *shapes = lesson_param_get(l, "hidden_shapes", NULL);
+    if (rc == 0 && shapes && *shapes) rc = plan_listed_sizes(&pl, "hidden_shapes", shapes, "shape", "hidden shape");
     if (rc == 0) rc = plan_bugs(&pl);
     if (rc == 0) rc = plan_speed_and_checks(&pl);
     for (int i = 0; rc == 0 && i < ch->n_tests; i++) {

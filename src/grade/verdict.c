@@ -211,7 +211,8 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
     }
     char head[128]; /* English, as every headline: verdict_headline translates it */
     snprintf(head, sizeof head, "%s: %s = %.3g", r.met ? "Met" : "Not met", technique_metric_name(c->metric), r.value);
-    set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
+    if (r.at_scale) set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s", r.detail);
+    else set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
 }
 
 const char *verdict_headline(const char *headline, char *buf, size_t len) {
@@ -371,6 +372,32 @@ int verdict_reference_cost(const lesson *l, const engine_request *like, const gp
     return -1;
 }
 
+int verdict_cost_at_scale(const lesson *l, const engine_request *like, const char *size, uint64_t draw,
+                          const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
+                          gpumodel_report *mine, gm_cost *ref) {
+    memset(mine, 0, sizeof *mine);
+    gm_sampling smp;
+    char err[512], path[1200];
+    if (gm_sampling_parse(lesson_param_get(l, "scale_analysis", ""), &smp, err, sizeof err) != 0 || !smp.groups)
+        return -1;
+    smp.draw = draw;
+    verdict_reference_path(l, path, sizeof path);
+    if (!util_is_file(path)) return -1;
+    engine_request rq = *like;
+    rq.size_spec = size;
+    rq.budget_s = 0;
+    gpumodel_analyze_sampled(&rq, &smp, progress, progress_user, cancel, mine);
+    if (mine->status != GM_OK) return -1;
+    rq.kernel_path = rq.display_path = path;
+    gpumodel_report *an = calloc(1, sizeof *an);
+    if (!an) return -1;
+    gpumodel_analyze_sampled(&rq, &smp, progress, progress_user, cancel, an);
+    int rc = an->status == GM_OK && gm_cost_of(an, l, p, ref, err, sizeof err) == 0 ? 0 : -1;
+    gpumodel_report_free(an);
+    free(an);
+    return rc;
+}
+
 int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len) {
     const problem_ops *ops = problem_find(l->problem);
     prob_size s;
@@ -464,11 +491,21 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         gm_cost ref_cost;
         char perr[512];
         technique_inputs in = {.prev = &prev, .lesson = rq->lesson};
+        gpumodel_report big;
+        gm_cost big_ref;
+        int have_big = 0;
         if (wants_ref && !stop && gm.status == GM_OK && gm.run.status == ENG_PASS &&
             verdict_cost_profile(rq->lesson, &prof, perr, sizeof perr) == 0) {
             in.profile = &prof;
             if (verdict_reference_cost(rq->lesson, &erq, &gm, &prof, progress, progress_user, cancel, &ref_cost) == 0)
                 in.reference = &ref_cost;
+            /* and at the chapter's own size, where a kernel cannot keep the reference's path for small sizes */
+            have_big = verdict_cost_at_scale(rq->lesson, &erq, rq->lesson->default_size, 1, &prof, progress,
+                                             progress_user, cancel, &big, &big_ref) == 0;
+            if (have_big) {
+                in.at_scale = &big;
+                in.reference_at_scale = &big_ref;
+            }
         }
         int t = 0;
         for (int i = 0; i < v->n && !v->cancelled; i++) {
@@ -481,6 +518,7 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
             if (item_cb) item_cb(user, v, i, NULL);
         }
         if (!stop) gpumodel_report_free(&gm);
+        if (in.profile) gpumodel_report_free(&big);
     }
     verdict_settle(v);
 }

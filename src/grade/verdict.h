@@ -128,6 +128,15 @@ int verdict_reference_cost(const lesson *l, const engine_request *like, const gp
                            const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
                            gm_cost *out);
 
+/* The cost at a large size (the lesson's scale_analysis: how many work-groups
+ * to simulate): the kernel of `like` and the chapter's reference at size, the
+ * groups drawn from draw (gpumodel_analyze_sampled). Returns 0 with both, or
+ * -1 where the chapter has no such analysis or either could not be made (no
+ * reference here): the cost is then judged at the analysis size alone. */
+int verdict_cost_at_scale(const lesson *l, const engine_request *like, const char *size, uint64_t draw,
+                          const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
+                          gpumodel_report *mine, gm_cost *ref);
+
 /* A fixed find-the-bug listing must be that listing with its bug mended, not
  * another kernel: the code lines (comments and spacing aside) that differ
  * from the shipped listing, the larger of lines added and removed. */

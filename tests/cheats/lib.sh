@@ -60,14 +60,19 @@ PY
 # GRADE: how GRADE_TEST must end in `grade`: technique (fails, every hidden
 #   test passes), race (fails, and the hidden tests earn nothing: unsafe),
 #   wrong (fails as a wrong answer, the other hidden tests pass), not_a_fix,
-#   accepted (passes: the rule allows it, recorded as such).
+#   accepted (passes: the rule allows it, or the model cannot see it yet; the
+#   file's header says which, recorded as such).
 corpus="
 ch02-no-atomic                 02-atomic         histogram.cl       race                  safety                        race
 ch02-one-worker                02-atomic         histogram.cl       active_lanes          technique.active_lanes        technique
 ch02-pointer-bits              02-atomic         histogram.cl       address               safety                        race
+ch02-dummy-coalesced-loads     02-atomic         histogram.cl       cost                  technique.cost                technique
 ch03-strided                   03-coalesced      histogram.cl       coalesced_loads       technique.coalesced_loads     technique
 ch03-coalesced-at-1024         03-coalesced      histogram.cl       public                technique.coalesced_loads     technique
 ch03-wrong-when-even           03-coalesced      histogram.cl       public                even                          wrong
+ch03-split-strided-loads       03-coalesced      histogram.cl       cost                  technique.cost                technique
+ch03-gated-by-size             03-coalesced      histogram.cl       cost                  technique.cost                technique
+ch04-hardwired-64-features     04-float4         histogram.cl       -                     shape.1                       wrong
 ch04-chapter3-kernel           04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
 ch04-dummy-vload4              04-float4         histogram.cl       load_requests_vs_previous technique.load_requests_vs_previous technique
 ch05-token-local               05-local          histogram.cl       local_loads           technique.local_loads         technique
@@ -80,12 +85,15 @@ ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads
 ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
 ch07-merge-only                07-bank-conflicts histogram.cl       cost                  technique.cost                technique
 ch07-copies-unpadded           07-bank-conflicts histogram.cl       cost                  technique.cost                technique
+ch07-gated-by-size             07-bank-conflicts histogram.cl       public                technique.cost                accepted
 ch08a-serial-scan              08-scan           scan.cl            cost                  technique.cost                technique
 ch08b-hillis-steele            08-scan           scan.cl            cost                  technique.cost                technique
 ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
+ch08-gated-by-size             08-scan           scan.cl            cost                  technique.cost                technique
 ch09a-no-downsweep-barrier     09-integral-image integral.cl        race                  safety                        race
 ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
 ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
+ch09-copy-transpose            09-integral-image integral.cl        cost                  technique.cost                technique
 fix03-reference-as-fix         03-coalesced      bug-row-length.cl  -                     fix.row-length                accepted
 fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
 fix04-if0-listing              04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix

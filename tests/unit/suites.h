@@ -28,5 +28,6 @@ Suite *peers_suite(void);
 Suite *unpack_suite(void);
 Suite *predict_suite(void);
 Suite *runcache_suite(void);
+Suite *gmsample_suite(void);
 
 #endif

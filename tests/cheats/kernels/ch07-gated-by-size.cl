@@ -15,6 +15,11 @@
  * (cost = 1); with the gate at 0, cost = 13.5 at 64K:equal; yet on an
  * NVIDIA H200 at 256M:equal it took 0.101 ms against the reference's 0.097
  * (as docs/results' 07-one-copy variant: one copy costs little there).
+ * Recorded as accepted: chapters 2-6, 8 and 9 judge the cost at the largest
+ * hidden test's size too (scale_analysis), chapter 7 does not yet. Under the
+ * simulator's one compute unit the host launches 4 work-groups, so at 16M
+ * each work-item is a 32K-step chain and the model sees latency, not
+ * passes: at 16777429:equal the reference and this file both model 368 us.
  * Below: kernels/07-bank-conflicts/histogram.cl with the number of copies
  * chosen from n. */
 #define GATE 200000u

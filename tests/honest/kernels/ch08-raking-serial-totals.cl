@@ -1,25 +1,18 @@
-/* Cheat (chapter 8): a scan with no tree. The reference's block of
- * ELEMENTS x LOCAL_SIZE = 4096 elements, its coalesced, padded trips
- * through local memory and its add_sums are kept; only Blelloch's up-sweep
- * and down-sweep over the 256 work-items' totals are replaced by a serial
- * loop: each work-item scans its own 16 elements serially (as the
- * reference does), work-item 0 alone then scans the 256 totals one after
- * the other in local memory while the other 255 wait at a barrier, and
- * every work-item adds its offset. Correct at every size (the host's
- * levels of block totals and add_sums are the reference's).
- * Hole it tries: a chapter whose only technique check is cost<=1.25
- * against the reference: everything a memory model counts per byte (global
- * coalescing, bank conflicts, local traffic) is as good as the reference's,
- * and the serial join makes fewer local accesses than the tree (256 reads
- * and 256 writes against about 2 x 2 x 255). What it loses is latency:
- * 256 dependent local reads and adds by one lane where the tree takes 16
- * levels. Expected: cost fails, if the model charges a dependent chain of
- * one lane for its length; otherwise nothing catches it. Seen 2026-11-27:
- * `check 8` passes it whole (cost = 1), and on an NVIDIA H200 at 64M it
- * took 0.323 ms against the reference's 0.318: the serial join costs
- * nothing measurable there, so only a check for the tree itself (which the
- * chapter teaches) would catch it.
- * Below: kernels/08-scan/scan.cl with the tree replaced. */
+/* Chapter 8, honest variant: a raking scan. Written as an attempted cheat
+ * (a scan with no Blelloch tree), kept here because it costs what the
+ * reference costs. Each work-item scans its own 16 elements serially (as the
+ * reference does), work-item 0 alone then scans the 256 work-items' totals
+ * one after the other in local memory while the others wait at a barrier,
+ * and every work-item adds its offset: the "raking" design, where one lane
+ * rakes the totals serially instead of a tree over them. The reference's
+ * block of 4096 elements, its coalesced, padded trips through local memory
+ * and its add_sums are kept.
+ * Why it is honest: the serial part is 256 local reads and adds once per
+ * 4096 elements; the model counts the same memory traffic as the
+ * reference's (cost 1), and on an NVIDIA H200 (driver 580.159.04,
+ * 2026-11-27) at 64M it took 0.323 ms against the reference's 0.318 ms.
+ * By the verdict's rule (a kernel that costs a GPU what the reference costs
+ * passes) it must pass the whole chapter. */
 #ifndef LOCAL_SIZE
 #define LOCAL_SIZE 256
 #endif

@@ -1,0 +1,65 @@
+#!/bin/sh
+# The cost judged at a hidden test's size too: a kernel that keeps the reference's path only below a
+# size (chapters 3 and 8) passes the analysis at the small size and fails at the large one, in check and
+# in grade, where the message does not name the hidden size; the references and a look-back pass.
+# `analyze --groups` simulates some work-groups of a large size and counts them for all: its predicted
+# time agrees with the whole analysis, a header made by a macro is refused with its line. Hidden shapes
+# vary the feature counts a kernel could hard-wire.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+. "$here/lib.sh"      # k, a workspace, check, need_plan, make_correct, put, nomodel, make_course
+need_plan
+cheats="$root/tests/cheats/kernels"
+
+if ! "$bin" analyze 3 --solution --no-compare > "$tmp/probe.txt" 2>&1; then
+  echo "1..0 # SKIP the GPU memory model is not available here: $(head -n 1 "$tmp/probe.txt")"
+  exit 0
+fi
+
+# analyze --groups: the reference's predicted time at a large size, one group of 65, against the whole small run
+predicted() { sed -n 's/.*measurement): \([0-9.]*\) ms at.*/\1/p' "$1" | head -n 1; }
+"$bin" analyze 3 --solution --no-compare > "$tmp/whole.txt" 2>&1
+"$bin" analyze 3 --solution --size 4131x256 --groups 1 --seed 5 > "$tmp/part.txt" 2>&1
+a=$(predicted "$tmp/whole.txt") b=$(predicted "$tmp/part.txt")
+if [ -n "$a" ] && [ -n "$b" ] && python3 -c "import sys; a, b = map(float, sys.argv[1:]); sys.exit(0 if abs(a / b - 1) < 0.05 else 1)" "$a" "$b"; then
+  ok "analyze 3 --groups 1 at 4131x256: the predicted time ($b ms) within 5% of the whole analysis' ($a ms)"
+else bad "analyze --groups against the whole analysis: $a ms and $b ms" "$(tail -n 5 "$tmp/part.txt")"; fi
+expect "analyze --groups says how many groups it simulated" 0 \
+  "4160 work-items in groups of 64" -- "$bin" analyze 3 --solution --size 4131x256 --groups 1 --seed 5
+printf '#define BODY {\n__kernel void histogram(__global const float *d, __global const float *c, __global int *h,\n  int n, int m, int f)\nBODY }\n' > "$tmp/macro.cl"
+expect "analyze --groups refuses a kernel whose brace a macro makes, naming the line" 3 \
+  "line 2: the kernel's name, parameters and opening brace must be written out" -- \
+  "$bin" analyze 3 --kernel "$tmp/macro.cl" --size 4131x256 --groups 1
+expect "analyze --in-order without --groups is a usage error" 64 "goes with --groups" -- \
+  "$bin" analyze 3 --solution --in-order
+
+# check: the gated kernels fail at the chapter's own size, naming it
+expect "check 3: coalesced only below 3000 descriptors fails the cost at 4096x256x64" 1 \
+  "at 4096x256x64 \\(1 of its 64 work-groups simulated\\), the kernel costs [0-9.]+ times" -- \
+  "$bin" check 3 --kernel "$cheats/ch03-gated-by-size.cl"
+expect "check 8: the tree only up to 70000 elements fails the cost at the chapter's size" 1 \
+  "at 4194304:random \\(2 of its 1024 work-groups simulated\\), the kernel costs [0-9.]+ times" -- \
+  "$bin" check 8 --kernel "$cheats/ch08-gated-by-size.cl"
+expect "check 8: the look-back kernel passes at both sizes" 0 "Met: cost = " -- \
+  "$bin" check 8 --kernel "$root/kernels/08-scan/lookback.cl"
+
+# grade: the same file loses technique.cost at the largest hidden test's size, which is not named
+put "$tmp/g" 03-coalesced "$cheats/ch03-gated-by-size.cl"
+"$bin" grade 3 --dir "$tmp/g" --seed 6 --tests large,technique.cost --format json -o "$tmp/g.json" 2>/dev/null
+check "grade 3: the gated kernel passes the large test and loses technique.cost there, the size unnamed" "$tmp/g.json" \
+  "test('03-coalesced', 'large')['outcome'] == 'pass' and test('03-coalesced', 'technique.cost')['outcome'] == 'fail' and \"a hidden test's size (1 of its\" in test('03-coalesced', 'technique.cost')['detail'] and test('03-coalesced', 'large')['size'] not in test('03-coalesced', 'technique.cost')['detail']"
+put "$tmp/r" 03-coalesced "$root/kernels/03-coalesced/histogram.cl"
+"$bin" grade 3 --dir "$tmp/r" --seed 6 --tests large,technique.cost --format json -o "$tmp/r.json" 2>/dev/null
+check "grade 3: the reference gets technique.cost's points" "$tmp/r.json" \
+  "test('03-coalesced', 'technique.cost')['outcome'] == 'pass' and test('03-coalesced', 'technique.cost')['score'] == test('03-coalesced', 'technique.cost')['max_score'] > 0"
+
+# hidden shapes: feature counts other than 64 in every histogram chapter, a narrow image in chapter 9
+"$bin" grade --plan --format json --seed 6 > "$tmp/plan.json"
+check "grade --plan: chapters 1-6 test feature counts below and above 64, chapter 9 an image narrower than a tile" "$tmp/plan.json" \
+  "all(any(t['id'].startswith('shape') and int(t['size'].split('x')[2]) < 64 for t in ch(l)['tests']) and any(t['id'].startswith('shape') and int(t['size'].split('x')[2].split(':')[0]) > 64 for t in ch(l)['tests']) for l in ('01-serial', '02-atomic', '03-coalesced', '04-float4', '05-local', '06-constant')) and any(t['id'].startswith('shape') and int(t['size'].split('x')[0]) < 32 for t in ch('09-integral-image')['tests'])"
+put "$tmp/h" 04-float4 "$cheats/ch04-hardwired-64-features.cl"
+"$bin" grade 4 --dir "$tmp/h" --seed 6 --tests odd,shape.1,shape.2 --format json -o "$tmp/h.json" 2>/dev/null
+check "grade 4: a kernel hard-wired to 64 features passes 'odd' and fails both shapes as wrong" "$tmp/h.json" \
+  "test('04-float4', 'odd')['outcome'] == 'pass' and test('04-float4', 'shape.1')['status'] == 'wrong' and test('04-float4', 'shape.2')['status'] == 'wrong'"
+
+finish
