@@ -1,12 +1,15 @@
 #!/bin/sh
 # The verdict's modelled cost of every kernel of the corpora against its chapter's reference, as
 # `cltutor check N --kernel FILE` reports it (docs/results/verdict/modelled-costs.txt):
-#   sh bench/verdict-costs.sh [BUILD_DIR] > docs/results/verdict/modelled-costs.txt
+#   sh bench/verdict-costs.sh [BUILD_DIR [FILE...]] > docs/results/verdict/modelled-costs.txt
+# (FILE...: those kernels only, else every one of the corpora)
 # One line a kernel: FILE chN: cost = RATIO | what costs most beyond the reference | the lines that failed.
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
+[ $# -gt 0 ] && shift
 cd "$here" || exit 1
-for f in kernels/0[2-9]*/*.cl tests/honest/kernels/ch0[2-9]*.cl tests/cheats/kernels/ch0[2-9]*.cl bench/variants/0[2-9]*.cl; do
+[ $# -gt 0 ] || set -- kernels/0[2-9]*/*.cl tests/honest/kernels/ch0[2-9]*.cl tests/cheats/kernels/ch0[2-9]*.cl bench/variants/0[2-9]*.cl
+for f in "$@"; do
   case $f in
   kernels/*) c=$(echo "$f" | sed -E 's#kernels/0?([0-9])-.*#\1#') ;;
   *) c=$(basename "$f" | sed -E 's#(ch)?0?([0-9]).*#\2#') ;;

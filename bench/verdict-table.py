@@ -4,7 +4,7 @@ beside the measured time ratio, per kernel and chapter, and how often they agree
 
 COSTS is bench/verdict-costs.sh's output; each TIMES file holds one JSON line per timed kernel
 ({"chapter", "file", "status", "median_ms", ...}) from `cltutor run N --kernel FILE --size BENCH --json`
-on one GPU. A kernel agrees when both ratios fall on the same side of the chapter's factor (lesson.ini's
+on one GPU. A kernel's time is divided by its chapter's reference's from the same file. A kernel agrees when both ratios fall on the same side of the chapter's factor (lesson.ini's
 cost<=F): the verdict calls it as cheap as the reference exactly when the stopwatch does."""
 import glob, json, os, re, sys
 
@@ -19,13 +19,21 @@ for line in open(sys.argv[1]):
     m = re.match(r"(\S+) ch(\d): cost = ([0-9.e+]+)", line)
     if m:
         costs[m.group(1)] = (int(m.group(2)), float(m.group(3)))
-times = {}
+# each kernel's time over its chapter's reference timed in the same file (one session), where that
+# file timed the reference; a later file's line for a kernel replaces an earlier one's
+times, refs = {}, {}
 for path in sys.argv[2:]:
     for line in open(path):
         j = json.loads(line)
-        times[os.path.basename(j["file"]) if not j["file"].startswith("kernels/") else j["file"]] = j
-refs = {c: t["median_ms"] for f, t in times.items() for c in [t["chapter"]]
-        if f.startswith("kernels/") and re.match(r"kernels/0\d-[^/]+/(histogram|scan|integral)\.cl$", f)}
+        j["source"] = path
+        f = os.path.basename(j["file"]) if not j["file"].startswith("kernels/") else j["file"]
+        times[f] = j
+        if re.match(r"kernels/0\d-[^/]+/(histogram|scan|integral)\.cl$", f) and j.get("median_ms"):
+            refs[(path, j["chapter"])] = j["median_ms"]
+            refs.setdefault(j["chapter"], j["median_ms"])
+
+def ref_ms(t):
+    return refs.get((t["source"], t["chapter"]), refs.get(t["chapter"]))
 
 def kind(f):
     if f.startswith("kernels/"): return "reference" if re.search(r"/(histogram|scan|integral)\.cl$", f) else "beyond"
@@ -37,10 +45,10 @@ rows, agree, total = [], 0, 0
 for f, (c, cost) in sorted(costs.items(), key=lambda x: (x[1][0], kind(x[0]), x[0])):
     key = f if f.startswith("kernels/") else os.path.basename(f)
     t = times.get(key)
-    if not t or t.get("status") != "pass" or not t.get("median_ms") or c not in refs or c not in factor:
+    if not t or t.get("status") != "pass" or not t.get("median_ms") or not ref_ms(t) or c not in factor:
         rows.append("| %d | %s | `%s` | %.3g | - | - |" % (c, kind(f), key, cost))
         continue
-    ratio = t["median_ms"] / refs[c]
+    ratio = t["median_ms"] / ref_ms(t)
     same = (cost <= factor[c]) == (ratio <= factor[c])
     agree += same
     total += 1

@@ -26,7 +26,8 @@ typedef struct {
     char size[64];        /* the size spec as run ("" for technique checks) */
     char file[96];        /* the exercise file it grades */
     char check[64];       /* technique: the check as the chapter writes it ("coalescing>=0.9") */
-    char scale_size[64];  /* the cost check: the largest hidden test's size, where it is judged too ("": not) */
+    char scale_size[64];  /* the cost check: a size in the largest hidden tests' range, drawn from the analysis
+                             seed, where it is judged too ("": not) */
     uint64_t seed;
     double max_score, score;
     grade_outcome outcome;

@@ -2,7 +2,7 @@
  * each made once and shared by the race check and the technique checks:
  * the kernel at the technique size, the previous chapter's reference and
  * this chapter's reference there, and the kernel and the reference at the
- * largest hidden test's size (some work-groups simulated). */
+ * size of the largest hidden tests (some work-groups simulated). */
 #ifndef CLT_GRADE_MODEL_H
 #define CLT_GRADE_MODEL_H
 #include "grade/grade.h"
@@ -26,7 +26,7 @@ typedef struct {
     int ref_done, ref_ok;       /* the chapter's reference's cost at the same size and input (the cost check) */
     gm_cost ref;
     gp_profile profile;
-    int big_done, big_ok;       /* the kernel and the reference at the largest hidden test's size, sampled */
+    int big_done, big_ok;       /* the kernel and the reference at a large size (t->scale_size), sampled */
     gpumodel_report big;
     gm_cost big_ref;
 } grade_analysis;

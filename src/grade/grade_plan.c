@@ -418,11 +418,18 @@ static int plan_bugs(planner *pl) {
     return 0;
 }
 
-/* The size of the hidden test with the most work (items x bins x features),
- * or NULL: where the cost is judged too, so that every size a test runs at
- * is a size the technique is measured at. */
-static const char *largest_hidden(const planner *pl) {
-    const char *best = NULL;
+/* Where the cost is judged a second time (scale_analysis): the chapter's own
+ * size made ragged, as the hidden "large" test's, but drawn from the analysis
+ * seed, so that a whole class is measured at one size (each reference
+ * simulated once); with hidden_sizes, the largest of them. 0, or -1 where
+ * the problem takes no such size. */
+static int scale_size(planner *pl, char *out, size_t len) {
+    const char *listed = lesson_param_get(pl->l, "hidden_sizes", NULL);
+    if (!listed || !*listed) {
+        long n0 = pl->base.n, group = pl->group;
+        long n = ragged_in(&pl->checks, n0 + 1, n0 + 2 * (group > 1 ? group : 2), group);
+        return make_spec(pl->ops, &pl->base, n, pl->base.m, pl->ops->input_kinds[0], out, len);
+    }
     double most = 0;
     for (int i = 0; i < pl->ch->n_tests; i++) {
         const grade_test *t = &pl->ch->tests[i];
@@ -434,10 +441,10 @@ static const char *largest_hidden(const planner *pl) {
         double work = (double)s.n * (double)(s.m > 0 ? s.m : 1) * (double)(s.k > 0 ? s.k : 1);
         if (work > most) {
             most = work;
-            best = t->size;
+            snprintf(out, len, "%s", t->size);
         }
     }
-    return best;
+    return most > 0 ? 0 : -1;
 }
 
 /* The speed test when asked for, then the race check and the technique
@@ -463,7 +470,8 @@ static int plan_speed_and_checks(planner *pl) {
         plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "no data race, memory error or divergent barrier (Oclgrind, %s)",
                  tsize) != 0)
         return -1;
-    const char *largest = largest_hidden(pl);
+    char big[128] = "";
+    if (*lesson_param_get(l, "scale_analysis", "") && scale_size(pl, big, sizeof big) != 0) big[0] = '\0';
     for (int i = 0; i < nq; i++) {
         char id[64];
         technique_id(&tq[i], id, sizeof id);
@@ -471,8 +479,7 @@ static int plan_speed_and_checks(planner *pl) {
         if (plan_add(pl, GT_TECHNIQUE, id, NULL, tsize, "%s", name) != 0) return -1;
         grade_test *t = &pl->ch->tests[pl->ch->n_tests - 1];
         snprintf(t->check, sizeof t->check, "%s", tq[i].text);
-        if (technique_needs_reference(&tq[i]) && largest && *lesson_param_get(l, "scale_analysis", ""))
-            snprintf(t->scale_size, sizeof t->scale_size, "%s", largest);
+        if (technique_needs_reference(&tq[i])) snprintf(t->scale_size, sizeof t->scale_size, "%s", big);
     }
     return 0;
 }

@@ -21,8 +21,9 @@ elif how == "race":
     good = (t["outcome"] == "fail" and below and all(x["score"] == 0 for x in hidden)
             and all(x["score"] == 0 for x in ch["tests"] if x["kind"] == "technique"))
 elif how == "wrong":
+    # other hidden tests of the same shape may catch it too (a drawn shape), but only as wrong answers
     good = (t["outcome"] == "fail" and t["status"] == "wrong" and below
-            and all(x["outcome"] == "pass" for x in hidden if x["id"] != tid))
+            and all(x["outcome"] == "pass" or x["status"] == "wrong" for x in hidden if x["id"] != tid))
 elif how == "not_a_fix":
     good = t["outcome"] == "fail" and t["status"] == "not_a_fix" and below
 elif how == "accepted":

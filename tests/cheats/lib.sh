@@ -59,7 +59,7 @@ PY
 # of the chapter's technique tests.
 # GRADE: how GRADE_TEST must end in `grade`: technique (fails, every hidden
 #   test passes), race (fails, and the hidden tests earn nothing: unsafe),
-#   wrong (fails as a wrong answer, the other hidden tests pass), not_a_fix,
+#   wrong (fails as a wrong answer; any other hidden test it fails, also as wrong), not_a_fix,
 #   accepted (passes: the rule allows it, or the model cannot see it yet; the
 #   file's header says which, recorded as such).
 corpus="

@@ -48,7 +48,7 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   technique) what="fails $gtest (and passes every hidden test)"
     [ "$gtest" = technique ] && what="fails a technique test (and passes every hidden test)" ;;
   race) what="fails $gtest, and its hidden tests and techniques earn nothing" ;;
-  wrong) what="fails the hidden '$gtest' test as a wrong answer, and no other" ;;
+  wrong) what="fails the hidden '$gtest' test as a wrong answer (any other it fails, also as wrong)" ;;
   not_a_fix) what="fails $gtest as not_a_fix" ;;
   accepted) what="passes $gtest (recorded: the kernel's header says why)" ;;
   esac

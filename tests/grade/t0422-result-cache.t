@@ -1,8 +1,9 @@
 #!/bin/sh
 # Grading and the cache of run results: in a batch, every student's checks
 # are measured at the batch's size, so each chapter's references are
-# simulated once; a second student costs a simulation of their own kernel
-# per chapter and nothing more, and the same file handed in again costs none.
+# simulated once; a second student costs two simulations of their own kernel
+# per chapter (at the technique size, and at a large size for the cost) and
+# nothing more, and the same file handed in again costs none.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, check, make_correct, ...
@@ -37,9 +38,9 @@ grade_as cy "$tmp/cy" 13
 third=$(entries)
 check "the first student gets full marks" "$tmp/ada.json" 'j["score"] == j["max_score"] > 0'
 check "the second, with a file of their own, too" "$tmp/bob.json" 'j["score"] == j["max_score"] > 0'
-if [ "$first" -ge 4 ] && [ "$second" -eq $((first + 2)) ]; then
-  ok "the second student costs one simulation per chapter, of their own kernel: the references are found again ($first, then $second)"
-else bad "simulations kept: $first after the first student, $second after the second (wanted $((first + 2)))" "$(cat "$tmp/bob.err")"; fi
+if [ "$first" -ge 4 ] && [ "$second" -eq $((first + 4)) ]; then
+  ok "the second student costs two simulations per chapter, of their own kernel: the references are found again ($first, then $second)"
+else bad "simulations kept: $first after the first student, $second after the second (wanted $((first + 4)))" "$(cat "$tmp/bob.err")"; fi
 if [ "$third" -eq "$second" ]; then ok "the same file handed in by a third student is simulated no more"
 else bad "a third student with the second's file added $((third - second)) simulations"; fi
 check "each report names the batch's analysis seed" "$tmp/cy.json" 'j["analysis_seed"] == 4242 and j["seed"] == 13'
