@@ -22,7 +22,8 @@
 static const char *const analyze_usage = N_(
     "Usage: cltutor analyze LESSON [--kernel FILE | --solution] [--size SPEC] [--no-compare]\n"
     "                              [--timeout SEC] [--json] [--draw [LINE]]\n"
-    "                              [--gpu GPU | --no-predict] [--groups N [--in-order]]\n"
+    "                              [--gpu GPU | --no-predict]\n"
+    "                              [--groups N [--in-order] [--seed N]]\n"
     "\n"
     "Runs a chapter's kernel on Oclgrind, an OpenCL simulator, and reports what a\n"
     "GPU would see of its memory accesses: for every load, store and atomic, the\n"
