@@ -196,8 +196,11 @@ static int print_plan(const grade_options *o, int json) {
                 const grade_test *t = &ch->tests[k];
                 int other = strcmp(t->file, o->lessons[i]->exercise) != 0;
                 grade_format_points(t->max_score, a, sizeof a);
-                printf("  %6s  %-24s %s%s%s%s\n", a, t->id, t->name, other ? "  [" : "", other ? t->file : "",
+                printf("  %6s  %-24s %s%s%s%s", a, t->id, t->name, other ? "  [" : "", other ? t->file : "",
                        other ? "]" : "");
+                if (t->kind == GT_SAFETY || t->kind == GT_TECHNIQUE) printf(_("  (at %s)"), t->size);
+                if (t->scale_size[0]) printf(_(" and %s"), t->scale_size);
+                printf("\n");
             }
         }
         printf("\n");

@@ -297,12 +297,26 @@ static grade_model_limits limits_of(const run_ctx *rc) {
     return (grade_model_limits){.o = rc->o, .cpu_s = rc->cpu_s, .cache_root = rc->cache_root, .cancel = rc->cancel};
 }
 
+/* text with every mention of the size a check was measured at put in other
+ * words: a student's report names no size the checks are measured at. */
+static char *size_unnamed(const char *text, const char *size) {
+    char *out = NULL;
+    size_t n = strlen(size);
+    const char *p = text, *q;
+    while (n && (q = strstr(p, size))) {
+        util_sappend(&out, "%.*s%s", (int)(q - p), p, _("a size drawn for the checks"));
+        p = q + n;
+    }
+    util_sappend(&out, "%s", p);
+    return out;
+}
+
 /* Copies a verdict item's outcome into a grade test. */
 static void from_item(grade_test *t, const verdict_item *it) {
     t->outcome = it->outcome == VO_PASS ? GO_PASS : it->outcome == VO_SKIP ? GO_SKIP : GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", it->outcome == VO_SKIP ? "skipped" : "measured");
     verdict_headline(it->headline, t->headline, sizeof t->headline);
-    set_detail(t, util_strdup(it->outcome == VO_SKIP ? "" : it->detail));
+    set_detail(t, size_unnamed(it->outcome == VO_SKIP ? "" : it->detail, t->size));
     if (it->outcome == VO_SKIP) {
         char *d = NULL;
         util_sappend(&d, _("skipped: GPU memory model unavailable: %s"), it->detail);

@@ -467,8 +467,7 @@ static int plan_speed_and_checks(planner *pl) {
         technique_size(pl->ops, l, &pl->checks, pl->group, tsize, sizeof tsize, perr, sizeof perr) != 0)
         return util_errf(pl->err, pl->errlen, "%s: %s", pl->ini, perr), -1;
     if (verdict_has_safety(l) &&
-        plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "no data race, memory error or divergent barrier (Oclgrind, %s)",
-                 tsize) != 0)
+        plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "%s", "no data race, memory error or divergent barrier (Oclgrind)") != 0)
         return -1;
     char big[128] = "";
     if (*lesson_param_get(l, "scale_analysis", "") && scale_size(pl, big, sizeof big) != 0) big[0] = '\0';

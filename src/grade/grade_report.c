@@ -71,14 +71,18 @@ static cJSON *chapter_identity_json(const grade_chapter *ch) {
     return c;
 }
 
-/* The keys that name a test and its input, in the report and in the plan alike. */
-static cJSON *test_identity_json(const grade_test *t) {
+/* The keys that name a test and its input, in the report and in the plan alike;
+ * the size of the race and technique checks only in the plan, which is the
+ * instructor's (a report is the student's: it names no size those are measured at). */
+static cJSON *test_identity_json(const grade_test *t, int plan) {
     cJSON *j = cJSON_CreateObject();
+    int check = t->kind == GT_SAFETY || t->kind == GT_TECHNIQUE;
     cJSON_AddStringToObject(j, "id", t->id);
     cJSON_AddStringToObject(j, "name", t->name);
     cJSON_AddStringToObject(j, "kind", kind_name(t->kind));
     cJSON_AddStringToObject(j, "file", t->file);
-    if (t->size[0]) cJSON_AddStringToObject(j, "size", t->size);
+    if (t->size[0] && (plan || !check)) cJSON_AddStringToObject(j, "size", t->size);
+    if (t->scale_size[0] && plan) cJSON_AddStringToObject(j, "scale_size", t->scale_size);
     if (t->check[0]) cJSON_AddStringToObject(j, "check", t->check);
     cJSON_AddNumberToObject(j, "seed", (double)t->seed);
     return j;
@@ -137,7 +141,7 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
         cJSON *ts = cJSON_AddArrayToObject(c, "tests");
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
-            cJSON *j = test_identity_json(t);
+            cJSON *j = test_identity_json(t, 0);
             cJSON_AddStringToObject(j, "outcome", outcome_name(t->outcome));
             cJSON_AddStringToObject(j, "status", t->status);
             cJSON_AddNumberToObject(j, "score", pts(t->score));
@@ -165,7 +169,7 @@ cJSON *grade_plan_json(const grade_chapter *chapters, int n, uint64_t seed) {
         cJSON *ts = cJSON_AddArrayToObject(c, "tests");
         for (int k = 0; k < ch->n_tests; k++) {
             const grade_test *t = &ch->tests[k];
-            cJSON *j = test_identity_json(t);
+            cJSON *j = test_identity_json(t, 1);
             cJSON_AddNumberToObject(j, "max_score", pts(t->max_score));
             cJSON_AddItemToArray(ts, j);
         }
