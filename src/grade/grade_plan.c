@@ -469,7 +469,7 @@ static int plan_speed_and_checks(planner *pl) {
     if (verdict_has_safety(l) &&
         plan_add(pl, GT_SAFETY, "safety", NULL, tsize, "%s", "no data race, memory error or divergent barrier (Oclgrind)") != 0)
         return -1;
-    char big[128] = "";
+    char big[sizeof pl->ch->tests[0].scale_size] = "";
     if (*lesson_param_get(l, "scale_analysis", "") && scale_size(pl, big, sizeof big) != 0) big[0] = '\0';
     for (int i = 0; i < nq; i++) {
         char id[64];
