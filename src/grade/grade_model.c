@@ -17,6 +17,16 @@ static void limited_request(const grade_model_limits *lim, engine_request *rq) {
     rq->cache_root = lim->cache_root;
 }
 
+/* A request for the learner's kernel (path, named display) at test t's seed. */
+static void kernel_request(const grade_model_limits *lim, const lesson *l, const grade_test *t, const char *path,
+                           const char *display, engine_request *rq) {
+    limited_request(lim, rq);
+    rq->lesson = l;
+    rq->kernel_path = path;
+    rq->display_path = display;
+    rq->seed = t->seed;
+}
+
 const gm_cost *grade_analysis_reference(const grade_model_limits *lim, const lesson *l, grade_analysis *an) {
     if (an->ref_done) return an->ref_ok ? &an->ref : NULL;
     an->ref_done = 1;
@@ -35,11 +45,7 @@ int grade_analysis_at_scale(const grade_model_limits *lim, const lesson *l, cons
     an->big_done = 1;
     if (!t->scale_size[0] || !an->ref_ok) return -1;
     engine_request rq;
-    limited_request(lim, &rq);
-    rq.lesson = l;
-    rq.kernel_path = path;
-    rq.display_path = display;
-    rq.seed = t->seed;
+    kernel_request(lim, l, t, path, display, &rq);
     an->big_ok = verdict_cost_at_scale(l, &rq, t->scale_size, t->seed, &an->profile, NULL, NULL, lim->cancel,
                                        &an->big, &an->big_ref) == 0;
     return an->big_ok ? 0 : -1;
@@ -71,12 +77,8 @@ void grade_analysis_once(const grade_model_limits *lim, const lesson *l, const g
     if (an->done) return;
     an->done = 1;
     engine_request rq;
-    limited_request(lim, &rq);
-    rq.lesson = l;
-    rq.kernel_path = path;
-    rq.display_path = display;
+    kernel_request(lim, l, t, path, display, &rq);
     rq.size_spec = t->size;
-    rq.seed = t->seed;
     gpumodel_analyze(&rq, NULL, NULL, lim->cancel, &an->gm);
 }
 
