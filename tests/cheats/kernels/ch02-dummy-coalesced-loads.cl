@@ -8,16 +8,19 @@
  * but the compiler cannot know the input is finite, so the loads stay.
  * Hole it tries: an "active lanes per memory request" (or coalescing)
  * figure averaged over all requests: per descriptor the serial loop makes
- * 2 x n_centroids x n_features one-lane requests, the padding 24 x
- * n_centroids x n_features / 32 full-warp ones, which lifts the average to
- * (24 + 2) / (24 / 32 + 2) = 9.5 lanes (the chapter asks for 8).
+ * 2 x n_centroids x n_features one-lane requests, the padding DUMMY_REPS x
+ * n_centroids x n_features / 32 full-warp ones, which lifts the average
+ * (the simulator keeps a work-item's first 65536 executions of an
+ * instruction, so the serial loop weighs less than that formula says).
  * Expected: cost fails (one work-item does the whole histogram, a GPU runs
  * it serially, and the padding only adds time); active_lanes should fail too
  * if it weighs the requests that carry the real work. Seen 2026-11-27:
- * active_lanes = 27.5 is met (the simulator's figures for the serial loop
- * stop at its first 65536 requests), cost = 7.74 fails. */
+ * with 24 passes active_lanes = 27.5 is met and cost = 7.74 fails, but its
+ * simulation came near the 120 s limit on a loaded machine; with 8 passes
+ * active_lanes = 21.6 is still met and cost = 2.61 fails (2.66-2.76 in
+ * grade at seeds 6, 7 and 9). */
 #ifndef DUMMY_REPS
-#define DUMMY_REPS 24
+#define DUMMY_REPS 8
 #endif
 
 __kernel void histogram(__global const float *descriptors,
