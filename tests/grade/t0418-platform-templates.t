@@ -13,29 +13,35 @@ repo="$tmp/repo"
 put "$repo" 01-serial "$root/kernels/01-serial/histogram.cl"
 put "$repo" 02-atomic "$k/crash.cl"
 
-# the workflow's steps: each command-grader command, run as the action runs it (in the repository, a shell)
+# the workflow's steps: each command-grader command, with ${{ env.X }} written in from the workflow's
+# env as GitHub does before the step runs
 python3 - "$gc/.github/workflows/classroom.yml" > "$tmp/commands" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
+env = dict(re.findall(r'^  ([A-Z_]+): "?([^"\n]*)"?$', text.split("\njobs:")[0], re.M))
 for m in re.finditer(r"uses: classroom-resources/autograding-command-grader@v1\n\s+with:\n((?:[ \t]+\S.*\n)+)", text):
     body = m.group(1)
-    cmd = re.search(r"command: '(.*)'", body).group(1)
-    score = re.search(r"max-score: (\d+)", body).group(1)
+    cmd = re.search(r"command: (['\"])(.*)\1", body).group(2)
+    cmd = re.sub(r"\$\{\{ *env\.([A-Z_]+) *\}\}", lambda v: env[v.group(1)], cmd)
     print(cmd)
 PY
 n=$(wc -l < "$tmp/commands")
 [ "$n" -ge 2 ] && ok "the workflow has a command-grader step per chapter ($n)" || bad "no command-grader steps in classroom.yml"
 grep -q 'autograding-grading-reporter@v1' "$gc/.github/workflows/classroom.yml" && grep -q 'runners: chapter-3,chapter-4' "$gc/.github/workflows/classroom.yml" \
   && ok "the workflow reports every chapter's result" || bad "the reporter step does not list the chapters"
-cmd=$(head -n 1 "$tmp/commands" | sed 's/grade 3 /grade 1 /')
-(cd "$repo" && CLTUTOR="$bin" PASS=0.8 CLTUTOR_OCLGRIND_ICD="$tmp/none.so" sh -c "$cmd" > "$tmp/c1" 2>&1)
-rc1=$?
-cmd=$(head -n 1 "$tmp/commands" | sed 's/grade 3 /grade 2 /')
-(cd "$repo" && CLTUTOR="$bin" PASS=0.8 CLTUTOR_OCLGRIND_ICD="$tmp/none.so" sh -c "$cmd" > "$tmp/c2" 2>&1)
-rc2=$?
-if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && grep -q '^ok ' "$tmp/c1"; then
-  ok "a workflow command passes a chapter over the threshold and fails one under it"
-else bad "workflow commands: exit $rc1 and $rc2 (wanted 0 and 1)" "$(cat "$tmp/c1" "$tmp/c2" | tail -20)"; fi
+# The action runs a command with only PATH, HOME, FORCE_COLOR and DOTNET_* in its environment
+# (autograding-command-grader's runner): cltutor as the workflow installs it, on that PATH.
+if make -s -C "$root" install BUILD="$build" PREFIX="$tmp/usr" > "$tmp/install.log" 2>&1; then
+  as_action() { # as_action CMD: run CMD in the repository as the action does
+    (cd "$repo" && env -i PATH="$tmp/usr/bin:/usr/bin:/bin" HOME="$tmp/home" FORCE_COLOR=true sh -c "$1")
+  }
+  mkdir -p "$tmp/home"
+  as_action "$(head -n 1 "$tmp/commands" | sed 's/grade 3 /grade 1 /')" > "$tmp/c1" 2>&1; rc1=$?
+  as_action "$(head -n 1 "$tmp/commands" | sed 's/grade 3 /grade 2 /')" > "$tmp/c2" 2>&1; rc2=$?
+  if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && grep -q '^ok ' "$tmp/c1"; then
+    ok "a workflow command, run with the action's environment only, passes a chapter over the threshold and fails one under it"
+  else bad "workflow commands under the action's environment: exit $rc1 and $rc2 (wanted 0 and 1)" "$(cat "$tmp/c1" "$tmp/c2" | tail -20)"; fi
+else bad "make install for the workflow's commands" "$(tail -n 20 "$tmp/install.log")"; fi
 mkdir -p "$tmp/no-icd"
 (cd "$repo" && CLTUTOR="$bin" OCL_ICD_VENDORS="$tmp/no-icd" sh "$gc/grade-chapter.sh" 1 0.8 > "$tmp/c3" 2>&1)
 rc=$?
