@@ -20,24 +20,26 @@
  * of tiles after row of tiles, so every tile a group waits on belongs to a
  * group that is already running. A status word is 64 bits, flag (with the
  * launch number) in the high half and value in the low half, read and
- * written in one volatile access. OpenCL 1.2 does not define such a
- * hand-over between work-groups, and the simulator's race check reports it;
- * with -DSTATUS_ATOMIC the status words are 64-bit atomics
- * (cl_khr_int64_base_atomics) and the race check passes, but on an H200 at
- * 8192 x 8192 the kernel then took 0.563 ms instead of 0.365 ms
- * (docs/results/verdict/nvidia-h200-cost-vs-time.md).
+ * written as one 64-bit atomic (cl_khr_int64_base_atomics): the hand-over
+ * between work-groups is then defined by OpenCL, and the race check passes.
  *
- * Measured on an H100 at 8192 x 8192 (both passes): 430 us with tiles of 16
- * rows; 8 rows 519 us (twice the status traffic and look-backs), 24 or 32
- * rows 503-508 us (more registers, fewer groups). Unlike chapter 8's scan,
- * 64-bit atomics for the status words are slower here (642 us): a tile
- * writes 2 x 1024 of them, not 2. */
+ * Measured on an H200 at 8192 x 8192 (both passes; 2026-11-27,
+ * docs/results/beyond-ch9-status-words-nvidia-h200.jsonl): 0.50 ms with
+ * atomic status words in tiles of 32 rows, 0.52 ms with 24 and 0.58 ms with
+ * 16 (a tile writes 2 x 1024 status words: taller tiles write fewer).
+ * With -DSTATUS_VOLATILE the status words are plain volatile 64-bit loads and
+ * stores, in tiles of 16 rows: 0.38 ms, but OpenCL 1.2 does not define that
+ * hand-over between work-groups, and the race check reports it. */
 
 #ifndef LOCAL_SIZE
 #define LOCAL_SIZE 256
 #endif
 #ifndef TILE_H
+#ifdef STATUS_VOLATILE
 #define TILE_H 16                /* rows of a column_scan tile */
+#else
+#define TILE_H 32
+#endif
 #endif
 #define COLUMNS (4 * LOCAL_SIZE) /* columns of a column_scan tile */
 #ifndef ROW_ELEMENTS
@@ -51,7 +53,7 @@
 /* uint4 q of a chunk in local memory, swizzled as in chapter 8's lookback.cl */
 #define SWIZZLE(q) ((q) ^ (((q) / QUADS) % 8))
 
-#ifdef STATUS_ATOMIC /* 64-bit atomics: cl_khr_int64_base_atomics */
+#ifndef STATUS_VOLATILE /* 64-bit atomics: cl_khr_int64_base_atomics */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define STATUS_STORE(p, v) atom_xchg((p), (v))
 #define STATUS_LOAD(p) atom_add((p), 0UL)
