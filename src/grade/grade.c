@@ -212,6 +212,7 @@ typedef struct {
     const char *path;
     char display[256];
     grade_test *t;
+    char *hung_on;               /* its file's: the test it did not finish ("": none yet), shared by its jobs */
     engine_report rep;
     int ran;
 } ahead_job;
@@ -231,12 +232,18 @@ static void *ahead_thread(void *arg) {
     for (;;) {
         pthread_mutex_lock(&p->mu);
         int i = p->next < p->n ? p->next++ : -1;
+        int hung = i >= 0 && p->jobs[i].hung_on[0]; /* its file did not finish an earlier test: not run */
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
         ahead_job *j = &p->jobs[i];
-        if (j->ran) continue; /* the first run of its file, done before */
+        if (j->ran || hung) continue; /* the first run of its file, done before */
         run_once_in(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, p->rc->cache_root, &j->rep);
         j->ran = 1;
+        if (j->rep.status == ENG_TIMEOUT) {
+            pthread_mutex_lock(&p->mu);
+            if (!j->hung_on[0]) snprintf(j->hung_on, sizeof j->t->id, "%s", j->t->id);
+            pthread_mutex_unlock(&p->mu);
+        }
     }
 }
 
@@ -324,10 +331,15 @@ static void from_item(grade_test *t, const verdict_item *it) {
     }
 }
 
-/* path NULL: the file is missing or refused (missing_status, missing say how). */
+/* path NULL: the file is missing or refused (missing_status, missing say how); hung: the file did not
+ * finish a test, so a technique is not measured (the race check still is: a racy kernel must not escape
+ * it by hanging once). */
+typedef struct chapter_file chapter_file;
+static void mark_not_run_after_hang(grade_test *t, const chapter_file *f);
+
 static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
                                 int have_passed, grade_analysis *an, const char *missing_status,
-                                const char *missing) {
+                                const char *missing, const chapter_file *hung) {
     verdict_item it;
     memset(&it, 0, sizeof it);
     char icd[1024], plugin[1024], why_not[1024];
@@ -344,6 +356,10 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
     }
     if (!path) {
         mark_missing(t, missing_status, missing);
+        return;
+    }
+    if (hung && t->kind == GT_TECHNIQUE) {
+        mark_not_run_after_hang(t, hung);
         return;
     }
     if (!have_passed) {
@@ -486,8 +502,30 @@ static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *c
     engine_report_free(&rep);
 }
 
-/* One file a chapter grades (the exercise, or a listing): the grader's private copy of it, or why there is none. */
-typedef struct { char file[96]; char path[1400]; int ok; char status[16]; char err[512]; } chapter_file;
+/* One file a chapter grades (the exercise, or a listing): the grader's private copy of it, or why there is none,
+ * and the test it did not finish in time, after which its other tests are not run ("": none). */
+struct chapter_file {
+    char file[96];
+    char path[1400];
+    int ok;
+    char status[16];
+    char err[512];
+    char hung_on[sizeof ((grade_test *)0)->id];
+};
+
+/* A test not run because its file did not finish an earlier one (the time limit, every test again, would
+ * only make the student wait). */
+static void mark_not_run_after_hang(grade_test *t, const chapter_file *f) {
+    t->outcome = GO_FAIL;
+    snprintf(t->status, sizeof t->status, "not_run");
+    snprintf(t->headline, sizeof t->headline, "%s", _("Not run"));
+    char *d = NULL;
+    util_sappend(&d, _("Not run: the kernel did not finish on an earlier test ('%s'). Make it finish there first: "
+                       "a loop whose end depends on the size, or a barrier some work-items never reach, are the "
+                       "usual causes."),
+                 f->hung_on);
+    set_detail(t, d);
+}
 
 /* Reads the submission's copy of file f for chapter l into the grader's folder, or notes why it cannot. */
 static void read_chapter_file(run_ctx *rc, const lesson *l, chapter_file *f, const char *exercises, int have_ex,
@@ -541,7 +579,7 @@ static int file_of(const chapter_file *files, int nf, const grade_test *t) {
 
 /* Runs the untimed tests side by side first (the timed 'large' one and the simulator's run keep the machine to
  * themselves); returns their reports by test, for the chapter's loop to take in order, or NULL: none ran. */
-static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, const chapter_file *files,
+static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
                                     int nf) {
     ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
     if (!ahead) return NULL;
@@ -555,6 +593,7 @@ static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter 
         ahead_job *j = &list[n_list++];
         j->l = l;
         j->path = files[f].path;
+        j->hung_on = files[f].hung_on;
         j->t = t;
         snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
     }
@@ -565,8 +604,9 @@ static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter 
 }
 
 /* Runs a hidden or fix test through the engine (or takes its report run ahead); -1: the grade cannot go on. */
-static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch, grade_test *t, const char *path,
+static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch, grade_test *t, chapter_file *file,
                            const char *display, ahead_job *ahead, int *have_passed) {
+    const char *path = file->path;
     engine_report rep;
     int large = !strcmp(t->id, "large");
     engine_status st;
@@ -583,6 +623,7 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
         engine_report_free(&rep);
         return -1;
     }
+    if (st == ENG_TIMEOUT && !file->hung_on[0]) snprintf(file->hung_on, sizeof file->hung_on, "%s", t->id);
     t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
     snprintf(t->headline, sizeof t->headline, "%s", _(rep.headline));
@@ -629,14 +670,19 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         int f = file_of(files, nf, t);
         char display[256];
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
+        /* after a test its file did not finish, the others are not run (the race check still is, in
+         * evaluate_model_test) */
+        const chapter_file *hung = f < nf && files[f].ok && files[f].hung_on[0] ? &files[f] : NULL;
         if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
             evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
-                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
+                                f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"), hung);
+        } else if (hung && !(ahead && ahead[i].ran)) {
+            mark_not_run_after_hang(t, hung);
         } else if (f >= nf || !files[f].ok) {
             mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
         } else if (t->kind == GT_SPEED) {
             run_speed(rc, l, t, files[f].path, display);
-        } else if (run_engine_test(rc, l, ch, t, files[f].path, display, ahead ? &ahead[i] : NULL, &have_passed)) {
+        } else if (run_engine_test(rc, l, ch, t, &files[f], display, ahead ? &ahead[i] : NULL, &have_passed)) {
             break;
         }
         if (t->outcome == GO_PASS) t->score = t->max_score;
