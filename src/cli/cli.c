@@ -132,7 +132,20 @@ void cli_cell(FILE *f, const char *s, int width) {
 }
 
 const char *cli_device(const cli_ctx *cx, const char *option) {
-    return option && *option ? option : cx->cfg.device[0] ? cx->cfg.device : NULL;
+    if (option && *option) return option;
+    if (!cx->cfg.device[0]) return NULL;
+    /* the settings' device, where it names one; else the default device, with a word on the setting (the
+     * learner never typed a --device to blame) */
+    engine_device *devs = NULL;
+    char err[256];
+    int n = engine_list_devices(&devs, err, sizeof err);
+    int found = n <= 0 || engine_device_match(devs, n, cx->cfg.device) >= 0; /* none at all: the run says so */
+    free(devs);
+    if (found) return cx->cfg.device;
+    warn(_("[device] default = %s in %s names no device here: the default device is used instead. `cltutor "
+           "devices` lists them: mend the setting or remove it."),
+         cx->cfg.device, cx->cfg.device_set_by);
+    return NULL;
 }
 
 int cli_solution_path(cli_ctx *cx, const char *cmd, const lesson *l, char *buf, size_t len) {

@@ -86,7 +86,12 @@ int cmd_doctor(cli_ctx *cx, int argc, char **argv) {
             const char *color = !st.color ? "" : f->status == DOC_FAIL ? "\033[31;1m" : f->status == DOC_WARN ? "\033[33m" : "\033[32m";
             printf("  %s", color);
             cli_cell(stdout, f->status == DOC_OK ? _("ok") : f->status == DOC_WARN ? _("warn") : _("FAIL"), -4);
-            printf("%s  %-14s %s\n", st.color ? "\033[0m" : "", f->check, f->summary);
+            printf("%s  %-14s ", st.color ? "\033[0m" : "", f->check);
+            for (const char *line = f->summary; *line;) { /* a summary of several lines stays in its column */
+                size_t n = strcspn(line, "\n");
+                printf("%s%.*s\n", line == f->summary ? "" : "                       ", (int)n, line);
+                line += n + (line[n] == '\n');
+            }
             if (f->fix[0] && f->status != DOC_OK) {
                 printf("  %-4s  %-14s ", "", "");
                 printf(_("what to do: %s\n"), f->fix);

@@ -130,8 +130,15 @@ static void check_devices(doctor_report *r, const paths *p, const catalog *cat, 
     else
         add(r, "pocl", DOC_WARN, "sudo apt-get install pocl-opencl-icd", "%s",
             _("PoCL (OpenCL on the CPU) is not installed"));
-    if (cfg->device[0])
-        add(r, "default device", DOC_OK, NULL, _("the settings choose device '%s'"), cfg->device);
+    int chosen = engine_device_match(devs, n, cfg->device);
+    if (cfg->device[0] && chosen >= 0)
+        add(r, "default device", DOC_OK, NULL, _("the settings choose device '%s': %d, %s"), cfg->device,
+            devs[chosen].index, devs[chosen].name);
+    else if (cfg->device[0])
+        add(r, "default device", DOC_FAIL,
+            _("set [device] default to an index or part of a name that `cltutor devices` lists, or remove it"),
+            _("[device] default = %s in %s names no device here: runs use the default device instead (%s)"),
+            cfg->device, cfg->device_set_by, devs[engine_default_device(devs, n, NULL)].name);
     free(devs);
 }
 
@@ -164,14 +171,36 @@ static void check_course(doctor_report *r, const paths *p, const catalog *cat, c
         cat->n_skipped ? _(", some did not load") : "");
 }
 
+/* Whether a folder that does not exist yet can be made: the nearest part of its path that exists (in up) is
+ * a folder that lets us write. */
+static int creatable(const char *path, char *up, size_t len) {
+    snprintf(up, len, "%s", path);
+    struct stat st;
+    while (stat(up, &st) != 0) {
+        char *slash = strrchr(up, '/');
+        if (!slash || (errno != ENOENT && errno != ENOTDIR)) return 0;
+        if (slash == up) slash[1] = '\0'; /* the root */
+        else *slash = '\0';
+    }
+    return S_ISDIR(st.st_mode) && access(up, W_OK | X_OK) == 0;
+}
+
 static void check_workspace(doctor_report *r, const paths *p) {
     if (!p) return;
     static const char *const origin[] = {"--workspace", "$CLTUTOR_WORKSPACE", N_("in the source tree"),
                                          N_("per user")};
     const char *from = (unsigned)p->origin < CLT_ARRAY_LEN(origin) ? _(origin[p->origin]) : "";
     if (!util_is_dir(p->workspace)) {
-        add(r, "workspace", DOC_WARN, NULL, _("%s (%s) does not exist yet: the first run creates it"), p->workspace,
-            from);
+        /* the first run creates it: where its nearest folder that exists lets it */
+        char up[1200];
+        if (creatable(p->workspace, up, sizeof up))
+            add(r, "workspace", DOC_WARN, NULL, _("%s (%s) does not exist yet: the first run creates it"),
+                p->workspace, from);
+        else
+            add(r, "workspace", DOC_FAIL,
+                _("create it and make it yours, or choose another with --workspace DIR or CLTUTOR_WORKSPACE"),
+                _("%s (%s) does not exist, and %s does not let cltutor create it: your edits and progress cannot be "
+                  "saved"), p->workspace, from, up);
         return;
     }
     if (access(p->workspace, W_OK | X_OK) != 0) {
@@ -206,10 +235,8 @@ static void check_workspace(doctor_report *r, const paths *p) {
 }
 
 static void check_settings(doctor_report *r, const config *cfg, const char *config_err) {
-    if (config_err && *config_err) {
-        add(r, "settings", DOC_FAIL, _("mend the line named, or remove it (the default then holds)"), "%s", config_err);
-        return;
-    }
+    if (config_err && *config_err)
+        add(r, "settings", DOC_FAIL, _("mend each line named, or remove it (the default then holds)"), "%s", config_err);
     /* the files read: the system's (/etc/cltutor.conf) and the user's */
     char files[2200];
     const char *sys = cfg->files[0], *user = cfg->files[1];
@@ -217,13 +244,22 @@ static void check_settings(doctor_report *r, const config *cfg, const char *conf
     else if (sys[0]) snprintf(files, sizeof files, _("%s, no user settings"), sys);
     else if (user[0]) snprintf(files, sizeof files, _("no /etc/cltutor.conf and %s"), user);
     else snprintf(files, sizeof files, "%s", _("no /etc/cltutor.conf, no user settings"));
-    add(r, "settings", DOC_OK, NULL, _("%s; timing budget %.1f s, %s, %s"), files, cfg->budget_s,
+    add(r, "settings", config_err && *config_err ? DOC_WARN : DOC_OK, NULL, _("%s; timing budget %.1f s, %s, %s"), files, cfg->budget_s,
         cfg->queue ? _("timing queues for the device") : _("timing does not queue"),
         cfg->solutions_shown ? _("solutions shown") : _("solutions hidden"));
+    if (cfg->ignored_system_config[0])
+        add(r, "settings", DOC_WARN, _("nothing, in a lab; elsewhere, unset CLTUTOR_SYSTEM_CONFIG"),
+            _("CLTUTOR_SYSTEM_CONFIG=%s is ignored: %s says [lab] locked = yes"), cfg->ignored_system_config,
+            cfg->files[0]);
     const char *dir = config_queue_dir(cfg);
     if (dir && util_is_dir(dir) && access(dir, W_OK | X_OK) != 0)
         add(r, "queue", DOC_FAIL, _("sudo chmod 1777 on it, or set [timing] queue_dir"), _("%s is not writable: timing "
             "runs cannot queue for the device"), dir);
+    char up[1200];
+    if (dir && !util_is_dir(dir) && !creatable(dir, up, sizeof up))
+        add(r, "queue", DOC_FAIL, _("create it (sudo mkdir -m 1777 on it), or set [timing] queue_dir to a folder that "
+            "can be"), _("%s does not exist, and %s does not let cltutor create it: timing runs cannot queue for the "
+            "device"), dir, up);
 }
 
 static void check_terminal(doctor_report *r, const doctor_terminal *t) {

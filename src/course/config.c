@@ -6,6 +6,7 @@
 #include "text/i18n.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ typedef struct {
     const char *file;
     char *err;
     size_t errlen;
-    int bad;
+    int bad;                 /* lines at fault so far, each in err on a line of its own */
 } reading;
 
 static int parse_bool(const char *v, int *out) {
@@ -42,9 +43,13 @@ static int set_key(config *c, const char *section, const char *key, const char *
         if (v[0] != '/') return *why = N_("give an absolute folder"), -1;
         snprintf(c->queue_dir, sizeof c->queue_dir, "%s", v);
     } else if (!strcmp(section, "course") && !strcmp(key, "solutions")) {
-        if (!strcmp(v, "shown")) c->solutions_shown = 1;
-        else if (!strcmp(v, "hidden")) c->solutions_shown = 0;
-        else return *why = N_("give shown or hidden"), -1;
+        /* fails closed: a value that is not "shown" hides them, and says so */
+        int shown = !strcasecmp(v, "shown");
+        c->solutions_shown = shown;
+        if (!shown && strcasecmp(v, "hidden"))
+            return *why = N_("give shown or hidden; the solutions are hidden until it is one of them"), -1;
+    } else if (!strcmp(section, "lab") && !strcmp(key, "locked")) {
+        if (parse_bool(v, &c->locked) != 0) return *why = N_("give yes or no"), -1;
     } else {
         return *why = N_("unknown key (see `man cltutor`, FILES)"), -1;
     }
@@ -52,6 +57,19 @@ static int set_key(config *c, const char *section, const char *key, const char *
 }
 
 /* The line of key in section (inih's handler is not told it), 0 when not found. */
+/* Adds a line to err (what is already there stays), cut to fit. */
+static void append_line(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append_line(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || !errlen) return;
+    size_t used = strlen(err);
+    if (used && used + 1 < errlen) err[used++] = '\n', err[used] = '\0';
+    if (used + 1 >= errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + used, errlen - used, fmt, ap);
+    va_end(ap);
+}
+
 static int line_of(const char *path, const char *section, const char *key) {
     FILE *f = fopen(path, "r");
     char buf[1024], sec[128] = "";
@@ -71,12 +89,14 @@ static int on_key(void *user, const char *section, const char *key, const char *
     reading *r = user;
     const char *why = "";
     int rc = set_key(r->c, section, key, value, &why);
-    if (rc == 0 && !strcmp(key, "solutions") && !r->c->solutions_shown)
+    if (rc == 0 && !strcmp(section, "device") && !strcmp(key, "default"))
+        snprintf(r->c->device_set_by, sizeof r->c->device_set_by, "%s", r->file);
+    if (!strcmp(section, "course") && !strcmp(key, "solutions") && !r->c->solutions_shown)
         snprintf(r->c->solutions_hidden_by, sizeof r->c->solutions_hidden_by, "%s", r->file);
-    if (rc != 0 && !r->bad) {
-        util_errf(r->err, r->errlen, "%s:%d: [%s] %s = %s: %s", r->file, line_of(r->file, section, key), section, key,
-                  value, _(why));
-        r->bad = 1;
+    if (rc != 0) { /* every line at fault */
+        append_line(r->err, r->errlen, "%s:%d: [%s] %s = %s: %s", r->file, line_of(r->file, section, key), section,
+                    key, value, _(why));
+        r->bad++;
     }
     return 1;
 }
@@ -92,19 +112,22 @@ static int read_file(config *c, const char *path, int slot, char *err, size_t er
     reading r = {.c = c, .file = path, .err = err, .errlen = errlen};
     int rc = ini_parse_file(f, on_key, &r);
     fclose(f);
-    if (rc > 0 && !r.bad) {
-        util_errf(err, errlen, _("%s:%d: not a setting (write key = value under a [section])"), path, rc);
-        return -1;
-    }
-    return r.bad ? -1 : 0;
+    if (rc > 0) append_line(err, errlen, _("%s:%d: not a setting (write key = value under a [section])"), path, rc);
+    return r.bad || rc > 0 ? -1 : 0;
 }
 
-int config_load(config *c, char *err, size_t errlen) {
+static void defaults(config *c) {
     memset(c, 0, sizeof *c);
     c->budget_s = 1;
     c->queue = 1;
     c->solutions_shown = 1;
     snprintf(c->queue_dir, sizeof c->queue_dir, "%s", CONFIG_DEFAULT_QUEUE_DIR);
+}
+
+int config_load(config *c, char *err, size_t errlen) { return config_load_lab(c, CONFIG_SYSTEM_FILE, err, errlen); }
+
+int config_load_lab(config *c, const char *lab_file, char *err, size_t errlen) {
+    if (err && errlen) err[0] = '\0';
     const char *sys = getenv("CLTUTOR_SYSTEM_CONFIG"), *user = getenv("CLTUTOR_CONFIG");
     char user_path[1024];
     if (user && *user) {
@@ -115,9 +138,24 @@ int config_load(config *c, char *err, size_t errlen) {
         else if (home && *home) snprintf(user_path, sizeof user_path, "%s/.config/cltutor/config", home);
         else user_path[0] = '\0';
     }
-    int rc = read_file(c, sys && *sys ? sys : "/etc/cltutor.conf", 0, err, errlen);
+    /* the lab's file; CLTUTOR_SYSTEM_CONFIG stands in for it, unless it says [lab] locked = yes */
+    defaults(c);
+    char lab_err[1024] = "";
+    int rc = read_file(c, lab_file, 0, lab_err, sizeof lab_err);
+    if (sys && *sys && strcmp(sys, lab_file) != 0) {
+        if (c->locked) {
+            snprintf(c->ignored_system_config, sizeof c->ignored_system_config, "%s", sys);
+        } else {
+            defaults(c);
+            lab_err[0] = '\0';
+            rc = read_file(c, sys, 0, lab_err, sizeof lab_err);
+        }
+    }
+    if (lab_err[0]) append_line(err, errlen, "%s", lab_err);
     int lab_shows = c->solutions_shown; /* a learner's own file may hide the solutions, not show them */
-    if (user_path[0] && read_file(c, user_path, 1, rc ? NULL : err, rc ? 0 : errlen) != 0) rc = -1;
+    char user_err[1024] = "";
+    if (user_path[0] && read_file(c, user_path, 1, user_err, sizeof user_err) != 0) rc = -1;
+    if (user_err[0]) append_line(err, errlen, "%s", user_err);
     c->solutions_shown = c->solutions_shown && lab_shows;
     return rc;
 }

@@ -711,12 +711,22 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen) {
     return n;
 }
 
-int engine_default_device(const engine_device *devs, int n, const char *configured) {
-    for (int i = 0; configured && *configured && i < n; i++) {
+int engine_device_match(const engine_device *devs, int n, const char *spec) {
+    if (!spec || !*spec) return -1;
+    int digits = 1;
+    for (const char *p = spec; *p; p++) digits = digits && isdigit((unsigned char)*p);
+    for (int i = 0; i < n; i++) {
         char idx[16];
         snprintf(idx, sizeof idx, "%d", devs[i].index);
-        if (!strcmp(configured, idx) || util_contains_ci(devs[i].name, configured)) return i;
+        if (digits ? !strcmp(spec, idx) : util_contains_ci(devs[i].name, spec) || util_contains_ci(devs[i].platform, spec))
+            return i;
     }
+    return -1;
+}
+
+int engine_default_device(const engine_device *devs, int n, const char *configured) {
+    int match = engine_device_match(devs, n, configured);
+    if (match >= 0) return match;
     int best = n > 0 ? 0 : -1;
     for (int i = 1; i < n; i++)
         if (clh_default_rank(devs[i].type, devs[i].platform) < clh_default_rank(devs[best].type, devs[best].platform))

@@ -125,6 +125,8 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen);
  * or part of a name, as --device takes; NULL or "" none), else the first
  * GPU, else PoCL's CPU device, else the first. -1 when there is none. */
 int engine_default_device(const engine_device *devs, int n, const char *configured);
+/* The device spec names (an index, or part of a name or platform, as --device takes it), or -1: none. */
+int engine_device_match(const engine_device *devs, int n, const char *spec);
 
 /* Rewrites a build log so that it names display_path instead of the
  * runtime's temporary file; notes the first error's line and column. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +56,55 @@ START_TEST(config_layers_and_errors) {
 }
 END_TEST
 
+/* Settings fail closed: a value of `solutions` other than shown hides them, every line at fault is named,
+ * and a lab's file that says [lab] locked = yes cannot be replaced through CLTUTOR_SYSTEM_CONFIG. */
+START_TEST(config_fails_closed) {
+    char dir[] = "/tmp/clt-cfg-XXXXXX", lab[128], other[128], user[128], err[1600];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(lab, sizeof lab, "%s/etc.conf", dir);
+    snprintf(other, sizeof other, "%s/mine.conf", dir);
+    snprintf(user, sizeof user, "%s/user.conf", dir);
+    setenv("CLTUTOR_CONFIG", user, 1);
+    unsetenv("CLTUTOR_SYSTEM_CONFIG");
+    config c;
+    const char *const hide[] = {"Hidden", "hide", "HIDDEN", "no", "shwon"};
+    for (size_t i = 0; i < sizeof hide / sizeof *hide; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[course]\nsolutions = %s\n", hide[i]);
+        put_text(lab, text);
+        int rc = config_load_lab(&c, lab, err, sizeof err);
+        ck_assert_msg(c.solutions_shown == 0, "solutions = %s showed them", hide[i]);
+        ck_assert_str_eq(c.solutions_hidden_by, lab);
+        /* "Hidden" and "HIDDEN" are "hidden" in another case: accepted; the others are reported */
+        ck_assert_int_eq(rc, strcasecmp(hide[i], "hidden") ? -1 : 0);
+        if (rc) ck_assert_msg(strstr(err, "etc.conf:2:") && strstr(err, "hidden until"), "%s", err);
+    }
+    put_text(lab, "[timing]\nbudget_s = lots\nqueue = maybe\n[course]\nsolution = shown\n");
+    ck_assert_int_eq(config_load_lab(&c, lab, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "etc.conf:2:") && strstr(err, "etc.conf:3:") && strstr(err, "etc.conf:5:"), "%s", err);
+    put_text(user, "[device]\ndefault = nothing-here\nbad line\n");
+    ck_assert_int_eq(config_load_lab(&c, lab, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "etc.conf:5:") && strstr(err, "user.conf:3:"), "both files' faults: %s", err);
+    unlink(user);
+    /* the environment stands in for an unlocked lab file, not for a locked one */
+    put_text(lab, "[lab]\nlocked = no\n[course]\nsolutions = hidden\n");
+    put_text(other, "[course]\nsolutions = shown\n");
+    setenv("CLTUTOR_SYSTEM_CONFIG", other, 1);
+    ck_assert_int_eq(config_load_lab(&c, lab, err, sizeof err), 0);
+    ck_assert_int_eq(c.solutions_shown, 1);
+    ck_assert_str_eq(c.ignored_system_config, "");
+    put_text(lab, "[lab]\nlocked = yes\n[course]\nsolutions = hidden\n");
+    ck_assert_int_eq(config_load_lab(&c, lab, err, sizeof err), 0);
+    ck_assert_int_eq(c.solutions_shown, 0);
+    ck_assert_str_eq(c.ignored_system_config, other);
+    unsetenv("CLTUTOR_SYSTEM_CONFIG");
+    unsetenv("CLTUTOR_CONFIG");
+    unlink(lab);
+    unlink(other);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(gpulock_first_come_first_served) {
     char dir[] = "/tmp/clt-q-XXXXXX", err[512], key[128], cmd[96];
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -95,6 +145,7 @@ Suite *config_suite(void) {
     Suite *s = suite_create("config");
     TCase *t = tcase_create("config");
     tcase_add_test(t, config_layers_and_errors);
+    tcase_add_test(t, config_fails_closed);
     tcase_add_test(t, gpulock_first_come_first_served);
     suite_add_tcase(s, t);
     return s;
