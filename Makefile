@@ -164,6 +164,7 @@ validate-model: deps
 DOCDIR  = $(PREFIX)/share/doc/cltutor
 COMPDIR = $(PREFIX)/share/bash-completion/completions
 DOCS    = README.md LICENSE $(wildcard docs/*.md)
+TEMPLATES = gradescope prairielearn github-classroom shards
 install: $(BUILD)/cltutor plugin translations
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 $(BUILD)/cltutor $(DESTDIR)$(BINDIR)/cltutor
@@ -172,7 +173,10 @@ install: $(BUILD)/cltutor plugin translations
 	install -d $(DESTDIR)$(DATADIR)/bench && install -m 644 bench/peers.py $(DESTDIR)$(DATADIR)/bench/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
 	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1
-	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(DOCS) docs/cltutor.conf $(DESTDIR)$(DOCDIR)/
+	# the grading platforms' templates the instructor guide names (github-classroom holds a .github folder)
+	for d in $(TEMPLATES); do rm -rf $(DESTDIR)$(DOCDIR)/$$d && cp -R docs/$$d $(DESTDIR)$(DOCDIR)/$$d; done
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DOCDIR)
 	if [ -f completions/cltutor.bash ]; then install -m 644 completions/cltutor.bash $(DESTDIR)$(COMPDIR)/cltutor; fi
 	if [ -f $(GM_PLUGIN) ]; then install -d $(DESTDIR)$(PLUGINDIR) && install -m 644 $(GM_PLUGIN) $(DESTDIR)$(PLUGINDIR)/; fi
 	for l in $(LINGUAS); do install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \

@@ -74,6 +74,24 @@ else bad "PrairieLearn run" "$(cat "$pl/stdout" "$pl/results/results.json")"; fi
 # the Slurm array's command line, as task 2 of 3
 b="$tmp/class"
 for s in ada bob cy; do put "$b/$s" 01-serial "$root/kernels/01-serial/histogram.cl"; done
+# Slurm opens a task's --output file before the script runs: its folder must exist when sbatch is called
+out=$(sed -n 's/^#SBATCH --output=//p' "$root/docs/shards/grade-array.slurm")
+case $out in
+  */*) bad "the Slurm script's --output ($out) is in a folder the script itself creates" ;;
+  ?*) ok "the Slurm script's --output is in the folder sbatch runs in ($out)" ;;
+  *) bad "the Slurm script has no --output line" ;;
+esac
+# the CI matrix: a shard that exits 3 (the grader failed for some students) still uploads, and the merge runs
+if python3 - "$root/docs/shards/grade-class.yml" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+shard, merge = text.split("\n  merge:\n")
+assert re.search(r"^    if: always\(\)", merge, re.M), "merge job without if: always()"
+uploads = re.findall(r"- uses: actions/upload-artifact@v4\n(\s+)(\S.*)", shard)
+assert uploads and all(line.startswith("if: always()") for _, line in uploads), uploads
+PY
+then ok "the CI matrix uploads every shard and merges them even when one exits 3"
+else bad "the CI matrix skips the merge after a failed shard"; fi
 mkdir -p "$tmp/slurm/bin"
 ln -s "$bin" "$tmp/slurm/bin/cltutor"
 (cd "$tmp/slurm" && PATH="$tmp/slurm/bin:$PATH" SLURM_ARRAY_TASK_COUNT=3 SLURM_ARRAY_TASK_ID=2 SUBMISSIONS="$b" SEED=7 CHAPTERS=1 \
