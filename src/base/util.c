@@ -158,6 +158,20 @@ int util_mkdirs(const char *path) {
     return util_is_dir(buf) ? 0 : -1;
 }
 
+int util_mkdirs_private(const char *path) {
+    if (util_is_dir(path)) return 0;
+    char parent[PATH_MAX];
+    if (strlen(path) >= sizeof parent) { errno = ENAMETOOLONG; return -1; }
+    strcpy(parent, path);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        if (util_mkdirs(parent) != 0) return -1;
+    }
+    if (mkdir(path, 0700) != 0 && errno != EEXIST) return -1;
+    return util_is_dir(path) ? 0 : -1;
+}
+
 int util_is_dir(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);

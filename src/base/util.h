@@ -37,6 +37,9 @@ int util_copy_file(const char *src, const char *dst);
 
 /* mkdir -p; returns 0 on success. */
 int util_mkdirs(const char *path);
+/* util_mkdirs, the last folder made readable by its owner only (0700) when it is new: a learner's
+ * workspace, which classmates must not read where homes are 0755. */
+int util_mkdirs_private(const char *path);
 
 int util_is_dir(const char *path);
 int util_is_file(const char *path);

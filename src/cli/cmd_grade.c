@@ -675,7 +675,8 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv) {
         snprintf(msg, sizeof msg, _("the instructor withheld the reference solutions from this install (it has no "
                                     "%s/kernels/); grading compares with them, so grade on an instructor's install."),
                  cx->paths.data);
-        return cannot_run(&a, msg, EXIT_USAGE); /* an install without solutions: the wrong install, 64 */
+        /* the grader's install, not the student's work: 69, which platforms report as the grader's failure */
+        return cannot_run(&a, msg, GRADE_EXIT_CANNOT_RUN);
     }
     int nl = 0;
     const lesson **lessons = grade_lessons(cx, argc, argv, &nl);

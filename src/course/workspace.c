@@ -170,7 +170,7 @@ void workspace_moved_text(char *buf, size_t len, const char *workspace, const wo
 
 int workspace_prepare(const paths *p, workspace_news *news) {
     memset(news, 0, sizeof *news);
-    if (util_mkdirs(p->workspace) != 0) {
+    if (util_mkdirs_private(p->workspace) != 0) {
         util_errf(news->error, sizeof news->error, _("cannot create the workspace %s (%s): choose another with "
                   "--workspace DIR or CLTUTOR_WORKSPACE"), p->workspace, strerror(errno));
         return -1;

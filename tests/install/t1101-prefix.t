@@ -12,6 +12,9 @@ expect "PREFIX install runs a kernel in a worker of its own" 0 '^Correct' -- \
 [ -f "$HOME/.local/share/cltutor/exercises/02-atomic/histogram.cl" ] || "$tmp/p/bin/cltutor" run 2 >/dev/null 2>&1
 if [ -f "$HOME/.local/share/cltutor/exercises/02-atomic/histogram.cl" ] && [ -f "$HOME/.local/share/cltutor/.cltutor/progress.json" ]; then
   ok "an installed course keeps the learner's work in ~/.local/share/cltutor"
+  mode=$(stat -c %a "$HOME/.local/share/cltutor")
+  [ "$mode" = 700 ] && ok "the new workspace is the learner's alone (mode 700), classmates cannot read it" ||
+    bad "the new workspace's mode is $mode (classmates can read it where homes are 755)"
 else bad "an installed course keeps the learner's work in ~/.local/share/cltutor" "$(ls -laR "$HOME" 2>&1 | head -20)"; fi
 if [ -f "$tmp/p/share/man/man1/cltutor.1" ] && [ -f "$tmp/p/share/doc/cltutor/user-guide.md" ] && [ -f "$tmp/p/share/doc/cltutor/LICENSE" ]; then
   ok "the man page and the docs are installed"; else bad "the man page and the docs are installed" "$(find "$tmp/p" -maxdepth 4)"; fi

@@ -29,6 +29,6 @@ if [ -f "$build/cltutor-gpumodel.so" ]; then
 fi
 expect "--solution says the instructor withheld the solutions" 64 'withheld' -- "$sbin" run 2 --solution
 expect "check --solution says so too" 64 'withheld' -- "$sbin" check 2 --solution
-expect "grade says it needs an instructor's install" 64 'withheld' -- "$sbin" grade 2
+expect "grade says it needs an instructor's install, and exits 69: the grader cannot run (not the student's fault)" 69 'withheld' -- "$sbin" grade 2
 
 finish
