@@ -29,8 +29,8 @@ ids = {t['id'] for c in j['chapters'] for t in c['tests'] if t['kind'] != 'hidde
 print(','.join(sorted(ids)))" "$tmp/plan.json")
 [ ${#tests} -lt 512 ] || tests=
 t0=$(date +%s)
-# --same-seed: pick_seed chose the seed for every student's tests (chapter 3's "even" size)
-"$bin" grade --batch "$b" -j 2 --seed $seed --same-seed ${tests:+--tests "$tests"} -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
+# each student's hidden tests at sizes of their own (no --same-seed): every cheat must lose at whatever seed
+"$bin" grade --batch "$b" -j 2 --seed $seed ${tests:+--tests "$tests"} -o "$tmp/grades.csv" > "$tmp/batch.out" 2>&1
 rc=$?
 echo "# grade --batch -j 2: $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ ! -s "$tmp/grades.csv" ]; then

@@ -9,8 +9,8 @@ need_plan
 "$bin" grade --plan --format json --seed 2 > "$tmp/plan2.json" 2>/dev/null
 if cmp -s "$tmp/plan.json" "$tmp/plan1b.json"; then ok "the same seed gives the same hidden tests"; else bad "the same seed gave other tests"; fi
 if ! cmp -s "$tmp/plan.json" "$tmp/plan2.json"; then ok "another seed gives other sizes"; else bad "seeds 1 and 2 gave the same tests"; fi
-check "odd sizes are odd, even sizes even, and neither is a multiple of 64" "$tmp/plan.json" \
-  "all(int(t['size'].split('x')[0].split(':')[0]) % 2 == (1 if t['id'] == 'odd' else 0) for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'even')) and all(int(t['size'].split('x')[0].split(':')[0]) % 64 != 0 for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'even', 'large'))"
+check "odd sizes are odd, even sizes twice an odd number (no multiple of 4), and neither is a multiple of 64" "$tmp/plan.json" \
+  "all(int(t['size'].split('x')[0].split(':')[0]) % 2 == (1 if t['id'] == 'odd' else 0) for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'even')) and all(int(t['size'].split('x')[0].split(':')[0]) % 4 == 2 for c in j['chapters'] for t in c['tests'] if t['id'] == 'even') and all(int(t['size'].split('x')[0].split(':')[0]) % 64 != 0 for c in j['chapters'] for t in c['tests'] if t['id'] in ('odd', 'even', 'large'))"
 check "every parallel chapter has a race check at a drawn size, and a power-of-two test" "$tmp/plan.json" \
   "all(any(t['id'] == 'safety' for t in c['tests']) for c in j['chapters'] if c['lesson'] != '01-serial') and all(any(t['id'] == 'pow2' for t in c['tests']) for c in j['chapters'])"
 check "length 1 and degenerate inputs are tested" "$tmp/plan.json" \

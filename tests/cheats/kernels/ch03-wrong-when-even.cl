@@ -2,9 +2,9 @@
  * n_descriptors is odd or a multiple of 8, which covers every visible test
  * of the chapter (1000, 777, 4096, 5000, 3001, 1, 63), and one vote too many
  * for every other even n. Hole it tries: a kernel fitted to the public
- * sizes. Expected: `check` passes; `grade` fails its hidden "even" test
- * (a fresh even size, drawn from the seed) when that size is not a multiple
- * of 8. */
+ * sizes. Expected: `check` passes; `grade` fails its hidden "even" test at
+ * every seed (a fresh even size, drawn from the seed as twice an odd number:
+ * never a multiple of 8). */
 __kernel void histogram(__global const float *descriptors,
                         __global const float *centroids,
                         __global int *histogram,
