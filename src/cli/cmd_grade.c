@@ -645,6 +645,16 @@ static int grade_merge_cmd(int argc, char **argv) {
     }
     int rc = write_out(output, text) == 0 ? 0 : EXIT_USAGE;
     free(text);
+    for (int i = 0; i < info.n_replaced; i++) {
+        char *f[3] = {info.replaced[i], NULL, NULL};
+        f[1] = strchr(f[0], '\t');
+        f[2] = f[1] ? strchr(f[1] + 1, '\t') : NULL;
+        if (!f[2]) continue;
+        *f[1]++ = '\0';
+        *f[2]++ = '\0';
+        say(_("%s: the row from %s replaces the one from %s (a student in two reports keeps the later one)"), f[0],
+            f[1], f[2]);
+    }
     if (info.n_missing) {
         fprintf(stderr, "cltutor grade: ");
         fprintf(stderr, P_("%d student of the class is in no report:", "%d students of the class are in no report:",

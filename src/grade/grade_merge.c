@@ -15,6 +15,7 @@
 typedef struct {
     char *student;        /* the name, as the batch sorted it */
     const char *file;     /* the input it came from */
+    int order;            /* its place among every input's rows: a later row of a student replaces an earlier one */
     char *text;           /* CSV: the record as written; JSON: unused */
     cJSON *json;          /* JSON: the student's object (owned by its input) */
 } merge_row;
@@ -31,7 +32,8 @@ static void add_row(merge_set *m, const char *student, const char *file, char *t
         m->cap = m->cap ? m->cap * 2 : 64;
         m->rows = realloc(m->rows, sizeof *m->rows * (size_t)m->cap);
     }
-    m->rows[m->n++] = (merge_row){.student = strdup(student), .file = file, .text = text, .json = json};
+    m->rows[m->n] = (merge_row){.student = strdup(student), .file = file, .order = m->n, .text = text, .json = json};
+    m->n++;
 }
 
 static void add_name(merge_set *m, const char *name) {
@@ -113,6 +115,33 @@ static int read_json(merge_set *m, const char *file, cJSON *j, cJSON **first, ch
         if (cJSON_IsString(name)) add_row(m, name->valuestring, file, NULL, (cJSON *)s);
     }
     return 0;
+}
+
+/* By student, and a student's rows in the order given. */
+static int by_student_then_order(const void *a, const void *b) {
+    const merge_row *x = a, *y = b;
+    int c = strcmp(x->student, y->student);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* A student in two inputs: a regrade, or a shard given twice. The later input's row stays; each replaced one is
+ * noted in info (for the command to say) and dropped from m. */
+static void keep_later_rows(merge_set *m, grade_merge_info *info) {
+    int kept = 0;
+    for (int i = 0; i < m->n; i++) {
+        if (i + 1 < m->n && !strcmp(m->rows[i].student, m->rows[i + 1].student)) {
+            char *note = NULL;
+            if (asprintf(&note, "%s\t%s\t%s", m->rows[i].student, m->rows[i + 1].file, m->rows[i].file) >= 0) {
+                info->replaced = realloc(info->replaced, sizeof *info->replaced * (size_t)(info->n_replaced + 1));
+                info->replaced[info->n_replaced++] = note;
+            }
+            free(m->rows[i].student);
+            free(m->rows[i].text);
+            continue;
+        }
+        m->rows[kept++] = m->rows[i];
+    }
+    m->n = kept;
 }
 
 static int by_student(const void *a, const void *b) {
@@ -241,13 +270,10 @@ char *grade_merge(const char *const *files, int n, const char *batch_dir, int to
         for (int i = 0; ok && i < nr; i++) add_name(&m, rows[i].student);
         free(rows);
     }
-    if (ok) qsort(m.rows, (size_t)m.n, sizeof *m.rows, by_student);
-    for (int i = 1; ok && i < m.n; i++)
-        if (!strcmp(m.rows[i].student, m.rows[i - 1].student)) {
-            util_errf(err, errlen, _("%s is in %s and in %s; merge each shard once"), m.rows[i].student,
-                      m.rows[i - 1].file, m.rows[i].file);
-            ok = 0;
-        }
+    if (ok) {
+        qsort(m.rows, (size_t)m.n, sizeof *m.rows, by_student_then_order);
+        keep_later_rows(&m, info);
+    }
     if (ok) {
         out = merged_text(&m, header, first, to_csv);
         info->rows = m.n;
@@ -277,4 +303,8 @@ void grade_merge_info_free(grade_merge_info *info) {
     free(info->missing);
     info->missing = NULL;
     info->n_missing = 0;
+    for (int i = 0; i < info->n_replaced; i++) free(info->replaced[i]);
+    free(info->replaced);
+    info->replaced = NULL;
+    info->n_replaced = 0;
 }

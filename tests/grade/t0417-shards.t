@@ -60,8 +60,17 @@ else bad "merged JSON (exit $rc)" "$(cat "$tmp/shards/mergej.err")"; fi
 if cmp -s "$tmp/shards/fromjson.csv" "$tmp/whole/grades.csv"; then ok "grade merge of the JSON shards into a .csv gives the whole-class CSV"
 else bad "JSON shards merged into CSV differ" "$(diff "$tmp/shards/fromjson.csv" "$tmp/whole/grades.csv")"; fi
 
-expect "merge refuses a student found in two reports" 64 'is in s1.csv and in s1-again.csv' -- \
-  sh -c "cd '$tmp/shards' && cp s1.csv s1-again.csv && '$bin' grade merge s1.csv s1-again.csv s2.csv"
+# a regraded student: the class's CSV, then a report of that student alone (here their row with another
+# score): the later row replaces theirs, and merge says so; the others stay as they were
+(cd "$tmp/shards" && { head -n 1 "$tmp/whole/grades.csv"; sed -n 2p "$tmp/whole/grades.csv" | awk -F, 'BEGIN{OFS=","} {$2="1"; print}'; } > regrade.csv)
+who=$(sed -n 2p "$tmp/whole/grades.csv" | cut -d, -f1)
+(cd "$tmp/shards" && "$bin" grade merge "$tmp/whole/grades.csv" regrade.csv -o regraded.csv 2> regrade.err)
+rc=$?
+if [ $rc -eq 0 ] && grep -q "$who: the row from regrade.csv replaces the one from .*grades.csv" "$tmp/shards/regrade.err" &&
+   [ "$(sed -n 2p "$tmp/shards/regraded.csv")" = "$(sed -n 2p "$tmp/shards/regrade.csv")" ] &&
+   [ "$(sed 2d "$tmp/shards/regraded.csv")" = "$(sed 2d "$tmp/whole/grades.csv")" ]; then
+  ok "merge takes a regraded student's later row in place of the class's, and says so"
+else bad "merge of a regraded student (exit $rc)" "$(cat "$tmp/shards/regrade.err"; diff "$tmp/shards/regraded.csv" "$tmp/whole/grades.csv")"; fi
 expect "merge of JSON names the students no shard has" 1 'in no report:.* (bob|cy)' -- \
   sh -c "cd '$tmp/shards' && '$bin' grade merge s1.json s3.json s4.json -o part.json"
 expect "merge of CSV with --batch names the students no shard has" 1 'in no report:' -- \
