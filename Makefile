@@ -100,7 +100,11 @@ $(GM_PLUGIN): plugin/gpumodel_plugin.cpp
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	@$(BUILD)/cltutor
+	@$(BUILD)/cltutor; status=$$?; \
+	if ! command -v cltutor >/dev/null 2>&1; then \
+	  echo "The lessons' commands (cltutor run 2, cltutor check all, ...) are $(CURDIR)/$(BUILD)/cltutor here."; \
+	  echo "To type them as written: export PATH=\"$(CURDIR)/$(BUILD):\$$PATH\"   (or: sudo make install)"; \
+	fi; exit $$status
 
 # Unit tests (Check) of the model, built with ASan and UBSan.
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
