@@ -10,7 +10,7 @@ start=$(date +%s)
 C grade 91 --dir "$tmp/own" --seed 3 --timeout 60 --cpu-limit 2 --format json -o "$tmp/cpu.json" 2>/dev/null
 took=$(( $(date +%s) - start ))
 check "a CPU-time limit stops an endless loop (${took}s, wall limit 60s)" "$tmp/cpu.json" \
-  "test('91-one', 'hidden.1')['status'] == 'timeout' and 'CPU time' in test('91-one', 'hidden.1')['detail'] and $took < 30"
+  "test('91-one', 'hidden.1')['status'] == 'timeout' and 'CPU time' in test('91-one', 'hidden.1')['detail']"  # the CPU limit's own words: not the wall limit's
 cat > "$tmp/membomb.cl" <<'CL'
 /* Expands to 10^8 tokens: the compiler's memory grows until a limit stops it. */
 #define A(x) x x x x x x x x x x
@@ -29,12 +29,12 @@ start=$(date +%s)
 POCL_KERNEL_CACHE=0 C grade 91 --dir "$tmp/own" --seed 3 --memory-limit 384 --format json -o "$tmp/mem.json" 2>/dev/null
 took=$(( $(date +%s) - start ))
 check "a memory limit stops a kernel that makes the compiler allocate without end (${took}s)" "$tmp/mem.json" \
-  "test('91-one', 'hidden.1')['outcome'] == 'fail' and test('91-one', 'hidden.1')['status'] in ('crash', 'runtime_error', 'build_error') and $took < 60"
+  "test('91-one', 'hidden.1')['outcome'] == 'fail' and test('91-one', 'hidden.1')['status'] in ('crash', 'runtime_error', 'build_error') and $took < 300"  # a bound far above any load: the limit must stop it, not the test
 put "$tmp/own" 91-one "$k/hang.cl" histogram.cl
 start=$(date +%s)
 C grade 91 --dir "$tmp/own" --seed 3 --timeout 1 --format json -o "$tmp/wall.json" 2>/dev/null
 took=$(( $(date +%s) - start ))
 check "a wall-time limit stops a hanging kernel (${took}s)" "$tmp/wall.json" \
-  "test('91-one', 'hidden.1')['status'] == 'timeout' and $took < 20"
+  "test('91-one', 'hidden.1')['status'] == 'timeout' and $took < 120"  # likewise
 
 finish

@@ -51,7 +51,7 @@ start() {
 screen() { T capture-pane -p -t ui 2>/dev/null; }
 # keys KEY...: sends them, and waits until the course has drawn the screen
 # after reading them (its trace, $CLTUTOR_UI_TRACE), at most 3 s
-drawn() { grep -c '^keys' "$tmp/trace" 2>/dev/null || echo 0; }
+drawn() { n=$(grep -c '^keys' "$tmp/trace" 2>/dev/null); echo "${n:-0}"; }
 # idle [SECONDS]: until the course has drawn a screen with no work running (default 120 s)
 idle() {
   n=$(( ${1:-120} * 20 ))
