@@ -33,14 +33,9 @@ int cmd_list(cli_ctx *cx, int argc, char **argv) {
     for (int i = 0; i < cx->cat.count; i++) {
         progress_chapter *pc = progress_get(&cx->prog, cx->cat.items[i].id, 0);
         now[i] = pc ? pc->state : PROG_NOT_STARTED;
-        if (now[i] == PROG_PASSED) {
-            char path[1400], err[1400];
-            if (paths_exercise(&cx->paths, &cx->cat.items[i], path, sizeof path, err, sizeof err) == 0) {
-                char *text = util_read_file(path, NULL);
-                now[i] = progress_state_now(pc, util_hash_text(text));
-                free(text);
-            }
-        }
+        char path[1400];
+        paths_exercise_path(&cx->paths, &cx->cat.items[i], path, sizeof path);
+        if (now[i] == PROG_PASSED) now[i] = progress_state_of_file(pc, path);
         if (!next && now[i] != PROG_PASSED) next = cx->cat.items[i].id;
     }
     if (json) {

@@ -106,6 +106,7 @@ static void run_from_json(const cJSON *r, progress_run *pr) {
     pr->verdict = (progress_verdict)index_of(verdict_names, (int)CLT_ARRAY_LEN(verdict_names), jstr(r, "verdict"),
                                              PV_NONE);
     copy_str(pr->verdict_note, sizeof pr->verdict_note, jstr(r, "verdict_note"));
+    pr->unsafe = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "unsafe"));
 }
 
 static void chapter_from_json(progress_chapter *c, const cJSON *ch) {
@@ -226,6 +227,7 @@ static cJSON *run_to_json(const progress_run *r) {
     cJSON_AddStringToObject(o, "file_hash", hash);
     cJSON_AddStringToObject(o, "verdict", progress_verdict_name(r->verdict));
     if (r->verdict_note[0]) cJSON_AddStringToObject(o, "verdict_note", r->verdict_note);
+    if (r->unsafe) cJSON_AddBoolToObject(o, "unsafe", 1);
     return o;
 }
 
@@ -273,6 +275,7 @@ static void apply_verdict(progress_chapter *c, const progress_run *v) {
             into = &c->runs[i];
     if (into) {
         into->verdict = v->verdict;
+        into->unsafe = v->unsafe;
         copy_str(into->verdict_note, sizeof into->verdict_note, v->verdict_note);
     } else {
         add_run(c, v);
@@ -434,6 +437,14 @@ void progress_free(progress *p) {
     free(p->pending);
     p->pending = NULL;
     p->n_pending = 0;
+}
+
+progress_state progress_state_of_file(const progress_chapter *c, const char *path) {
+    if (!c || c->state != PROG_PASSED) return c ? c->state : PROG_NOT_STARTED;
+    char *text = util_read_file(path, NULL);
+    progress_state s = progress_state_now(c, text ? util_hash_text(text) : 0);
+    free(text);
+    return s;
 }
 
 progress_state progress_state_now(const progress_chapter *c, unsigned long long file_hash) {

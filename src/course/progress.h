@@ -46,6 +46,8 @@ typedef struct {
     unsigned long long file_hash;/* the kernel's text it ran (util_hash_text) */
     progress_verdict verdict;
     char verdict_note[160];      /* the first thing the verdict found wrong, for people */
+    int unsafe;                  /* the race check failed on its file: its time holds by luck, and counts nowhere
+                                  * (best times, "vs your last run") */
 } progress_run;
 
 typedef struct {
@@ -112,6 +114,9 @@ void progress_set_hints_seen(progress *p, const char *id, int seen);
 void progress_set_last(progress *p, const char *id);
 /* The state for the file as it is now (PROG_CHANGED when it passed on other text). */
 progress_state progress_state_now(const progress_chapter *c, unsigned long long file_hash);
+/* progress_state_now for the file at path as it is on disk (PROG_CHANGED once it is no longer the file that
+ * passed: a reset or an edit since). */
+progress_state progress_state_of_file(const progress_chapter *c, const char *path);
 const char *progress_state_name(progress_state s);
 const char *progress_origin_name(progress_origin o);
 const char *progress_verdict_name(progress_verdict v);

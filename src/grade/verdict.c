@@ -682,6 +682,8 @@ int verdict_fix_allowed(const lesson_bug *b) {
 void verdict_to_progress(const verdict *v, progress_run *run) {
     run->verdict = v->passed ? PV_PASSED : v->failed || v->cancelled ? PV_FAILED : PV_INCOMPLETE;
     run->verdict_note[0] = '\0';
+    run->unsafe = 0;
+    for (int i = 0; i < v->n; i++) run->unsafe |= v->items[i].kind == VK_SAFETY && v->items[i].outcome == VO_FAIL;
     for (int i = 0; i < v->n; i++) {
         const verdict_item *it = &v->items[i];
         if (it->outcome != VO_FAIL) continue;

@@ -90,8 +90,13 @@ static const char *noun(const char *what, long n) {
     return what;
 }
 
+void verify_resummarise(verify_report *vr) {
+    if (vr->summary[0]) verify_summarise(vr, vr->total_name);
+}
+
 void verify_summarise(verify_report *vr, const char *total_name) {
     vr->counts = total_name != NULL;
+    vr->total_name = total_name;
     if (vr->ok) {
         snprintf(vr->summary, sizeof vr->summary, _("All %ld %s match the golden reference."), vr->n_checked,
                  noun(vr->what, vr->n_checked));

@@ -23,6 +23,7 @@ typedef struct {
     long long expected_total;  /* sum of expected values */
     long long actual_total;    /* sum of the kernel's values */
     int counts;                /* the values count inputs (a histogram): the totals are worth showing */
+    const char *total_name;    /* verify_summarise's total_name (a string that lives on), for writing it again */
     long near_ties;            /* inputs whose answer may go either way within rounding */
     char summary[512];         /* one or two sentences for the learner */
     vr_entry entries[VR_MAX_ENTRIES];
@@ -50,5 +51,7 @@ void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const u
  * names the sum of a histogram's values ("sum of all bins"), which then
  * marks the values as counts; NULL for values whose sum means nothing. */
 void verify_summarise(verify_report *vr, const char *total_name);
+/* The summary written again in the language now chosen (after a switch). */
+void verify_resummarise(verify_report *vr);
 
 #endif

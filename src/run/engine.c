@@ -294,7 +294,8 @@ static char *tail_lines(const char *text, int max_lines) {
     return s;
 }
 
-static void explain_signal(engine_report *r, const sandbox_result *sr, const char *file) {
+static void explain_signal(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
+    const char *file = rq->display_path;
     int in_run = sr->phase == PHASE_RUN;
     const char *sig = _(!sr->signaled ? N_("an unexpected exit")
                     : sr->signal == SIGSEGV ? N_("a segmentation fault (SIGSEGV)")
@@ -320,14 +321,29 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const cha
         set_msg(r, ENG_CRASH, N_("Crashed"),
                 "Your kernel stopped with %s. Likely cause: an integer division or modulo by zero. "
                 "Try: check every divisor in %s.", sig, file);
-    else
-        set_msg(r, ENG_CRASH, N_("Crashed"),
-                "Your kernel stopped the device with %s. Likely causes: a read or write outside a "
-                "buffer (an index past the end, often a missing `if (id >= n) return;` guard when the "
-                "global size is rounded up to a multiple of the work-group size), or a barrier() "
-                "inside a branch that not every work-item of the group takes. Try: check each index "
-                "against its buffer's length and keep barriers out of divergent code; a smaller --size "
-                "can make the fault easier to find.", sig);
+    else {
+        /* the advice the kernel can use: barriers only where it has one; and where the line is found */
+        char *text = rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
+        int barriers = text && strstr(text, "barrier");
+        free(text);
+        int n = rq->lesson ? rq->lesson->number : 0;
+        if (barriers)
+            set_msg(r, ENG_CRASH, N_("Crashed"),
+                    "Your kernel stopped the device with %s. Likely causes: a read or write outside a "
+                    "buffer (an index past the end, often a missing `if (id >= n) return;` guard when the "
+                    "global size is rounded up to a multiple of the work-group size), or a barrier() "
+                    "inside a branch that not every work-item of the group takes. The simulator names the "
+                    "line of a bad access: `cltutor analyze %d --kernel %s` (in the course, the GPU model "
+                    "tab, key 8). Try: check each index against its buffer's length and keep barriers out of "
+                    "divergent code.", sig, n, file);
+        else
+            set_msg(r, ENG_CRASH, N_("Crashed"),
+                    "Your kernel stopped the device with %s. Likely cause: a read or write outside a "
+                    "buffer (an index past its end, or below 0). The simulator names the line of a bad "
+                    "access: `cltutor analyze %d --kernel %s` (in the course, the GPU model tab, key 8). Try: "
+                    "check each index against its buffer's length; a smaller --size can make the fault "
+                    "easier to find.", sig, n, file);
+    }
 }
 
 static void explain_timeout(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
@@ -558,9 +574,9 @@ static void explain_outcome(const engine_run_state *s, engine_report *r) {
                 "that never ends, or far more work than the task needs. Try: check each loop's bound and step.",
                 rq->cpu_limit_s, run_phase_name(sr->phase));
     } else if (sr->signaled) {
-        explain_signal(r, sr, rq->display_path);
+        explain_signal(r, sr, rq);
     } else if (!s->status && sr->phase == PHASE_RUN) {
-        explain_signal(r, sr, rq->display_path); /* a runtime that traps faults and exits */
+        explain_signal(r, sr, rq); /* a runtime that traps faults and exits */
     } else if (!s->status) {
         set_msg(r, ENG_CRASH, N_("Crashed"),
                 "The worker running your kernel exited (status %d) without a result, during '%s'. "

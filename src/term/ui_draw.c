@@ -264,6 +264,11 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
         snprintf(left, len, " %s %s%s%s", good ? (a->utf8 ? "✓" : "+") : (a->utf8 ? "✗" : "x"),
                  unsafe ? _("Correct here, but the race check failed") : _(r->headline), ms[0] ? " · " : "", ms);
         *left_style = (good ? ST_OK : ST_ERR) | ST_A_BOLD;
+        if (good && a->ch.vd_id && a->ch.vd_hash == a->ch.kernel_hash) {
+            /* the checklist is still running: the race check may yet take this time back */
+            size_t n = strlen(left);
+            snprintf(left + n, len - n, " · %s %s", spin, _("running the race check and the technique…"));
+        }
     }
     if (kind == JOB_ANALYZE) {
         size_t n = strlen(left);
@@ -325,11 +330,7 @@ static void draw_home_header(const ui_app *a) {
     char welcome[600];
     y++;
     y += put_text2(y, 2, COLS - 4, ui_home_welcome(a, welcome, sizeof welcome), A_BOLD);
-    int passed = 0;
-    for (int i = 0; i < a->cat.count; i++) {
-        const progress_chapter *pc = progress_find(&a->prog, a->cat.items[i].id);
-        if (pc && pc->state == PROG_PASSED) passed++;
-    }
+    int passed = a->frame.passed;
     {
         char pbuf[200];
         snprintf(pbuf, sizeof pbuf, _("%d of %d chapters passed "), passed, a->cat.count);
@@ -370,16 +371,12 @@ static void draw_home_list(const ui_app *a) {
     int y = a->frame.home_list_y, list_rows = a->frame.home_list_rows, title_w = a->frame.home_title_w;
     int x_state = 9 + title_w + 2, x_best = x_state + 16, x_runs = x_best + 12;
     const tui_list *hl = &a->st.home;
-    int next = -1; /* the first chapter not passed */
-    for (int i = 0; i < a->cat.count && next < 0; i++) {
-        const progress_chapter *pc = progress_find(&a->prog, a->cat.items[i].id);
-        if (!pc || pc->state != PROG_PASSED) next = i;
-    }
+    int next = a->frame.next; /* the first chapter not passed */
     for (int r = 0; r < list_rows && hl->top + r < a->cat.count; r++) {
         int i = hl->top + r;
         const lesson *l = &a->cat.items[i];
         const progress_chapter *pc = progress_find(&a->prog, l->id);
-        progress_state s = pc ? pc->state : PROG_NOT_STARTED;
+        progress_state s = a->frame.state[i];
         int sel = i == hl->cur;
         attr_t base = sel ? chrome_attr[P_SELECT] : A_NORMAL;
         fill(y + r, 0, COLS, base);
@@ -392,10 +389,12 @@ static void draw_home_list(const ui_app *a) {
         int tw = put_text(y + r, 9, title_w, title, base | (sel ? A_BOLD : 0));
         if (i == next && tw + 12 < title_w)
             put_text(y + r, 9 + tw + 2, 12, a->utf8 ? _("← next") : _("<- next"), sel ? base : style_attr(ST_KEY | ST_A_BOLD));
-        const char *st = s == PROG_PASSED ? (a->utf8 ? "✓ " : "+ ") : s == PROG_FAILING ? (a->utf8 ? "✗ " : "x ") : (a->utf8 ? "· " : "- ");
+        const char *st = s == PROG_PASSED ? (a->utf8 ? "✓ " : "+ ") : s == PROG_FAILING ? (a->utf8 ? "✗ " : "x ")
+                         : s == PROG_CHANGED ? "~ " : (a->utf8 ? "· " : "- ");
         char stext[64];
         snprintf(stext, sizeof stext, "%s%s", st, _(progress_state_name(s)));
-        attr_t sat = sel ? base : style_attr(s == PROG_PASSED ? ST_OK : s == PROG_FAILING ? ST_ERR : ST_DIM);
+        attr_t sat = sel ? base : style_attr(s == PROG_PASSED ? ST_OK : s == PROG_FAILING ? ST_ERR
+                                             : s == PROG_CHANGED ? ST_WARN : ST_DIM);
         put_text(y + r, x_state, 15, stext, sat);
         char best[32];
         st_fmt_ms(best, sizeof best, pc ? pc->best_ms : 0);
@@ -629,11 +628,11 @@ static void draw_results(const ui_app *a, ui_rect b, int focused) {
 static void draw_chapter(const ui_app *a) {
     const ui_chapter *c = &a->ch;
     const lesson *l = c->l;
-    const progress_chapter *pc = progress_find(&a->prog, l->id);
-    progress_state s = pc ? pc->state : PROG_NOT_STARTED;
+    progress_state s = a->frame.state[c->index];
     char left[400], right[400], dev[300], state[64];
     snprintf(left, sizeof left, " cltutor › %d · %s", l->number, lesson_title(l));
-    snprintf(state, sizeof state, "%s %s", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x") : (a->utf8 ? "·" : "-"),
+    snprintf(state, sizeof state, "%s %s", s == PROG_PASSED ? (a->utf8 ? "✓" : "+") : s == PROG_FAILING ? (a->utf8 ? "✗" : "x")
+             : s == PROG_CHANGED ? "~" : (a->utf8 ? "·" : "-"),
              _(progress_state_name(s)));
     const char *lang = !strcmp(i18n_lang(), "zh") ? "中文" : "EN";
     ui_device_label(a, dev, sizeof dev);

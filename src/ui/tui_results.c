@@ -160,6 +160,13 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
             else
                 snprintf(buf, sizeof buf, _("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, _(in->last_run->status));
             wrap_text(out, width, ST_NORMAL, buf, "");
+        } else if (in->last_run_other) {
+            char when[32], buf[400];
+            fmt_when(in->last_run_other->when, when, sizeof when);
+            snprintf(buf, sizeof buf, _("Your last run (%s) was of another version of this file (before a reset or an "
+                                        "edit): this one has not run yet. Press r to run it, or e to edit it: saving "
+                                        "the file runs it."), when);
+            wrap_text(out, width, ST_NORMAL, buf, "");
         } else {
             wrap_text(out, width, ST_NORMAL, _("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
         }
@@ -186,8 +193,10 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         verdict_doc(in, width, out);
     } else if (r->status == ENG_PASS && r->n_samples > 0) {
         timing_line(in, width, out);
+        /* true whatever the numbers say: a CPU's times follow its caches and cores, not a GPU's memory */
         if (is_cpu(r))
-            wrap_text(out, width, ST_DIM, _("A CPU device: coalescing and local memory do not pay here as on a GPU."), "");
+            wrap_text(out, width, ST_DIM, _("A CPU device: its caches set these times, not a GPU's memory (8: GPU "
+                                            "model)."), "");
         if (in->verdict) verdict_doc(in, width, out);
     } else if (r->status == ENG_WRONG) {
         check_doc(in, width, out, 0);
@@ -385,6 +394,13 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         wrap_text(out, width, ST_NORMAL, buf, "");
         return;
     }
+    int unsafe = 0;
+    for (int i = 0; in->verdict && i < in->verdict->n; i++)
+        unsafe |= in->verdict->items[i].kind == VK_SAFETY && in->verdict->items[i].outcome == VO_FAIL;
+    if (timed && unsafe) {
+        wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
+        return;
+    }
     if (!timed) {
         st_doc_addf(out, ST_DIM, "%s", !r ? _("Not run yet.") : _("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
         if (!r || r->serial_ms <= 0) return;
@@ -500,7 +516,7 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
         const progress_run *r = &pc->runs[i];
         if (r->passed && r->median_ms > 0) {
             if (r->median_ms > max) max = r->median_ms;
-            if (best == 0 || r->median_ms < best) best = r->median_ms;
+            if (!r->unsafe && (best == 0 || r->median_ms < best)) best = r->median_ms; /* a racy time is luck */
         }
         if (device_now && *device_now && r->device[0] && strcmp(r->device, device_now)) n_other++;
     }

@@ -28,7 +28,8 @@ typedef struct {
     tui_ref_time own_ref;       /* this chapter's reference */
     int utf8;                   /* the terminal shows UTF-8 */
     int run_number;             /* the run's number in the chapter's history, 0 unknown */
-    const progress_run *last_run; /* the chapter's last recorded run (before this session's), or NULL */
+    const progress_run *last_run; /* the chapter's last recorded run (before this session's) of this file, or NULL */
+    const progress_run *last_run_other; /* ... when it ran another text of the file (before a reset, an edit) */
     const verdict *verdict;     /* the chapter's checklist for this file, or NULL */
     int verdict_running;        /* it is still filling */
 } tui_results_in;

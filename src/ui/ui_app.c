@@ -194,7 +194,16 @@ static void reset_exercise(ui_app *a) {
         ui_app_note(a, 0, "%s", _("This already is the starting file: nothing to reset."));
         return;
     }
+    /* the run and the checklist in memory were of the file that was there */
+    if (c->run_id) tui_jobs_cancel(&a->jobs, JOB_RUN);
+    if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
+    c->run_id = c->vd_id = 0;
+    a->st.running = 0;
+    if (c->have_rep) engine_report_free(&c->rep);
+    c->have_rep = 0;
+    if (c->vd) c->vd->n = 0;
     ui_chapter_load_kernel(a);
+    ui_chapter_mark_dirty(a); /* every tab spoke of the file that was there */
     tui_watch_mark_seen(&c->watch);
     c->run_hash = c->kernel_hash; /* the starting file is not an attempt: no run until you edit it */
     const char *slash = strrchr(bak, '/');
@@ -255,6 +264,12 @@ static void toggle_lang(ui_app *a) {
     i18n_set_lang(!strcmp(i18n_lang(), "zh") ? "en" : "zh");
     prefs_save(a);
     if (a->in_chapter) {
+        if (a->ch.have_rep) { /* "All 256 bins match…" in the new language, where the run's message is it */
+            engine_report *r = &a->ch.rep;
+            int is_summary = !strcmp(r->message, r->verify.summary);
+            verify_resummarise(&r->verify);
+            if (is_summary) snprintf(r->message, sizeof r->message, "%s", r->verify.summary);
+        }
         ui_chapter_load_lesson(a);
         /* the GPU model's report in the new language (the compared file's
          * analysis belongs to the analysis job while one runs) */

@@ -97,6 +97,10 @@ typedef struct {
     /* the job running, as it stood */
     int job_kind, job_id;
     run_progress job_progress;
+    /* each chapter's state for its file as it is now ("changed" after a reset or an edit of a passed one) */
+    progress_state state[CATALOG_MAX];
+    int passed;               /* chapters passed on their file as it is */
+    int next;                 /* the first chapter not passed, or -1 */
 } ui_frame;
 
 typedef struct {

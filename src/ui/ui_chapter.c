@@ -267,7 +267,7 @@ void ui_chapter_finish_verdict(ui_app *a, tui_job *job) {
     c->vd_id = 0;
     if (!job->vd || job->vd->cancelled) return;
     if (c->vd) *c->vd = *job->vd;
-    c->tab_dirty[TAB_RESULT] = 1;
+    c->tab_dirty[TAB_RESULT] = c->tab_dirty[TAB_TIMING] = 1; /* a failed race check takes the timing back */
     if (c->kernel_ro) return;
     int was = 0;
     progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
@@ -316,7 +316,8 @@ static double last_passing_ms(ui_app *a, const char *device) {
     progress_chapter *pc = progress_get(&a->prog, a->ch.l->id, 0);
     if (!pc) return 0;
     for (int i = pc->n_runs - 1; i >= 0; i--)
-        if (pc->runs[i].passed && pc->runs[i].median_ms > 0 && !strcmp(pc->runs[i].device, device))
+        if (pc->runs[i].passed && !pc->runs[i].unsafe && pc->runs[i].median_ms > 0 &&
+            !strcmp(pc->runs[i].device, device))
             return pc->runs[i].median_ms;
     return 0;
 }

@@ -32,7 +32,10 @@ void ui_results_input(ui_app *a, tui_results_in *in) {
         in->verdict_running = c->vd_id != 0;
     }
     progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);
-    in->last_run = pc && pc->n_runs > 0 ? &pc->runs[pc->n_runs - 1] : NULL;
+    const progress_run *last = pc && pc->n_runs > 0 ? &pc->runs[pc->n_runs - 1] : NULL;
+    /* a run of another text (before a reset, or an edit outside the course) says nothing of this one */
+    if (last && last->file_hash && last->file_hash != c->kernel_hash) in->last_run_other = last;
+    else in->last_run = last;
     const lesson *prev = ui_previous_lesson(a, c->l);
     if (prev) {
         const tui_ref_time *t = ui_ref_get(a, prev->number);
@@ -104,28 +107,32 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
     }
 }
 
-/* The learner's kernel against the previous stage of the same problem (its
- * reference solution), or, for a problem's first chapter and where the
- * solutions are withheld, against this chapter's starting file; the first
- * line says which. */
+/* What the learner changed: their kernel against the chapter's starting file; then, where it can be read,
+ * against the previous stage of the same problem (its reference solution), the step the chapter teaches. */
 static void changes_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
-    const lesson *prev = ui_previous_lesson(a, c->l);
-    char path[1400], name[300], mine[400], says[600];
+    char start[1400], path[1400], name[300], mine[400], says[600];
     snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
-    if (prev && paths_solution(&a->paths, prev, path, sizeof path) == 0 && util_is_file(path)) {
-        snprintf(name, sizeof name, _("chapter %d's reference"), prev->number);
-        snprintf(says, sizeof says, _("Your kernel against the previous stage of this problem: chapter %d's reference solution. Lines that differ only in spaces are not shown as changes."),
-                 prev->number);
-    } else {
-        paths_starting(&a->paths, c->l, path, sizeof path);
-        snprintf(name, sizeof name, "%s", _("the starting file"));
-        snprintf(says, sizeof says, "%s",
-                 prev ? _("Your kernel against this chapter's starting file (the previous stage's solution is withheld on this machine). Lines that differ only in spaces are not shown as changes.")
-                      : _("Your kernel against this chapter's starting file: this is the first chapter of its problem. Lines that differ only in spaces are not shown as changes."));
+    paths_starting(&a->paths, c->l, start, sizeof start);
+    char *text = util_read_file(start, NULL);
+    sd_diff own;
+    int same = 0;
+    if (text && srcdiff_compute(text, c->kernel_text, &own) == 0) {
+        same = own.n_add == 0 && own.n_del == 0;
+        srcdiff_free(&own);
     }
-    wrap_into(d, width, ST_DIM, says);
+    free(text);
+    wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("What you changed: your kernel against this chapter's starting file"));
+    if (same) wrap_into(d, width, ST_DIM, _("Nothing yet: this is the starting file (lines that differ only in spaces "
+                                           "are not changes)."));
+    else diff_files(start, _("the starting file"), c->kernel_text, mine, d);
+    const lesson *prev = ui_previous_lesson(a, c->l);
+    if (!prev || paths_solution(&a->paths, prev, path, sizeof path) != 0 || !util_is_file(path)) return;
     st_doc_add(d);
+    snprintf(name, sizeof name, _("chapter %d's reference"), prev->number);
+    snprintf(says, sizeof says, _("Your kernel against the previous stage of this problem: chapter %d's reference solution. Lines that differ only in spaces are not shown as changes."),
+             prev->number);
+    wrap_into(d, width, ST_TITLE | ST_A_BOLD, says);
     diff_files(path, name, c->kernel_text, mine, d);
 }
 

@@ -200,8 +200,30 @@ static void prepare_dialog(ui_app *a, ui_frame *f) {
     if (want_end) v->top = f->dialog_doc.n - v->rows > 0 ? f->dialog_doc.n - v->rows : 0;
 }
 
+/* Each chapter's state for its exercise as it is now: the open chapter's text in the editor's file, the
+ * others' on disk. */
+static void prepare_states(ui_app *a, ui_frame *f) {
+    f->passed = 0;
+    f->next = -1;
+    for (int i = 0; i < a->cat.count && i < CATALOG_MAX; i++) {
+        const progress_chapter *pc = progress_find(&a->prog, a->cat.items[i].id);
+        progress_state s = pc ? pc->state : PROG_NOT_STARTED;
+        char path[1400];
+        if (s == PROG_PASSED && a->in_chapter && a->ch.index == i) {
+            s = progress_state_now(pc, a->ch.kernel_hash);
+        } else if (s == PROG_PASSED) {
+            paths_exercise_path(&a->paths, &a->cat.items[i], path, sizeof path);
+            s = progress_state_of_file(pc, path);
+        }
+        f->state[i] = s;
+        f->passed += s == PROG_PASSED;
+        if (f->next < 0 && s != PROG_PASSED) f->next = i;
+    }
+}
+
 void ui_frame_prepare(ui_app *a) {
     ui_frame *f = &a->frame;
+    prepare_states(a, f);
     st_doc_free(&f->dialog_doc);
     f->rows = a->rows;
     f->cols = a->cols;

@@ -27,6 +27,13 @@ sed 's/atomic_inc(&histogram\[nearest\]);/histogram[nearest] += 1;/' "$root/kern
 keys 1
 check "race: right on this CPU, but the race check fails and the chapter is not passed" "Data race" "not passed yet" "Not timed"
 check_not "race: no time for a racy kernel" "GB/s"
+check "race: the status line agrees with the Result tab" "Correct here, but the race check failed"
+check_not "race: no time in the status line" "Correct ·"
+keys 4
+check "race: the Timing tab gives no time either" "Not timed: the race check failed"
+keys 5
+check_not "race: the History's best time leaves the racy run out" "   best "
+keys 1
 cp "$here/../cli/kernels/out_of_bounds.cl" "$ex2"
 check "crash: the engine's message, the UI lives" "Crashed"
 keys '?'

@@ -92,11 +92,16 @@ START_TEST(frames_are_laid_out_before_drawing) {
     ck_assert_int_eq(app.frame.results.w, 0);
     ck_assert_int_eq(app.frame.kernel.w, 120);
     ck_assert_int_eq(app.frame.kernel.h, 40 - 2);
-    /* the Changes tab: chapter 2 against chapter 1's reference, the previous stage of the same problem */
+    /* the Changes tab: chapter 2 against its starting file, then against chapter 1's reference, the previous
+     * stage of the same problem */
     ui_app_key(&app, '6');
     frame(40, 120);
     ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "previous stage of this problem: chapter 1"), 0);
     ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "--- chapter 1's reference"), 0);
+    /* ... below what was changed since the starting file: nothing yet */
+    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"), 0);
+    ck_assert_int_lt(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"),
+                     doc_has(&app.ch.tabs[TAB_CHANGES], "previous stage of this problem: chapter 1"));
     ui_app_key(&app, 'z'); /* the results zoomed now */
     ui_app_key(&app, 'z');
     /* e asks the terminal for the editor; Esc leaves the zoom, q the chapter */
@@ -105,11 +110,12 @@ START_TEST(frames_are_laid_out_before_drawing) {
     ck_assert(!app.st.zoom);
     ui_app_key(&app, 'q');
     ck_assert_int_eq(app.st.screen, SCR_HOME);
-    /* chapter 1 starts its problem: its own starting file */
+    /* chapter 1 starts its problem: what was changed since its starting file, and no previous stage */
     ui_app_key(&app, '1');
     ui_app_key(&app, '6');
     frame(40, 120);
-    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "first chapter of its problem"), 0);
+    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed: your kernel against this chapter's starting file"), 0);
+    ck_assert_int_lt(doc_has(&app.ch.tabs[TAB_CHANGES], "previous stage of this problem"), 0);
     close_app();
 }
 END_TEST
