@@ -206,13 +206,26 @@ static void note_device(run_ctx *rc, const engine_report *rep) {
 
 /* ---- running a chapter's untimed tests side by side ---------------------- */
 
+/* How a file fared against the time limit in its chapter. One timeout can be the machine's load; a second
+ * one makes it a kernel that does not finish, and its other tests are then not run. */
+#define HANG_AFTER_TIMEOUTS 2
+typedef struct {
+    int timeouts;
+    char first[sizeof ((grade_test *)0)->id]; /* the first test it did not finish */
+} file_hang;
+
+static void note_timeout(file_hang *h, const char *test_id) {
+    if (h->timeouts++ == 0) snprintf(h->first, sizeof h->first, "%s", test_id);
+}
+static int file_hung(const file_hang *h) { return h->timeouts >= HANG_AFTER_TIMEOUTS; }
+
 /* One untimed test a worker thread runs ahead of the chapter's loop. */
 typedef struct {
     const lesson *l;
     const char *path;
     char display[256];
     grade_test *t;
-    char *hung_on;               /* its file's: the test it did not finish ("": none yet), shared by its jobs */
+    file_hang *hang;             /* its file's, shared by its jobs (under the pool's lock) */
     engine_report rep;
     int ran;
 } ahead_job;
@@ -232,7 +245,7 @@ static void *ahead_thread(void *arg) {
     for (;;) {
         pthread_mutex_lock(&p->mu);
         int i = p->next < p->n ? p->next++ : -1;
-        int hung = i >= 0 && p->jobs[i].hung_on[0]; /* its file did not finish an earlier test: not run */
+        int hung = i >= 0 && file_hung(p->jobs[i].hang); /* its file did not finish earlier tests: not run */
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
         ahead_job *j = &p->jobs[i];
@@ -241,7 +254,7 @@ static void *ahead_thread(void *arg) {
         j->ran = 1;
         if (j->rep.status == ENG_TIMEOUT) {
             pthread_mutex_lock(&p->mu);
-            if (!j->hung_on[0]) snprintf(j->hung_on, sizeof j->t->id, "%s", j->t->id);
+            note_timeout(j->hang, j->t->id);
             pthread_mutex_unlock(&p->mu);
         }
     }
@@ -510,20 +523,20 @@ struct chapter_file {
     int ok;
     char status[16];
     char err[512];
-    char hung_on[sizeof ((grade_test *)0)->id];
+    file_hang hang;
 };
 
-/* A test not run because its file did not finish an earlier one (the time limit, every test again, would
+/* A test not run because its file did not finish earlier ones (the time limit, every test again, would
  * only make the student wait). */
 static void mark_not_run_after_hang(grade_test *t, const chapter_file *f) {
     t->outcome = GO_FAIL;
     snprintf(t->status, sizeof t->status, "not_run");
     snprintf(t->headline, sizeof t->headline, "%s", _("Not run"));
     char *d = NULL;
-    util_sappend(&d, _("Not run: the kernel did not finish on an earlier test ('%s'). Make it finish there first: "
-                       "a loop whose end depends on the size, or a barrier some work-items never reach, are the "
-                       "usual causes."),
-                 f->hung_on);
+    util_sappend(&d, _("Not run: the kernel did not finish on earlier tests (the first: '%s'). Make it finish there "
+                       "first: a loop whose end depends on the size, or a barrier some work-items never reach, are "
+                       "the usual causes."),
+                 f->hang.first);
     set_detail(t, d);
 }
 
@@ -593,7 +606,7 @@ static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter 
         ahead_job *j = &list[n_list++];
         j->l = l;
         j->path = files[f].path;
-        j->hung_on = files[f].hung_on;
+        j->hang = &files[f].hang;
         j->t = t;
         snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
     }
@@ -616,6 +629,7 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
         st = rep.status;
     } else {
         st = run_once(rc, l, path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+        if (st == ENG_TIMEOUT) note_timeout(&file->hang, t->id); /* a run ahead noted its own */
     }
     note_device(rc, &rep);
     if (is_fatal(st)) {
@@ -623,7 +637,6 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
         engine_report_free(&rep);
         return -1;
     }
-    if (st == ENG_TIMEOUT && !file->hung_on[0]) snprintf(file->hung_on, sizeof file->hung_on, "%s", t->id);
     t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
     snprintf(t->headline, sizeof t->headline, "%s", _(rep.headline));
@@ -672,7 +685,7 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
         /* after a test its file did not finish, the others are not run (the race check still is, in
          * evaluate_model_test) */
-        const chapter_file *hung = f < nf && files[f].ok && files[f].hung_on[0] ? &files[f] : NULL;
+        const chapter_file *hung = f < nf && files[f].ok && file_hung(&files[f].hang) ? &files[f] : NULL;
         if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
             evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
                                 f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"), hung);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -403,8 +404,9 @@ static int prepare_rows(const grade_options *base, grade_batch_row *rows, int n,
         char name[256];
         report_name(rows[i].student, name, sizeof name);
         snprintf(rows[i].report, sizeof rows[i].report, "%s/%s.json", reports_dir, name);
+        /* names that differ only in case are one file on a case-insensitive file system (macOS, Windows) */
         for (int k = 0; k < i; k++)
-            if (!strcmp(rows[k].report, rows[i].report))
+            if (!strcasecmp(rows[k].report, rows[i].report))
                 snprintf(rows[i].report, sizeof rows[i].report, "%s/%s-%d.json", reports_dir, name, i + 1);
         rows[i].chapter_score = malloc(sizeof(double) * (size_t)(base->n_lessons ? base->n_lessons : 1));
         for (int c = 0; c < base->n_lessons; c++) rows[i].chapter_score[c] = -1;

@@ -15,6 +15,7 @@ cp -R "$b/ada/exercises" "$b/bob/"; put "$b/bob" 02-atomic "$k/garbage.cl"
 cp -R "$b/ada/exercises" "$b/cy/";  put "$b/cy" 02-atomic "$k/hang.cl"
 cp -R "$b/ada/exercises" "$b/dee/"; put "$b/dee" 02-atomic "$k/crash.cl"
 cp -R "$b/ada/exercises" "$b/eve/"
+mkdir -p "$b/ADA" && cp -R "$b/ada/exercises" "$b/ADA/"   # ada's name in capitals: one file, where case is ignored
 # eve hands in chapter 3's find-the-bug listing, unmended, as her chapter 3 kernel
 put "$b/eve" 03-coalesced "$(ls "$root"/exercises/03-coalesced/bug-*.cl | head -n 1)"
 start=$(date +%s)
@@ -25,7 +26,7 @@ if [ $rc -eq 0 ] && grep -q 'none of the exercise files was found for: =fay' "$t
    python3 - "$tmp/grades.csv" "$tmp/grades-reports" <<'PY'
 import csv, json, os, sys
 rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
-assert set(rows) == {"'=fay", "ada", "bob", "cy", "dee", "eve"}, rows.keys()
+assert set(rows) == {"'=fay", "ADA", "ada", "bob", "cy", "dee", "eve"}, rows.keys()
 assert len({r["seed"] for r in rows.values()}) == len(rows) and "77" not in {r["seed"] for r in rows.values()}
 assert [s for s, r in rows.items() if r["status"] != "ok"] == ["'=fay"] and rows["'=fay"]["status"] == "no files", rows
 f = lambda s, c: float(rows[s][c])
@@ -38,9 +39,11 @@ assert f("'=fay", "score") == 0
 for r in rows.values():
     j = json.load(open(r["report"]))
     assert j["seed"] == int(r["seed"]) and abs(j["score"] - float(r["score"])) < 0.01
-assert len(os.listdir(sys.argv[2])) == 6
+assert len(os.listdir(sys.argv[2])) == 7
+reports = [os.path.basename(r["report"]).lower() for r in rows.values()]
+assert len(set(reports)) == len(reports), reports   # no two differ only in case
 PY
-then ok "batch -j 2: one CSV row and one JSON report per student, each loses only its own tests, an empty folder is named (${took}s)"
+then ok "batch -j 2: one CSV row and one JSON report per student (no two report names differ only in case), each loses only its own tests, an empty folder is named (${took}s)"
 else bad "batch (exit $rc)" "$(cat "$tmp/batch.err" "$tmp/grades.csv")"; fi
 
 finish
