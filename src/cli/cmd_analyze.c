@@ -148,7 +148,16 @@ static int draw_line_of(const char *arg, int with_json) {
 static gp_chapter *analyze_and_predict(cli_ctx *cx, const engine_request *rq, const gm_sampling *smp, int compare,
                                        int predict, const char *gpu, cli_live_status *ls, gpumodel_report *rep) {
     gpumodel_cache kept = {0}; /* the compared file's analysis, for its predicted time */
-    if (smp->groups) gpumodel_analyze_sampled(rq, smp, on_progress, ls, NULL, rep);
+    if (smp->groups) {
+        /* a full size is launched as on the GPU predicted for (its compute units), as the verdict's is */
+        engine_request at_size = *rq;
+        gp_profile prof;
+        char path[1200], err[256];
+        if (gp_profile_find(cx->paths.data, gpu ? gpu : GP_DEFAULT_GPU, path, sizeof path, err, sizeof err) == 0 &&
+            gp_profile_load(path, &prof, err, sizeof err) == 0)
+            at_size.compute_units = prof.compute_units;
+        gpumodel_analyze_sampled(&at_size, smp, on_progress, ls, NULL, rep);
+    }
     else gpumodel_analyze_chapter(rq, &cx->cat, &cx->paths, compare, &kept, on_progress, ls, NULL, rep);
     cli_clear_status(ls);
     gp_chapter *gp = predict && rep->status == GM_OK ? calloc(1, sizeof *gp) : NULL;

@@ -421,7 +421,8 @@ static int plan_bugs(planner *pl) {
 }
 
 /* Where the cost is judged a second time (scale_analysis): the chapter's own
- * size made ragged, as the hidden "large" test's, but drawn from the analysis
+ * size made ragged, as the hidden "large" test's, in the input the analysis
+ * names (chapter 7: equal bytes, where the copies show), drawn from the analysis
  * seed, so that a whole class is measured at one size (each reference
  * simulated once); with hidden_sizes, the largest of them. 0, or -1 where
  * the problem takes no such size. */
@@ -430,7 +431,9 @@ static int scale_size(planner *pl, char *out, size_t len) {
     if (!listed || !*listed) {
         long n0 = pl->base.n, group = pl->group;
         long n = ragged_in(&pl->checks, n0 + 1, n0 + 2 * (group > 1 ? group : 2), group);
-        return make_spec(pl->ops, &pl->base, n, pl->base.m, pl->ops->input_kinds[0], out, len);
+        char input[32];
+        verdict_analysis_input(pl->l, input, sizeof input);
+        return make_spec(pl->ops, &pl->base, n, pl->base.m, *input ? input : pl->ops->input_kinds[0], out, len);
     }
     double most = 0;
     for (int i = 0; i < pl->ch->n_tests; i++) {

@@ -329,6 +329,12 @@ static void course_dir(const lesson *l, char *buf, size_t len) {
     }
 }
 
+const char *verdict_analysis_input(const lesson *l, char *buf, size_t len) {
+    const char *colon = strchr(lesson_param_get(l, "analysis_size", ""), ':');
+    snprintf(buf, len, "%s", colon ? colon + 1 : "");
+    return buf;
+}
+
 void verdict_reference_path(const lesson *l, char *buf, size_t len) {
     char data[1100];
     course_dir(l, data, sizeof data);
@@ -386,6 +392,7 @@ int verdict_cost_at_scale(const lesson *l, const engine_request *like, const cha
     engine_request rq = *like;
     rq.size_spec = size;
     rq.budget_s = 0;
+    rq.compute_units = p->compute_units; /* the host launches as on the modelled GPU, not the simulator's one unit */
     gpumodel_analyze_sampled(&rq, &smp, progress, progress_user, cancel, mine);
     if (mine->status != GM_OK) return -1;
     rq.kernel_path = rq.display_path = path;
@@ -500,7 +507,11 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
             if (verdict_reference_cost(rq->lesson, &erq, &gm, &prof, progress, progress_user, cancel, &ref_cost) == 0)
                 in.reference = &ref_cost;
             /* and at the chapter's own size, where a kernel cannot keep the reference's path for small sizes */
-            have_big = verdict_cost_at_scale(rq->lesson, &erq, rq->lesson->default_size, 1, &prof, progress,
+            char input[32], big_size[160];
+            verdict_analysis_input(rq->lesson, input, sizeof input);
+            int named = *input && !strchr(rq->lesson->default_size, ':');
+            snprintf(big_size, sizeof big_size, "%s%s%s", rq->lesson->default_size, named ? ":" : "", named ? input : "");
+            have_big = verdict_cost_at_scale(rq->lesson, &erq, big_size, 1, &prof, progress,
                                              progress_user, cancel, &big, &big_ref) == 0;
             if (have_big) {
                 in.at_scale = &big;

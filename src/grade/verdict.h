@@ -112,6 +112,10 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
  * Returns 0, or -1 where the size is too small to cut. */
 int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len);
 
+/* The input the chapter's analysis names (`analysis_size = 64K:equal`:
+ * "equal", where the technique shows), or "" where it names none. */
+const char *verdict_analysis_input(const lesson *l, char *buf, size_t len);
+
 /* The chapter's reference file (DATA/kernels/ID/EXERCISE beside the lesson's
  * folder), whether it is there or not. */
 void verdict_reference_path(const lesson *l, char *buf, size_t len);

@@ -34,6 +34,8 @@ typedef struct {
     double budget_s;             /* time spent repeating for timing (default 1; 0 = one run only) */
     int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
     int check_all_launches;      /* check every timed launch's answer (grading), not a few drawn at random */
+    int compute_units;           /* the launch shape as on a device of this many compute units (the GPU
+                                  * model's at scale, where the simulator has one); 0: the device's own */
     long cpu_limit_s;            /* CPU seconds for the whole worker, 0 none (grading) */
     long memory_limit_mb;        /* the worker's data segment (RLIMIT_DATA), 0 none (grading) */
     const char *const *worker_env; /* "NAME=VALUE" strings set in the worker before it opens the device

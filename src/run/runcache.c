@@ -96,6 +96,7 @@ int runcache_key_run(runcache_key *k, const char *what, const engine_request *rq
     runcache_key_lesson(k, rq->lesson);
     runcache_key_str(k, "size", rq->size_spec ? rq->size_spec : rq->lesson->default_size);
     runcache_key_u64(k, "seed", rq->seed);
+    runcache_key_u64(k, "compute units", (uint64_t)rq->compute_units);
     runcache_key_str(k, "language", i18n_lang()); /* a report's sentences are in the language of the run */
     runcache_key_file(k, "worker", worker);
     runcache_key_file(k, "program", "/proc/self/exe");

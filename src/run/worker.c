@@ -364,6 +364,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
     put_device(fd, &ctx.dev);
+    if (rq->compute_units > 0) ctx.dev.compute_units = (unsigned)rq->compute_units; /* launch as on the modelled GPU */
 
     if (!wr->source) {
         snprintf(err, sizeof err, _("%s: cannot read the kernel file"), rq->display_path);

@@ -92,6 +92,7 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     out->rq.budget_s = h->budget_s;
     out->rq.min_runs = h->min_runs;
     out->rq.max_runs = h->max_runs;
+    out->rq.compute_units = (int)h->compute_units;
     out->rq.worker_env = (const char *const *)out->env;
     free(blob);
     return 0;
@@ -134,6 +135,7 @@ static int write_request(wproto_kind kind, const engine_request *rq, const char 
         h.budget_s = rq->budget_s;
         h.min_runs = rq->min_runs;
         h.max_runs = rq->max_runs;
+        h.compute_units = rq->compute_units > 0 ? (uint32_t)rq->compute_units : 0;
     }
     int ok = blob_put(fd, WR_HEADER, &h, sizeof h) == 0;
     if (rq && rq->lesson) {

@@ -37,7 +37,8 @@ typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST } wproto_kind;
 
 typedef struct {
     uint32_t version, kind;
-    uint32_t lesson_size, device_size, kinfo_size, reserved; /* both sides are the same build */
+    uint32_t lesson_size, device_size, kinfo_size; /* both sides are the same build */
+    uint32_t compute_units;
     uint64_t seed;
     double timeout_s, budget_s;
     int32_t min_runs, max_runs;

@@ -85,7 +85,7 @@ ch06e-constant-dummy-broadcast 06-constant       histogram.cl       global_loads
 ch07-global-atomics            07-bank-conflicts histogram.cl       local_atomics         technique.local_atomics       technique
 ch07-merge-only                07-bank-conflicts histogram.cl       cost                  technique.cost                technique
 ch07-copies-unpadded           07-bank-conflicts histogram.cl       cost                  technique.cost                technique
-ch07-gated-by-size             07-bank-conflicts histogram.cl       public                technique.cost                accepted
+ch07-gated-by-size             07-bank-conflicts histogram.cl       cost                  technique.cost                technique
 ch08a-serial-scan              08-scan           scan.cl            cost                  technique.cost                technique
 ch08b-hillis-steele            08-scan           scan.cl            cost                  technique.cost                technique
 ch08c-no-downsweep-barrier     08-scan           scan.cl            race                  safety                        race
