@@ -7,6 +7,9 @@
 /* Four-character tags, e.g. BLOB_TAG('O','U','T','P'). */
 #define BLOB_TAG(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 
+/* A record is this header (tag, length), its data, and zeros to 8 bytes. */
+#define BLOB_HEADER_BYTES 16
+
 int blob_put(int fd, uint32_t tag, const void *data, size_t len);
 int blob_put_str(int fd, uint32_t tag, const char *s);
 

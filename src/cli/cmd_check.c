@@ -60,52 +60,68 @@ static void print_mark(const report_style *st, const char *mark, const char *col
     putchar(' ');
 }
 
-/* Runs one kernel file over a list of size specs; returns 1 if all pass. */
+/* Prints (or adds to the JSON) one size's result; returns its exit code. */
+static int show_result(check_run *cr, const lesson *l, const char *path, const char *label, const char *size,
+                       const engine_report *rep) {
+    cr->total++;
+    int ok = rep->status == ENG_PASS;
+    cr->passed += ok;
+    int code = engine_exit_code(rep->status);
+    if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) cr->fatal = code;
+    if (cr->json) {
+        cJSON *o = report_json(l, path, rep);
+        cJSON_AddStringToObject(o, "test", size);
+        cJSON_AddStringToObject(o, "label", label);
+        cJSON_AddItemToArray(cr->results, o);
+        return code;
+    }
+    const report_style *st = &cr->style;
+    print_mark(st, ok ? _("ok") : _("FAIL"), ok ? "\033[32m" : "\033[31m", rep->size_text[0] ? rep->size_text : size);
+    if (ok) printf("%s\n", _(rep->headline));
+    else printf(_("%s: %s\n"), _(rep->headline), rep->message);
+    if (rep->status == ENG_WRONG) report_print_diff(stdout, st, &rep->verify, 6);
+    if (rep->status == ENG_BUILD && rep->build_log) printf("%s\n", rep->build_log);
+    return code;
+}
+
+/* Runs one kernel file over a list of size specs (the first alone: it
+ * builds the kernel; the others in one worker); returns 1 if all pass. */
 static int check_file(check_run *cr, const lesson *l, const char *path, const char *label,
                       const char *const *sizes, int n_sizes) {
     int all_ok = 1;
     if (!cr->json) printf("  %s\n", label);
+    engine_request *rqs = calloc((size_t)(n_sizes ? n_sizes : 1), sizeof *rqs);
+    engine_report *reps = calloc((size_t)(n_sizes ? n_sizes : 1), sizeof *reps);
+    if (!rqs || !reps) n_sizes = 0, all_ok = 0, cr->fatal = EXIT_CRASH;
     for (int t = 0; t < n_sizes; t++) {
-        engine_request rq;
-        engine_request_defaults(&rq);
-        rq.lesson = l;
-        rq.kernel_path = path;
-        rq.device_spec = cr->device;
-        rq.size_spec = sizes[t];
-        rq.seed = (uint64_t)(t + 1);
-        rq.timeout_s = cr->timeout;
-        rq.budget_s = 0;
-        engine_report rep;
-        engine_run(&rq, cli_on_progress, &cr->live, NULL, &rep);
+        engine_request_defaults(&rqs[t]);
+        rqs[t].lesson = l;
+        rqs[t].kernel_path = path;
+        rqs[t].device_spec = cr->device;
+        rqs[t].size_spec = sizes[t];
+        rqs[t].seed = (uint64_t)(t + 1);
+        rqs[t].timeout_s = cr->timeout;
+        rqs[t].budget_s = 0;
+    }
+    for (int t = 0; t < n_sizes;) {
+        int done = engine_run_set(&rqs[t], t == 0 ? 1 : n_sizes - t, cli_on_progress, &cr->live, NULL, reps);
         cli_clear_status(&cr->live);
-        cr->total++;
-        int ok = rep.status == ENG_PASS;
-        cr->passed += ok;
-        all_ok &= ok;
-        int code = engine_exit_code(rep.status);
-        if (code == EXIT_USAGE || code == EXIT_NO_DEVICE) cr->fatal = code;
-        if (cr->json) {
-            cJSON *o = report_json(l, path, &rep);
-            cJSON_AddStringToObject(o, "test", sizes[t]);
-            cJSON_AddStringToObject(o, "label", label);
-            cJSON_AddItemToArray(cr->results, o);
-        } else {
-            const report_style *st = &cr->style;
-            print_mark(st, ok ? _("ok") : _("FAIL"), ok ? "\033[32m" : "\033[31m",
-                       rep.size_text[0] ? rep.size_text : sizes[t]);
-            if (ok) printf("%s\n", _(rep.headline));
-            else printf(_("%s: %s\n"), _(rep.headline), rep.message);
-            if (rep.status == ENG_WRONG) report_print_diff(stdout, st, &rep.verify, 6);
-            if (rep.status == ENG_BUILD && rep.build_log) printf("%s\n", rep.build_log);
+        int stop = 0;
+        for (int k = 0; k < done; k++) {
+            int code = show_result(cr, l, path, label, sizes[t + k], &reps[k]);
+            all_ok &= reps[k].status == ENG_PASS;
+            engine_report_free(&reps[k]);
+            stop |= code == EXIT_BUILD || code == EXIT_USAGE || code == EXIT_NO_DEVICE;
         }
-        engine_report_free(&rep);
-        if (code == EXIT_BUILD || code == EXIT_USAGE || code == EXIT_NO_DEVICE) {
-            /* every other size would fail the same way */
-            cr->total += n_sizes - t - 1;
+        t += done;
+        if (stop && t < n_sizes) { /* every other size would fail the same way */
+            for (int k = t; k < n_sizes; k++) cr->total++;
             all_ok = 0;
             break;
         }
     }
+    free(rqs);
+    free(reps);
     return all_ok;
 }
 

@@ -15,6 +15,7 @@
 #include "text/i18n.h"
 #include "grade/verdict.h"
 #include "grade/grade_credit.h"
+#include "grade/grade_detail.h"
 #include "run/wproto.h"
 
 #include <ctype.h>
@@ -31,7 +32,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DETAIL_MAX 3000
 
 void grade_options_defaults(grade_options *o) {
     memset(o, 0, sizeof *o);
@@ -67,90 +67,6 @@ uint64_t grade_student_seed(uint64_t batch_seed, const char *student) {
 
 /* ---- running ---------------------------------------------------------------- */
 
-/* Text for reports: valid UTF-8, no control characters but newline and tab. */
-static char *clean_text(const char *s, size_t max) {
-    if (!s) return NULL;
-    size_t n = strlen(s);
-    if (n > max) n = max;
-    char *o = malloc(n + 4);
-    if (!o) return NULL;
-    size_t j = 0;
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        unsigned c = u[i];
-        if (c == '\n' || c == '\t') { o[j++] = (char)c; i++; continue; }
-        if (c < 0x20 || c == 0x7f) { o[j++] = '?'; i++; continue; }
-        if (c < 0x80) { o[j++] = (char)c; i++; continue; }
-        int len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-        int ok = len && i + (size_t)len <= n;
-        for (int k = 1; ok && k < len; k++) ok = (u[i + k] & 0xC0) == 0x80;
-        if (ok && len == 2 && c < 0xC2) ok = 0;
-        if (ok && len == 3) {
-            unsigned cp = (c & 0x0F) << 12 | (u[i + 1] & 0x3F) << 6 | (u[i + 2] & 0x3F);
-            if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF) ok = 0;
-        }
-        if (ok && len == 4) {
-            unsigned cp = (c & 0x07) << 18 | (u[i + 1] & 0x3F) << 12 | (u[i + 2] & 0x3F) << 6 | (u[i + 3] & 0x3F);
-            if (cp < 0x10000 || cp > 0x10FFFF) ok = 0;
-        }
-        if (!ok) { o[j++] = '?'; i++; continue; }
-        memcpy(o + j, u + i, (size_t)len);
-        j += (size_t)len;
-        i += (size_t)len;
-    }
-    o[j] = '\0';
-    if (strlen(s) > max) { memcpy(o + j, "...", 4); }
-    return o;
-}
-
-void grade_test_set_detail(grade_test *t, char *text) {
-    free(t->detail);
-    t->detail = clean_text(text, DETAIL_MAX);
-    free(text);
-}
-
-static void set_detail(grade_test *t, char *text) { grade_test_set_detail(t, text); }
-
-/* What a learner reads about one run: the engine's message, and the evidence. */
-static char *run_detail(const engine_report *rep) {
-    char *d = NULL;
-    util_sappend(&d, _("%s: %s"), _(rep->headline), rep->message);
-    if (rep->status == ENG_WRONG) {
-        const verify_report *vr = &rep->verify;
-        int shown = 0;
-        for (int i = 0; i < vr->n_entries && shown < 6; i++) {
-            const vr_entry *e = &vr->entries[i];
-            if (!e->wrong) continue;
-            if (e->lo != e->hi)
-                /* TRANSLATORS: one wrong entry: "bin 7: expected 41 (17..45 accepted), got 0" */
-                util_sappend(&d, _("\n  %s %ld: expected %lld (%lld..%lld accepted), got %lld"), _(vr->what),
-                             e->index, e->expected, e->lo, e->hi, e->actual);
-            else
-                util_sappend(&d, _("\n  %s %ld: expected %lld, got %lld"), _(vr->what), e->index, e->expected,
-                             e->actual);
-            shown++;
-        }
-        if (vr->counts && vr->expected_total != vr->actual_total)
-            util_sappend(&d, _("\n  total: expected %lld, got %lld"), vr->expected_total, vr->actual_total);
-    }
-    if (rep->status == ENG_BUILD && rep->build_log && *rep->build_log) {
-        char *log = clean_text(rep->build_log, 1500);
-        util_sappend(&d, "\n%s", log ? log : "");
-        free(log);
-    }
-    if (rep->out_of_memory)
-        util_sappend(&d, "%s", _("\nThe worker ran out of the memory a test may use (--memory-limit)."));
-    if (rep->worker_output && *rep->worker_output) {
-        char *out = clean_text(rep->worker_output, 800);
-        if (rep->status == ENG_PASS || rep->status == ENG_WRONG)
-            util_sappend(&d, _("\nThe kernel or runtime printed (ignored for grading):\n%s"), out ? out : "");
-        else if (rep->status != ENG_BUILD)
-            util_sappend(&d, _("\nThe runtime printed:\n%s"), out ? out : "");
-        free(out);
-    }
-    return d;
-}
-
 typedef struct {
     const grade_options *o;
     grade_result *r;
@@ -173,28 +89,34 @@ static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, co
     return run_once_in(rc, l, path, display, size, seed, budget_s, rc->cache_root, rep);
 }
 
-/* run_once with the compiled kernels cached under cache_root (each thread running side by side has its own). */
+/* The engine's request for one run of a kernel file (budget_s > 0: timed). */
+static void request_for(const run_ctx *rc, const lesson *l, const char *path, const char *display, const char *size,
+                        uint64_t seed, double budget_s, const char *cache_root, engine_request *rq) {
+    engine_request_defaults(rq);
+    rq->lesson = l;
+    rq->kernel_path = path;
+    rq->display_path = display;
+    rq->device_spec = rc->o->device_spec;
+    rq->size_spec = size;
+    rq->seed = seed;
+    rq->timeout_s = rc->o->timeout_s;
+    rq->budget_s = budget_s;
+    if (budget_s > 0) { /* every timed launch's answer checked: a golden run each */
+        rq->min_runs = 3;
+        rq->max_runs = budget_s >= 1 ? 40 : 20;
+        rq->check_all_launches = 1;
+    }
+    rq->cpu_limit_s = rc->cpu_s;
+    rq->memory_limit_mb = rc->o->memory_mb;
+    rq->cache_root = cache_root;
+}
+
+/* run_once with the compiled kernels cached under cache_root. */
 static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
                                  const char *size, uint64_t seed, double budget_s, const char *cache_root,
                                  engine_report *rep) {
     engine_request rq;
-    engine_request_defaults(&rq);
-    rq.lesson = l;
-    rq.kernel_path = path;
-    rq.display_path = display;
-    rq.device_spec = rc->o->device_spec;
-    rq.size_spec = size;
-    rq.seed = seed;
-    rq.timeout_s = rc->o->timeout_s;
-    rq.budget_s = budget_s;
-    if (budget_s > 0) { /* every timed launch's answer checked: a golden run each */
-        rq.min_runs = 3;
-        rq.max_runs = budget_s >= 1 ? 40 : 20;
-        rq.check_all_launches = 1;
-    }
-    rq.cpu_limit_s = rc->cpu_s;
-    rq.memory_limit_mb = rc->o->memory_mb;
-    rq.cache_root = cache_root;
+    request_for(rc, l, path, display, size, seed, budget_s, cache_root, &rq);
     engine_run(&rq, NULL, NULL, rc->cancel, rep);
     return rep->status;
 }
@@ -230,12 +152,50 @@ typedef struct {
     int ran;
 } ahead_job;
 
+/* Jobs of one file that one worker runs in turn (engine_run_set). */
+typedef struct {
+    ahead_job **jobs;
+    int n;
+} ahead_set;
+
 typedef struct {
     run_ctx *rc;
-    ahead_job *jobs;
+    ahead_set *sets;
     int n, next;
     pthread_mutex_t mu;
 } ahead_pool;
+
+/* Runs a set's jobs, in as few workers as they allow: after a worker stops
+ * early (a crash, a time-out) the rest go to the next, unless their file
+ * did not finish two tests already (then they are not run). */
+static void run_set(ahead_pool *p, ahead_set *set) {
+    run_ctx *rc = p->rc;
+    engine_request *rqs = calloc((size_t)set->n, sizeof *rqs);
+    engine_report *reps = calloc((size_t)set->n, sizeof *reps);
+    for (int from = 0; rqs && reps && from < set->n;) {
+        pthread_mutex_lock(&p->mu);
+        int hung = file_hung(set->jobs[from]->hang);
+        pthread_mutex_unlock(&p->mu);
+        if (hung || (rc->cancel && *rc->cancel)) break;
+        int m = set->n - from;
+        for (int k = 0; k < m; k++) {
+            ahead_job *j = set->jobs[from + k];
+            request_for(rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, rc->cache_root, &rqs[k]);
+        }
+        int done = engine_run_set(rqs, m, NULL, NULL, rc->cancel, reps);
+        pthread_mutex_lock(&p->mu);
+        for (int k = 0; k < done; k++) {
+            ahead_job *j = set->jobs[from + k];
+            j->rep = reps[k];
+            j->ran = 1;
+            if (j->rep.status == ENG_TIMEOUT) note_timeout(j->hang, j->t->id);
+        }
+        pthread_mutex_unlock(&p->mu);
+        from += done;
+    }
+    free(rqs);
+    free(reps);
+}
 
 /* Every thread shares the grade's cache of compiled kernels: the first run
  * of each file has filled it (run_ahead), and a filled folder is read by
@@ -245,53 +205,14 @@ static void *ahead_thread(void *arg) {
     for (;;) {
         pthread_mutex_lock(&p->mu);
         int i = p->next < p->n ? p->next++ : -1;
-        int hung = i >= 0 && file_hung(p->jobs[i].hang); /* its file did not finish earlier tests: not run */
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
-        ahead_job *j = &p->jobs[i];
-        if (j->ran || hung) continue; /* the first run of its file, done before */
-        run_once_in(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, p->rc->cache_root, &j->rep);
-        j->ran = 1;
-        if (j->rep.status == ENG_TIMEOUT) {
-            pthread_mutex_lock(&p->mu);
-            note_timeout(j->hang, j->t->id);
-            pthread_mutex_unlock(&p->mu);
-        }
+        run_set(p, &p->sets[i]);
     }
 }
 
-/* Runs jobs on up to `threads` threads (each run is a worker process of its own).
- * The first run of each file goes alone: it compiles the kernel into the
- * cache, which two compilers of the same text must not fill at once. */
-static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads);
-
-static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
-    /* the first job of each file (different texts compile into different
-     * folders, so these may run side by side), then the others */
-    ahead_job *order = calloc((size_t)(n ? n : 1), sizeof *order);
-    int *first = calloc((size_t)(n ? n : 1), sizeof *first);
-    if (!order || !first) {
-        free(order);
-        free(first);
-        run_pool(rc, jobs, n, 1);
-        return;
-    }
-    int n_first = 0;
-    for (int i = 0; i < n; i++) {
-        first[i] = 1;
-        for (int k = 0; k < i && first[i]; k++) first[i] = strcmp(jobs[k].path, jobs[i].path) != 0;
-        if (first[i]) order[n_first++] = jobs[i];
-    }
-    run_pool(rc, order, n_first, threads);
-    for (int i = 0, k = 0; i < n; i++)
-        if (first[i]) jobs[i] = order[k++];
-    run_pool(rc, jobs, n, threads);
-    free(order);
-    free(first);
-}
-
-static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads) {
-    ahead_pool p = {.rc = rc, .jobs = jobs, .n = n};
+static void run_pool(run_ctx *rc, ahead_set *sets, int n, int threads) {
+    ahead_pool p = {.rc = rc, .sets = sets, .n = n};
     pthread_mutex_init(&p.mu, NULL);
     pthread_t tid[8];
     int started = 0;
@@ -300,6 +221,55 @@ static void run_pool(run_ctx *rc, ahead_job *jobs, int n, int threads) {
     ahead_thread(&p);
     for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
     pthread_mutex_destroy(&p.mu);
+}
+
+/* Runs jobs on up to `threads` threads. The first run of each file goes
+ * alone: it compiles the kernel into the cache, which two compilers of the
+ * same text must not fill at once (different texts compile into different
+ * folders, so those may run side by side). Then each file's other runs go
+ * in `threads` sets, a worker each, that build the kernel once and run
+ * their sizes in turn. */
+static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
+    ahead_job **ptrs = calloc((size_t)(n ? n : 1), sizeof *ptrs);
+    ahead_set *sets = calloc((size_t)(n ? n : 1), sizeof *sets);
+    if (!ptrs || !sets) {
+        free(ptrs);
+        free(sets);
+        return; /* the chapter's loop runs each test itself */
+    }
+    int n_sets = 0;
+    for (int i = 0; i < n; i++) {
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
+        if (first) {
+            ptrs[i] = &jobs[i];
+            sets[n_sets++] = (ahead_set){.jobs = &ptrs[i], .n = 1};
+        }
+    }
+    run_pool(rc, sets, n_sets, threads);
+    /* the others, each file's dealt into `threads` sets, one after another in ptrs */
+    int used = 0;
+    n_sets = 0;
+    for (int i = 0; i < n; i++) {
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
+        if (!first) continue;
+        for (int lane = 0; lane < threads; lane++) {
+            ahead_set *set = &sets[n_sets];
+            set->jobs = &ptrs[used];
+            set->n = 0;
+            int nth = 0;
+            for (int k = i; k < n; k++) {
+                if (strcmp(jobs[k].path, jobs[i].path) != 0 || jobs[k].ran) continue;
+                if (nth++ % threads == lane) ptrs[used + set->n++] = &jobs[k];
+            }
+            used += set->n;
+            if (set->n > 0) n_sets++;
+        }
+    }
+    run_pool(rc, sets, n_sets, threads);
+    free(ptrs);
+    free(sets);
 }
 
 static int is_fatal(engine_status s) { return s == ENG_USAGE || s == ENG_NO_DEVICE || s == ENG_CANCELLED; }
@@ -336,11 +306,11 @@ static void from_item(grade_test *t, const verdict_item *it) {
     t->outcome = it->outcome == VO_PASS ? GO_PASS : it->outcome == VO_SKIP ? GO_SKIP : GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", it->outcome == VO_SKIP ? "skipped" : "measured");
     verdict_headline(it->headline, t->headline, sizeof t->headline);
-    set_detail(t, size_unnamed(it->outcome == VO_SKIP ? "" : it->detail, t->size));
+    grade_test_set_detail(t, size_unnamed(it->outcome == VO_SKIP ? "" : it->detail, t->size));
     if (it->outcome == VO_SKIP) {
         char *d = NULL;
         util_sappend(&d, _("skipped: GPU memory model unavailable: %s"), it->detail);
-        set_detail(t, d);
+        grade_test_set_detail(t, d);
     }
 }
 
@@ -380,7 +350,7 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_run");
         snprintf(t->headline, sizeof t->headline, "%s", _("Not credited"));
-        set_detail(t, util_strdup(t->kind == GT_TECHNIQUE
+        grade_test_set_detail(t, util_strdup(t->kind == GT_TECHNIQUE
                                   ? _("The technique is credited only on a correct kernel, and no hidden test passed, "
                                       "so there was nothing to measure. Make the kernel correct first.")
                                   : _("The race check runs only on a kernel that passed a hidden test, and none did. "
@@ -422,7 +392,7 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
         snprintf(t->headline, sizeof t->headline, "%s", _("Skipped"));
         util_sappend(&d, _("skipped: chapter %d has no previous chapter with the same problem to compare with"),
                      l->number);
-        set_detail(t, d);
+        grade_test_set_detail(t, d);
         return;
     }
     char ref[1400];
@@ -449,7 +419,7 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "%s", engine_status_name(sb));
         snprintf(t->headline, sizeof t->headline, "%s", _(b.headline));
-        char *rd = run_detail(&b);
+        char *rd = grade_run_detail(&b);
         util_sappend(&d, _("The kernel must be correct to be timed. %s"), rd ? rd : "");
         free(rd);
         t->wall_s = b.wall_s;
@@ -465,7 +435,7 @@ static void run_speed(run_ctx *rc, const lesson *l, grade_test *t, const char *p
                            "%d runs): a speed-up of %.2fx; %gx is required."), b.device.name, b.timing.median,
                      b.n_samples, prev->number, a.timing.median, a.n_samples, speed, rc->o->require_speedup);
     }
-    if (d) set_detail(t, d);
+    if (d) grade_test_set_detail(t, d);
     engine_report_free(&a);
     engine_report_free(&b);
 }
@@ -479,7 +449,7 @@ static void mark_missing(grade_test *t, const char *status, const char *msg) {
     t->outcome = GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", status);
     snprintf(t->headline, sizeof t->headline, "%s", !strcmp(status, "missing") ? _("File missing") : _("File refused"));
-    set_detail(t, util_strdup(msg));
+    grade_test_set_detail(t, util_strdup(msg));
 }
 
 /* Copies the submitted text into the grader's own folder; the worker builds that copy. */
@@ -510,7 +480,7 @@ static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *c
         util_sappend(&d, _("The listing is right at the input that exposes its bug, but wrong on hidden test '%s' "
                            "(%s): a fix mends the bug for every size and input, not for the one that showed it."),
                      other->id, _(rep.headline));
-        set_detail(t, d);
+        grade_test_set_detail(t, d);
     }
     engine_report_free(&rep);
 }
@@ -537,7 +507,7 @@ static void mark_not_run_after_hang(grade_test *t, const chapter_file *f) {
                        "first: a loop whose end depends on the size, or a barrier some work-items never reach, are "
                        "the usual causes."),
                  f->hang.first);
-    set_detail(t, d);
+    grade_test_set_detail(t, d);
 }
 
 /* Reads the submission's copy of file f for chapter l into the grader's folder, or notes why it cannot. */
@@ -640,7 +610,7 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
     t->outcome = st == ENG_PASS ? GO_PASS : GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", engine_status_name(st));
     snprintf(t->headline, sizeof t->headline, "%s", _(rep.headline));
-    set_detail(t, run_detail(&rep));
+    grade_test_set_detail(t, grade_run_detail(&rep));
     t->wall_s = rep.wall_s;
     if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
     if (st == ENG_PASS && t->kind == GT_HIDDEN) *have_passed = 1;

@@ -256,19 +256,21 @@ void verdict_settle(verdict *v) {
     }
 }
 
-static void run_test(const verdict_request *rq, verdict_item *it, uint64_t seed, run_progress_cb progress,
-                     void *user, volatile int *cancel, engine_report *rep) {
-    engine_request erq;
-    engine_request_defaults(&erq);
-    erq.lesson = rq->lesson;
-    erq.kernel_path = rq->kernel_path;
-    erq.display_path = rq->display_path;
-    erq.device_spec = rq->device_spec;
-    erq.size_spec = it->size;
-    erq.seed = seed;
-    erq.timeout_s = rq->timeout_s > 0 ? rq->timeout_s : 10;
-    erq.budget_s = 0;
-    engine_run(&erq, progress, user, cancel, rep);
+/* The engine's request for one test item (untimed; its seed is its place in the list). */
+static void test_request(const verdict_request *rq, const verdict_item *it, uint64_t seed, engine_request *erq) {
+    engine_request_defaults(erq);
+    erq->lesson = rq->lesson;
+    erq->kernel_path = rq->kernel_path;
+    erq->display_path = rq->display_path;
+    erq->device_spec = rq->device_spec;
+    erq->size_spec = it->size;
+    erq->seed = seed;
+    erq->timeout_s = rq->timeout_s > 0 ? rq->timeout_s : 10;
+    erq->budget_s = 0;
+}
+
+/* A test item's outcome from its run. */
+static void take_report(verdict_item *it, const engine_report *rep) {
     it->status = rep->status;
     it->wall_s = rep->wall_s;
     set_item(it, rep->status == ENG_PASS ? VO_PASS : VO_FAIL, rep->headline, "%s", rep->message);
@@ -436,6 +438,13 @@ static void safety_when_ragged(const verdict_request *rq, const engine_request *
     free(r);
 }
 
+/* The index of the list's first test item, or -1. */
+static int first_test(const verdict *v) {
+    for (int i = 0; i < v->n; i++)
+        if (v->items[i].kind == VK_TEST) return i;
+    return -1;
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
     int stop = check_source(rq, v, item_cb, user) != 0;
@@ -448,15 +457,26 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
             if (item_cb) item_cb(user, v, i, NULL);
             continue;
         }
-        engine_report rep;
-        run_test(rq, it, (uint64_t)(i + 1), progress, progress_user, cancel, &rep);
-        if (rep.status == ENG_CANCELLED) v->cancelled = 1;
-        int code = engine_exit_code(rep.status);
-        if (code == 2 || rep.status == ENG_USAGE || rep.status == ENG_NO_DEVICE || rep.status == ENG_CANCELLED)
-            stop = 1;
-        if (item_cb) item_cb(user, v, i, &rep);
-        engine_report_free(&rep);
+        /* the first test alone (it builds the kernel, and answers first), the others in one worker */
+        int ids[VERDICT_MAX_ITEMS], n_set = 0;
+        for (int k = i; k < v->n && n_set < (i == first_test(v) ? 1 : VERDICT_MAX_ITEMS); k++)
+            if (v->items[k].kind == VK_TEST && v->items[k].outcome == VO_PENDING) ids[n_set++] = k;
+        engine_request erqs[VERDICT_MAX_ITEMS];
+        engine_report reps[VERDICT_MAX_ITEMS];
+        for (int k = 0; k < n_set; k++) test_request(rq, &v->items[ids[k]], (uint64_t)(ids[k] + 1), &erqs[k]);
+        int done = engine_run_set(erqs, n_set, progress, progress_user, cancel, reps);
+        for (int k = 0; k < done; k++) {
+            engine_report *rep = &reps[k];
+            take_report(&v->items[ids[k]], rep);
+            if (rep->status == ENG_CANCELLED) v->cancelled = 1;
+            int code = engine_exit_code(rep->status);
+            if (code == 2 || rep->status == ENG_USAGE || rep->status == ENG_NO_DEVICE || rep->status == ENG_CANCELLED)
+                stop = 1;
+            if (item_cb) item_cb(user, v, ids[k], rep);
+            engine_report_free(rep);
+        }
         if (v->cancelled) break;
+        i = ids[done - 1]; /* the loop goes on after the last test that ran */
     }
     int need_model = 0, any_passed = 0;
     for (int i = 0; i < v->n; i++) {

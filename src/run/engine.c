@@ -2,6 +2,7 @@
  * kernel in a worker process, then verification and timing statistics. */
 #define _GNU_SOURCE
 #include "run/engine.h"
+#include "run/buildlog.h"
 #include "text/i18n.h"
 #include "base/exitcode.h"
 #include "run/sandbox.h"
@@ -82,135 +83,14 @@ const char *engine_status_name(engine_status s) {
     return (unsigned)s < CLT_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
-/* Is the token ending at `end` (exclusive) a file name the runtime made up? */
-static int runtime_file_name(const char *start, size_t len) {
-    static const char *const fixed[] = {"<kernel>", "<source>", "<stdin>", "input.cl", "program.cl"};
-    for (size_t i = 0; i < CLT_ARRAY_LEN(fixed); i++)
-        if (len == strlen(fixed[i]) && !strncmp(start, fixed[i], len)) return 1;
-    return len > 3 && !strncmp(start + len - 3, ".cl", 3);
-}
-
-/* A string that grows at its end in amortised constant time per byte. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-    int oom;
-} log_buf;
-
-static void log_put(log_buf *b, const char *p, size_t n) {
-    if (b->oom) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) { b->oom = 1; return; }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void log_puts(log_buf *b, const char *p) { log_put(b, p, strlen(p)); }
-
-/* Writes display_path for a runtime's file name that starts q and ends at colon,
- * then ":LINE:COL"; returns how much of q it read, 0 when q does not start so. */
-static size_t rewrite_location(log_buf *b, const char *q, size_t qlen, const char *display, int *ln, int *cn) {
-    const char *colon = memchr(q, ':', qlen);
-    if (!colon || !runtime_file_name(q, (size_t)(colon - q))) return 0;
-    char num[64];
-    size_t n = (size_t)(q + qlen - colon) < sizeof num - 1 ? (size_t)(q + qlen - colon) : sizeof num - 1;
-    memcpy(num, colon, n);
-    num[n] = '\0';
-    int consumed = 0;
-    if (sscanf(num, ":%d:%d%n", ln, cn, &consumed) != 2) return 0;
-    char loc[48];
-    snprintf(loc, sizeof loc, ":%d:%d", *ln, *cn);
-    log_puts(b, display);
-    log_puts(b, loc);
-    return (size_t)(colon - q) + (size_t)consumed;
-}
-
-#define ENGINE_LOG_MAX (1024 * 1024)
-/* a run's results beside its output and timings: build log, messages, records */
-#define ENGINE_RESULT_SLACK (4u * 1024 * 1024)
-
-char *engine_rewrite_build_log(const char *log, const char *display, int *line, int *col) {
-    log_buf out = {0};
-    if (line) *line = 0;
-    if (col) *col = 0;
-    log_puts(&out, "");
-    /* the worker keeps a log's first 64 KiB; a longer one is cut here too, in one pass */
-    size_t total = strlen(log), n = total < ENGINE_LOG_MAX ? total : ENGINE_LOG_MAX;
-    const char *p = log, *stop = log + n;
-    while (p < stop && !out.oom) {
-        const char *eol = memchr(p, '\n', (size_t)(stop - p));
-        size_t len = eol ? (size_t)(eol - p) : (size_t)(stop - p);
-        const char *next = eol ? eol + 1 : p + len;
-        /* skip the runtime's own chatter */
-        if ((len > 7 && !strncmp(p, "Device ", 7) && memmem(p, len, "failed to build", 15)) ||
-            (len > 15 && memmem(p, len, "errors generated", 16)) ||
-            (len > 14 && memmem(p, len, "error generated", 15) && len < 24)) {
-            p = next;
-            continue;
-        }
-        /* find "NAME:LINE:COL" (and PoCL's "<Spelling=NAME:LINE:COL>") */
-        const char *q = p;
-        size_t qlen = len;
-        int err_prefix = len > 7 && !strncmp(q, "error: ", 7) && memmem(q + 7, len - 7, ".cl:", 4);
-        if (err_prefix) { q += 7; qlen -= 7; }
-        int ln = 0, cn = 0;
-        size_t used = rewrite_location(&out, q, qlen, display, &ln, &cn);
-        if (used) {
-            const char *rest = q + used;
-            size_t rlen = qlen - used;
-            if (rlen > 11 && !strncmp(rest, " <Spelling=", 11)) {
-                const char *gt = memchr(rest, '>', rlen);
-                int sl, sc;
-                size_t mark = out.len;
-                log_puts(&out, " <Spelling=");
-                size_t u = gt ? rewrite_location(&out, rest + 11, (size_t)(gt - rest) - 11, display, &sl, &sc) : 0;
-                if (u && rest + 11 + u == gt) {
-                    log_puts(&out, ">");
-                    rlen -= (size_t)(gt - rest) + 1;
-                    rest = gt + 1;
-                } else if (!out.oom) {
-                    out.len = mark; /* not a location: leave the text as it was */
-                    out.s[mark] = '\0';
-                }
-            }
-            if (err_prefix) log_puts(&out, ": error");
-            log_put(&out, rest, rlen);
-            log_puts(&out, "\n");
-            if (line && !*line && (err_prefix || memmem(rest, rlen, "error", 5))) {
-                *line = ln;
-                if (col) *col = cn;
-            }
-        } else {
-            log_put(&out, p, len);
-            log_puts(&out, "\n");
-        }
-        p = next;
-    }
-    if (total > n && !out.oom) {
-        char more[96];
-        snprintf(more, sizeof more, "[%zu more bytes of the log not shown]\n", total - n);
-        log_puts(&out, more);
-    }
-    if (out.oom) {
-        free(out.s);
-        return util_strdup("");
-    }
-    util_rstrip(out.s);
-    return out.s;
-}
 
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* The timed launches to check: every one, or ENGINE_CHECKED_LAUNCHES of
  * them drawn where the worker cannot know which (each costs a golden run). */
+/* a run's results beside its output and timings: build log, messages, records */
+#define ENGINE_RESULT_SLACK (4u * 1024 * 1024)
 #define ENGINE_CHECKED_LAUNCHES 3
 
 /* Each timed launch had inputs of its own (problem_launch_seed): its answer
@@ -478,14 +358,13 @@ static int golden_reference(engine_run_state *s, engine_report *r) {
 
 /* Runs the kernel in a worker process, its results held to what a run hands
  * back; -1 with the report's message when no worker could start. */
+static size_t result_bound(const engine_run_state *s);
+
 static int run_worker(engine_run_state *s, run_progress_cb cb, void *user, volatile int *cancel, engine_report *r) {
     /* what a run hands back: its output, a time and a hash per launch, and
      * its build log (cut to 64 KiB by the worker), messages and records */
     const engine_request *rq = &s->rq;
-    size_t max_runs = (size_t)(rq->max_runs > 0 ? rq->max_runs : 1000), out_bytes = s->ops->output_bytes(s->pi);
-    s->result_max = out_bytes +
-                    max_runs * (2 * sizeof(double) + (out_bytes <= WORKER_KEEP_OUTPUT_BYTES ? out_bytes : 0)) +
-                    ENGINE_RESULT_SLACK;
+    s->result_max = result_bound(s);
     sandbox_limits lim = {.total_s = 60 + 120 + rq->timeout_s * 2 + 30, .grace_s = 1.0,
                           .cpu_s = rq->cpu_limit_s, .memory_mb = rq->memory_limit_mb,
                           .gate_dir = rq->budget_s > 0 ? rq->queue_dir : NULL, .result_max_bytes = s->result_max};
@@ -509,7 +388,7 @@ static void read_records(engine_run_state *s, engine_report *r) {
     if (dev) r->device = *dev;
     char *log = blob_get_str(sr->blob, sr->blob_len, W_BUILDLOG);
     if (log) {
-        r->build_log = engine_rewrite_build_log(log, s->rq.display_path, &r->error_line, &r->error_col);
+        r->build_log = buildlog_rewrite(log, s->rq.display_path, &r->error_line, &r->error_col);
         free(log);
     }
     for (int i = 0; i < LESSON_MAX_KERNELS; i++) {
@@ -645,6 +524,8 @@ static void keep_run(const runcache_key *k, const engine_request *rq, const engi
     cJSON_Delete(j);
 }
 
+static void conclude(engine_run_state *s, engine_report *r, const runcache_key *key);
+
 int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, volatile int *cancel,
                engine_report *r) {
     memset(r, 0, sizeof *r);
@@ -663,10 +544,17 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
         release_instance(&s.rq, s.ops, s.pi);
         return -1;
     }
-    read_records(&s, r);
-    check_output(&s, r);
-    explain_outcome(&s, r);
-    r->out_of_memory = (s.failure && *s.failure == PF_MEMORY) ||
+    conclude(&s, r, keyed ? &key : NULL);
+    return 0;
+}
+
+/* What the worker handed back for s, read into r: verified, explained and
+ * kept (key: where, NULL: not kept); s's memory released. */
+static void conclude(engine_run_state *s, engine_report *r, const runcache_key *key) {
+    read_records(s, r);
+    check_output(s, r);
+    explain_outcome(s, r);
+    r->out_of_memory = (s->failure && *s->failure == PF_MEMORY) ||
                        ((r->status == ENG_CRASH || r->status == ENG_RUNTIME) &&
                         engine_output_says_out_of_memory(r->worker_output));
     if (r->status != ENG_PASS && r->samples_ms) { /* only a correct kernel is timed */
@@ -675,11 +563,154 @@ int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, vola
         r->n_samples = 0;
         memset(&r->timing, 0, sizeof r->timing);
     }
-    if (keyed) keep_run(&key, &s.rq, r);
-    free(s.msg);
-    sandbox_result_free(&s.sr);
-    release_instance(&s.rq, s.ops, s.pi);
+    if (key) keep_run(key, &s->rq, r);
+    free(s->msg);
+    sandbox_result_free(&s->sr);
+    release_instance(&s->rq, s->ops, s->pi);
+}
+
+/* ---- a set: one kernel at several sizes in one worker */
+
+/* The data of a set's kth W_ITEM record (where its run's records start), or NULL: the worker never began it. */
+static const char *item_start(const sandbox_result *sr, int k, worker_item_start *at) {
+    size_t len = 0;
+    const char *p = sr->blob ? blob_get(sr->blob, sr->blob_len, W_ITEM, k, &len) : NULL;
+    if (!p || len != sizeof *at) return NULL;
+    memcpy(at, p, sizeof *at);
+    return p;
+}
+
+/* Item k's own result, as a worker of its own would have handed it back:
+ * the set's first records (device, build log, kernels) and its own; the
+ * worker's end (exit, signal, time-out, output) belongs to the last item
+ * it began. -1: the worker never began item k. */
+static int item_result(const sandbox_result *all, int k, sandbox_result *out) {
+    worker_item_start at, next;
+    const char *first = item_start(all, 0, &next), *from = item_start(all, k, &at);
+    if (!first || !from) return -1;
+    const char *to = item_start(all, k + 1, &next);
+    size_t pre = (size_t)(first - BLOB_HEADER_BYTES - all->blob), beg = (size_t)(from - BLOB_HEADER_BYTES - all->blob);
+    size_t end = to ? (size_t)(to - BLOB_HEADER_BYTES - all->blob) : all->blob_len;
+    memset(out, 0, sizeof *out);
+    out->blob = malloc(pre + (end - beg) + 1);
+    if (!out->blob) return -1;
+    memcpy(out->blob, all->blob, pre);
+    memcpy(out->blob + pre, all->blob + beg, end - beg);
+    out->blob_len = pre + (end - beg);
+    if (to) { /* it ended and the worker went on */
+        out->exited = 1;
+        out->phase = PHASE_RUN;
+        out->wall_s = next.started_s - at.started_s;
+        return 0;
+    }
+    out->exited = all->exited, out->exit_code = all->exit_code;
+    out->signaled = all->signaled, out->signal = all->signal;
+    out->timed_out = all->timed_out, out->cancelled = all->cancelled;
+    out->phase = all->phase, out->phase_limit_s = all->phase_limit_s, out->phase_s = all->phase_s;
+    out->output = all->output ? strdup(all->output) : NULL;
+    out->wall_s = all->wall_s - at.started_s;
     return 0;
+}
+
+/* The bytes a run may hand back (its output, a time and a hash per launch,
+ * its build log, cut to 64 KiB by the worker, messages and records). */
+static size_t result_bound(const engine_run_state *s) {
+    size_t max_runs = (size_t)(s->rq.max_runs > 0 ? s->rq.max_runs : 1000), out_bytes = s->ops->output_bytes(s->pi);
+    return out_bytes + max_runs * (2 * sizeof(double) + (out_bytes <= WORKER_KEEP_OUTPUT_BYTES ? out_bytes : 0)) +
+           ENGINE_RESULT_SLACK;
+}
+
+/* Runs the set's live items (st[live[k]]) in one worker and concludes each
+ * it began; returns how many it began (at least one: the first takes the
+ * worker's result when the worker began none, a build error say). */
+static int run_items(engine_run_state *st, const int *live, int n_live, runcache_key *keys, const int *keyed,
+                     run_progress_cb cb, void *user, volatile int *cancel, engine_report *reps) {
+    wproto_item *items = calloc((size_t)n_live, sizeof *items);
+    size_t result_max = 0;
+    for (int k = 0; items && k < n_live; k++) {
+        items[k].seed = st[live[k]].rq.seed;
+        snprintf(items[k].size, sizeof items[k].size, "%s", st[live[k]].rq.size_spec);
+        result_max += result_bound(&st[live[k]]);
+    }
+    const engine_request *rq = &st[live[0]].rq;
+    sandbox_limits lim = {.total_s = 60 + 120 + n_live * (rq->timeout_s * 2 + 30), .grace_s = 1.0,
+                          .cpu_s = rq->cpu_limit_s * n_live, .memory_mb = rq->memory_limit_mb,
+                          .result_max_bytes = result_max};
+    sandbox_result all;
+    char err[1024] = "";
+    if (!items || wproto_run_items(WK_RUN, rq, items, n_live, NULL, &lim, cb, user, cancel, &all, err, sizeof err)) {
+        for (int k = 0; k < n_live; k++) {
+            set_msg(&reps[live[k]], ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)",
+                    items ? err : "out of memory");
+            release_instance(&st[live[k]].rq, st[live[k]].ops, st[live[k]].pi);
+        }
+        free(items);
+        return n_live;
+    }
+    free(items);
+    int began = 0;
+    for (; began < n_live; began++) {
+        engine_run_state *s = &st[live[began]];
+        if (item_result(&all, began, &s->sr) != 0) {
+            if (began > 0) break;
+            s->sr = all; /* the worker began no run: its result is the first item's */
+            memset(&all, 0, sizeof all);
+        }
+        s->result_max = result_max;
+        reps[live[began]].wall_s = s->sr.wall_s;
+        reps[live[began]].worker_output = tail_lines(s->sr.output, 12);
+        conclude(s, &reps[live[began]], keyed[live[began]] ? &keys[live[began]] : NULL);
+    }
+    for (int k = began; k < n_live; k++) release_instance(&st[live[k]].rq, st[live[k]].ops, st[live[k]].pi);
+    sandbox_result_free(&all);
+    return began;
+}
+
+int engine_run_set(const engine_request *rqs, int n, run_progress_cb cb, void *user, volatile int *cancel,
+                   engine_report *reps) {
+    engine_run_state *st = calloc((size_t)n, sizeof *st);
+    runcache_key *keys = calloc((size_t)n, sizeof *keys);
+    int *keyed = calloc((size_t)n, sizeof *keyed), *live = calloc((size_t)n, sizeof *live);
+    if (!st || !keys || !keyed || !live || n > WPROTO_MAX_ITEMS) { /* one worker each */
+        for (int i = 0; i < n; i++) engine_run(&rqs[i], cb, user, cancel, &reps[i]);
+        free(st), free(keys), free(keyed), free(live);
+        return n;
+    }
+    int n_live = 0;
+    for (int i = 0; i < n; i++) {
+        engine_run_state *s = &st[i];
+        engine_report *r = &reps[i];
+        memset(r, 0, sizeof *r);
+        s->rq = rqs[i];
+        if (!s->rq.display_path) s->rq.display_path = s->rq.kernel_path;
+        if (!s->rq.size_spec) s->rq.size_spec = s->rq.lesson->default_size;
+        r->seed = s->rq.seed;
+        if (check_request(s, r) != 0) continue;
+        keyed[i] = run_key(&s->rq, &keys[i]) == 0;
+        if (keyed[i] && recall_run(&keys[i], &s->rq, r) == 0) continue;
+        if (strlen(s->rq.size_spec) >= sizeof ((wproto_item *)0)->size) {
+            set_msg(r, ENG_USAGE, N_("Bad size"), "--size: '%.40s...' is too long", s->rq.size_spec);
+            continue;
+        }
+        if (golden_reference(s, r) != 0) continue;
+        r->work = s->ops->work(s->pi);
+        live[n_live++] = i;
+    }
+    int done = n;
+    if (n_live == 1 && run_worker(&st[live[0]], cb, user, cancel, &reps[live[0]]) == 0)
+        conclude(&st[live[0]], &reps[live[0]], keyed[live[0]] ? &keys[live[0]] : NULL);
+    else if (n_live == 1)
+        release_instance(&st[live[0]].rq, st[live[0]].ops, st[live[0]].pi);
+    else if (n_live > 1) {
+        int began = run_items(st, live, n_live, keys, keyed, cb, user, cancel, reps);
+        if (began < n_live) done = live[began];
+    }
+    for (int i = done; i < n; i++) { /* not run: the caller asks again */
+        engine_report_free(&reps[i]);
+        memset(&reps[i], 0, sizeof reps[i]);
+    }
+    free(st), free(keys), free(keyed), free(live);
+    return done;
 }
 
 void engine_report_free(engine_report *r) {

@@ -99,6 +99,14 @@ int engine_run(const engine_request *rq, run_progress_cb cb, void *user, volatil
                engine_report *rep);
 void engine_report_free(engine_report *rep);
 
+/* Runs rqs[0..n) (one kernel file, one device, untimed: different sizes and
+ * seeds) in one worker that builds the kernel once, each a report as
+ * engine_run gives. Returns how many of the first requests have their report
+ * (at least one); the worker stopped before the others (a crash, a time-out,
+ * a failure on the device), whose reports are empty: ask again for those. */
+int engine_run_set(const engine_request *rqs, int n, run_progress_cb cb, void *user, volatile int *cancel,
+                   engine_report *reps);
+
 /* 0 correct, 1 wrong, 2 build, 3 crash/timeout/runtime, 64 usage, 69 no device, 130 cancelled. */
 int engine_exit_code(engine_status s);
 /* What a failed device side (the worker's prob_failure) comes to: the
@@ -129,9 +137,5 @@ int engine_list_devices(engine_device **out, char *err, size_t errlen);
 int engine_default_device(const engine_device *devs, int n, const char *configured);
 /* The device spec names (an index, or part of a name or platform, as --device takes it), or -1: none. */
 int engine_device_match(const engine_device *devs, int n, const char *spec);
-
-/* Rewrites a build log so that it names display_path instead of the
- * runtime's temporary file; notes the first error's line and column. */
-char *engine_rewrite_build_log(const char *log, const char *display_path, int *line, int *col);
 
 #endif

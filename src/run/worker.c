@@ -349,6 +349,62 @@ static void put_ledger(int fd, const ledger *lg, int n, size_t out_len) {
     if (lg->outputs) blob_put(fd, W_OUTPUTS, lg->outputs, out_len * (size_t)n);
 }
 
+/* One run of the built kernel at rq's size and seed: set up, launch, read
+ * back, then the timed launches (rq->budget_s); its records, ended by a
+ * status. Returns the status it sent. tighten: the seccomp level to take
+ * once the checked launch is over (0: none, the set has runs to come). */
+static engine_status run_once(const engine_request *rq, const problem_ops *ops, clh_ctx *ctx, cl_program prog,
+                              confine_state *cs, int tighten, int fd, int pfd) {
+    const lesson *l = rq->lesson;
+    char err[1024] = "";
+    prob_failure f;
+    sandbox_phase(pfd, PHASE_SETUP, SETUP_LIMIT_S);
+    prob_size size;
+    if (problem_parse_size(ops, rq->size_spec, &size, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err), ENG_USAGE;
+    prob_instance *pi = ops->create(l, &size, rq->seed, err, sizeof err);
+    if (!pi) return finish(fd, ENG_RUNTIME, err), ENG_RUNTIME;
+    if ((f = ops->dev_setup(pi, ctx, prog, err, sizeof err))) return finish_failure(fd, f, err), ENG_RUNTIME;
+    sandbox_phase(pfd, PHASE_RUN, rq->timeout_s);
+    double ms = 0, t0 = util_now();
+    if ((f = ops->dev_launch(pi, ctx, &ms, err, sizeof err))) return finish_failure(fd, f, err), ENG_RUNTIME;
+    size_t out_len = ops->output_bytes(pi);
+    void *out = malloc(out_len ? out_len : 1);
+    if (!out) return finish_failure(fd, PF_MEMORY, _("out of memory for the kernel's output")), ENG_RUNTIME;
+    if ((f = ops->dev_read(pi, ctx, out, err, sizeof err))) return finish_failure(fd, f, err), ENG_RUNTIME;
+    blob_put(fd, W_OUTPUT, out, out_len);
+    if (tighten) {
+        if (confine_seccomp(cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err), ENG_RUNTIME;
+        put_confinement(fd, cs);
+    }
+
+    /* timing (time_launches): every output hashed, for the parent to compare with the checked first one */
+    int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
+    int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
+    ledger lg;
+    if (ledger_open(&lg, max_runs, out_len) != 0)
+        return finish(fd, ENG_RUNTIME, _("out of memory for the timing samples")), ENG_RUNTIME;
+    /* the checked launch's inputs must be as they were given */
+    if (check_inputs(ops, pi, ctx, fd, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err), ENG_RUNTIME;
+    int n = 0;
+    if (rq->budget_s > 0) {
+        timing tm = {.rq = rq, .ops = ops, .size = &size, .prog = prog, .ctx = ctx, .lg = &lg, .out = out,
+                     .out_len = out_len, .t0 = t0, .warm = util_now() - t0, .min_runs = min_runs,
+                     .max_runs = max_runs};
+        f = time_launches(&tm, pfd, &n, err, sizeof err);
+        if (f) {
+            put_ledger(fd, &lg, n, out_len);
+            return finish_failure(fd, f, err), ENG_RUNTIME;
+        }
+    }
+    free(out);
+    put_ledger(fd, &lg, n, out_len);
+    ledger_close(&lg);
+    ops->dev_release(pi);
+    ops->destroy(pi);
+    finish(fd, ENG_PASS, NULL);
+    return ENG_PASS;
+}
+
 static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     const engine_request *rq = &wr->rq;
     const lesson *l = rq->lesson;
@@ -387,54 +443,26 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     put_kernel_info(fd, &ctx, prog, l);
 
     /* From here on the learner's code may run (a helper kernel already in
-     * setup). A runtime that compiles at the first launch needs to start
-     * its linker then, so new programs stay allowed until that launch is over. */
+     * setup). A runtime that compiles at the first launch (of each size, for
+     * some) needs to start its linker then, so new programs stay allowed
+     * until the last run's checked launch is over. */
     int late_compile = clh_compiles_at_first_launch(&ctx.dev);
     if (confine_seccomp(&cs, late_compile ? CONFINE_NETWORK : CONFINE_PROCESSES, err, sizeof err) != 0)
         return finish(fd, ENG_RUNTIME, err);
-
-    sandbox_phase(pfd, PHASE_SETUP, SETUP_LIMIT_S);
-    prob_size size;
-    if (problem_parse_size(ops, rq->size_spec, &size, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
-    prob_instance *pi = ops->create(l, &size, rq->seed, err, sizeof err);
-    if (!pi) return finish(fd, ENG_RUNTIME, err);
-    prob_failure f = ops->dev_setup(pi, &ctx, prog, err, sizeof err);
-    if (f) return finish_failure(fd, f, err);
-    sandbox_phase(pfd, PHASE_RUN, rq->timeout_s);
-    double ms = 0, t0 = util_now();
-    if ((f = ops->dev_launch(pi, &ctx, &ms, err, sizeof err))) return finish_failure(fd, f, err);
-    size_t out_len = ops->output_bytes(pi);
-    void *out = malloc(out_len ? out_len : 1);
-    if (!out) return finish_failure(fd, PF_MEMORY, _("out of memory for the kernel's output"));
-    if ((f = ops->dev_read(pi, &ctx, out, err, sizeof err))) return finish_failure(fd, f, err);
-    blob_put(fd, W_OUTPUT, out, out_len);
-    if (confine_seccomp(&cs, CONFINE_PROCESSES, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
-    put_confinement(fd, &cs);
-
-    /* timing (time_launches): every output hashed, for the parent to compare with the checked first one */
-    int max_runs = rq->max_runs > 0 ? rq->max_runs : 1000;
-    int min_runs = rq->min_runs > 0 ? rq->min_runs : 5;
-    ledger lg;
-    if (ledger_open(&lg, max_runs, out_len) != 0)
-        return finish(fd, ENG_RUNTIME, _("out of memory for the timing samples"));
-    /* the checked launch's inputs must be as they were given */
-    if (check_inputs(ops, pi, &ctx, fd, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
-    int n = 0;
-    if (rq->budget_s > 0) {
-        timing tm = {.rq = rq, .ops = ops, .size = &size, .prog = prog, .ctx = &ctx, .lg = &lg, .out = out,
-                     .out_len = out_len, .t0 = t0, .warm = util_now() - t0, .min_runs = min_runs,
-                     .max_runs = max_runs};
-        f = time_launches(&tm, pfd, &n, err, sizeof err);
-        if (f) {
-            put_ledger(fd, &lg, n, out_len);
-            return finish_failure(fd, f, err);
+    if (!late_compile) put_confinement(fd, &cs);
+    /* a set (wr->items): each run's records after a W_ITEM record, until one fails on the device */
+    int n = wr->n_items > 0 ? wr->n_items : 1;
+    double started = util_now();
+    for (int i = 0; i < n; i++) {
+        engine_request one = *rq;
+        if (wr->n_items > 0) {
+            worker_item_start at = {.index = (uint32_t)i, .started_s = util_now() - started};
+            blob_put(fd, W_ITEM, &at, sizeof at);
+            one.size_spec = wr->items[i].size;
+            one.seed = wr->items[i].seed;
         }
+        if (run_once(&one, ops, &ctx, prog, &cs, late_compile && i == n - 1, fd, pfd) != ENG_PASS) break;
     }
-    free(out);
-    put_ledger(fd, &lg, n, out_len);
-    ledger_close(&lg);
-    ops->dev_release(pi);
-    ops->destroy(pi);
     clReleaseProgram(prog);
     clh_close(&ctx);
     char cache[PATH_MAX];
@@ -443,7 +471,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
         int files = WORKER_CACHE_FILES;
         send_cache(fd, cache, "", &bytes, &files, 0);
     }
-    return finish(fd, ENG_PASS, NULL);
+    return 0;
 }
 
 static int list_devices(int fd, int pfd) {

@@ -23,8 +23,16 @@
 #define W_KINFO BLOB_TAG('K', 'I', 'N', 'F')   /* engine_kernel_info, one per kernel, before any run */
 #define W_CONFINE BLOB_TAG('C', 'O', 'N', 'F') /* text: how the worker is confined (confine_describe) */
 #define W_PROBE BLOB_TAG('P', 'R', 'O', 'B')   /* self-test: "NAME\tallowed|refused\tDETAIL\tEXPECTED" */
+#define W_ITEM BLOB_TAG('I', 'T', 'E', 'M')    /* worker_item_start: the records of a set's next run follow */
 #define W_CACHEFILE BLOB_TAG('C', 'F', 'I', 'L') /* "RELATIVE/PATH\0BYTES": a file the runtime compiled, for the
                                                  * parent to keep in the kernel's cache folder */
+
+/* Where a run of a set (several sizes of one kernel, WR_ITEM) begins: its
+ * index, and the seconds since the worker started. */
+typedef struct {
+    uint32_t index, reserved;
+    double started_s;
+} worker_item_start;
 
 /* What a worker may write: its scratch folder is a tmpfs of its own this
  * large (where the kernel allows a mount namespace), and the runtime's

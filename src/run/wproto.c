@@ -94,6 +94,19 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     out->rq.max_runs = h->max_runs;
     out->rq.compute_units = (int)h->compute_units;
     out->rq.worker_env = (const char *const *)out->env;
+    while (out->n_items < WPROTO_MAX_ITEMS && blob_get(blob, got, WR_ITEM, out->n_items, NULL)) out->n_items++;
+    out->items = out->n_items ? calloc((size_t)out->n_items, sizeof *out->items) : NULL;
+    for (int i = 0; i < out->n_items; i++) {
+        size_t ilen = 0;
+        const wproto_item *it = blob_get(blob, got, WR_ITEM, i, &ilen);
+        if (!out->items || ilen != sizeof *it) {
+            util_errf(err, errlen, "%s", _("a malformed run in the worker's request"));
+            free(blob);
+            return -1;
+        }
+        out->items[i] = *it;
+        out->items[i].size[sizeof it->size - 1] = '\0';
+    }
     free(blob);
     return 0;
 }
@@ -109,14 +122,15 @@ void wproto_request_free(wproto_request *r) {
     free(r->probe);
     for (char **e = r->env; e && *e; e++) free(*e);
     free(r->env);
+    free(r->items);
     memset(r, 0, sizeof *r);
 }
 
 static int put_opt_str(int fd, uint32_t tag, const char *s) { return s ? blob_put_str(fd, tag, s) : 0; }
 
 /* Writes the request into a file of the scratch folder, open for the worker to read; returns its fd or -1. */
-static int write_request(wproto_kind kind, const engine_request *rq, const char *source, const char *scratch,
-                         const char *cache, const char *probe_dir) {
+static int write_request(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
+                         const char *source, const char *scratch, const char *cache, const char *probe_dir) {
     char path[PATH_MAX];
     if (util_pathf(path, sizeof path, "%s/request", scratch) != 0) return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -151,6 +165,7 @@ static int write_request(wproto_kind kind, const engine_request *rq, const char 
         ok = ok && put_opt_str(fd, WR_SIZE, rq->size_spec) == 0;
         ok = ok && put_opt_str(fd, WR_WRITABLE, rq->worker_writable) == 0;
         for (const char *const *e = rq->worker_env; ok && e && *e; e++) ok = blob_put_str(fd, WR_ENV, *e) == 0;
+        for (int i = 0; ok && i < n_items; i++) ok = blob_put(fd, WR_ITEM, &items[i], sizeof items[i]) == 0;
     }
     ok = ok && put_opt_str(fd, WR_SCRATCH, scratch) == 0 && put_opt_str(fd, WR_CACHE, cache) == 0 &&
          put_opt_str(fd, WR_PROBE, probe_dir) == 0;
@@ -275,6 +290,12 @@ static void keep_cache(const sandbox_result *sr, const char *cache) {
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
                run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen) {
+    return wproto_run_items(kind, rq, NULL, 0, probe_dir, lim, cb, user, cancel, out, err, errlen);
+}
+
+int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
+                     const char *probe_dir, const sandbox_limits *lim, run_progress_cb cb, void *user,
+                     volatile int *cancel, sandbox_result *out, char *err, size_t errlen) {
     char exe[PATH_MAX];
     if (wproto_find_worker(exe, sizeof exe, err, errlen) != 0) return -1;
     /* Without Landlock only this keeps a worker of the same user from
@@ -299,7 +320,7 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
         snprintf(cache, sizeof cache, "%s/cache", scratch); /* compiled kernels last this run only */
         if (mkdir(cache, 0700) != 0) cache[0] = '\0';
     }
-    int req = write_request(kind, rq, source, scratch, cache[0] ? cache : NULL, probe_dir);
+    int req = write_request(kind, rq, items, n_items, source, scratch, cache[0] ? cache : NULL, probe_dir);
     free(source);
     int rc = -1;
     if (req < 0) {

@@ -34,6 +34,8 @@ typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST } wproto_kind;
 #define WR_CACHE BLOB_TAG('R', 'C', 'A', 'C')    /* where the runtime keeps compiled kernels of this source */
 #define WR_WRITABLE BLOB_TAG('R', 'W', 'R', 'T') /* one more folder the worker may write into */
 #define WR_PROBE BLOB_TAG('R', 'P', 'R', 'B')    /* self-test: a folder outside the scratch folder */
+#define WR_ITEM BLOB_TAG('R', 'I', 'T', 'M')     /* wproto_item, one per run of a set: the kernel is built
+                                                  * once and run at each size and seed in turn */
 
 typedef struct {
     uint32_t version, kind;
@@ -44,6 +46,13 @@ typedef struct {
     int32_t min_runs, max_runs;
 } wproto_header;
 
+/* One run of a set: its size and seed (the rest is the request's). */
+#define WPROTO_MAX_ITEMS 64
+typedef struct {
+    uint64_t seed;
+    char size[120];
+} wproto_item;
+
 /* A request as the worker reads it; every string is its own malloc'd copy. */
 typedef struct {
     wproto_kind kind;
@@ -52,6 +61,8 @@ typedef struct {
     char *source;                /* NULL when the parent could not read the file */
     char *display, *device, *size, *scratch, *cache, *writable, *probe;
     char **env;                  /* NULL-terminated */
+    wproto_item *items;          /* a set's runs (NULL: the one run rq describes) */
+    int n_items;
 } wproto_request;
 
 /* In the worker: reads and checks the request. Returns 0, or -1 with err. */
@@ -74,6 +85,14 @@ int wproto_find_worker(char *buf, size_t len, char *err, size_t errlen);
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
                run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out, char *err,
                size_t errlen);
+
+/* wproto_run for a set: the kernel of rq built once and run at each item's
+ * size and seed in turn, each run's records after a W_ITEM record (rq's own
+ * size and seed unused); the worker stops after a run that fails on the
+ * device. n_items at most WPROTO_MAX_ITEMS. */
+int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
+                     const char *probe_dir, const sandbox_limits *lim, run_progress_cb cb, void *user,
+                     volatile int *cancel, sandbox_result *out, char *err, size_t errlen);
 
 /* Checks a kernel run whose first output (of out_len bytes) was correct: no
  * input buffer changed, each result record came once and the timed outputs

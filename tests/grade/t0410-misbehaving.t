@@ -13,6 +13,10 @@ put "$tmp/mixed" 02-atomic "$k/hang_on_one.cl"
 "$bin" grade 1 2 --dir "$tmp/mixed" --seed 21 --timeout 6 --format json -o "$tmp/mixed.json" 2>/dev/null
 check "a kernel that hangs on one input loses that test (one timeout may be the machine's load: the others run), and the race check and technique it no longer earns" "$tmp/mixed.json" \
   "full(ch('01-serial')) and [t['id'] for t in ch('02-atomic')['tests'] if t['outcome'] == 'fail' and t['kind'] == 'hidden'] == ['one'] and test('02-atomic', 'one')['status'] == 'timeout' and all(t['status'] in ('not_credited', 'skipped') for t in ch('02-atomic')['tests'] if t['kind'] in ('safety', 'technique')) and all(t['outcome'] == 'pass' for t in ch('02-atomic')['tests'] if t['kind'] == 'hidden' and t['id'] != 'one')"
+put "$tmp/mixed" 02-atomic "$k/crash_on_one.cl"
+"$bin" grade 1 2 --dir "$tmp/mixed" --seed 21 --format json -o "$tmp/crash1.json" 2>/dev/null
+check "a kernel that crashes on one input, in a worker that runs several sizes, loses that test alone: the sizes before and after it keep their results" "$tmp/crash1.json" \
+  "full(ch('01-serial')) and [t['id'] for t in ch('02-atomic')['tests'] if t['outcome'] == 'fail' and t['kind'] == 'hidden'] == ['one'] and test('02-atomic', 'one')['status'] == 'crash' and all(t['outcome'] == 'pass' for t in ch('02-atomic')['tests'] if t['kind'] == 'hidden' and t['id'] != 'one')"
 put "$tmp/mixed" 02-atomic "$k/hang.cl"
 "$bin" grade 1 2 --dir "$tmp/mixed" --seed 21 --timeout 3 --format json -o "$tmp/hang.json" 2>/dev/null
 check "a kernel that never finishes times out twice (or as many as ran side by side then): its chapter's other tests are not run, and say why" "$tmp/hang.json" \

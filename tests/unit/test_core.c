@@ -12,6 +12,7 @@
 #include "base/blob.h"
 #include "course/catalog.h"
 #include "run/engine.h"
+#include "run/buildlog.h"
 #include "course/progress.h"
 #include "base/rng.h"
 #include "base/stats.h"
@@ -213,7 +214,7 @@ END_TEST
 
 START_TEST(build_log_names_the_learners_file) {
     int line, col;
-    char *out = engine_rewrite_build_log(
+    char *out = buildlog_rewrite(
         "error: /root/.cache/pocl/kcache/tempfile_4nDZSq.cl:4:29: expected ';' at end of declaration\n"
         "Device pthread-x failed to build the program\n"
         "1 error generated.\n",
@@ -222,7 +223,7 @@ START_TEST(build_log_names_the_learners_file) {
     ck_assert_int_eq(line, 4);
     ck_assert_int_eq(col, 29);
     free(out);
-    out = engine_rewrite_build_log("<kernel>:12:3: warning: unused\n<kernel>:15:7: error: bad thing\n", "k.cl",
+    out = buildlog_rewrite("<kernel>:12:3: warning: unused\n<kernel>:15:7: error: bad thing\n", "k.cl",
                                    &line, &col);
     ck_assert_str_eq(out, "k.cl:12:3: warning: unused\nk.cl:15:7: error: bad thing");
     ck_assert_int_eq(line, 15);

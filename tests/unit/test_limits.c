@@ -16,6 +16,7 @@
 
 #include "cl/clhost.h"
 #include "run/engine.h"
+#include "run/buildlog.h"
 #include "base/scratch.h"
 #include "base/util.h"
 
@@ -60,7 +61,7 @@ START_TEST(a_million_errors_keep_their_head_in_linear_time) {
     ck_assert_ptr_nonnull(strstr(out, "lines); the first 100 are below.\n"));
     ck_assert_ptr_nonnull(strstr(out, "[1,048,476 more errors in 1,048,477 more lines not shown]"));
     int line, col;
-    char *shown = engine_rewrite_build_log(out, "exercises/02-atomic/histogram.cl", &line, &col);
+    char *shown = buildlog_rewrite(out, "exercises/02-atomic/histogram.cl", &line, &col);
     double t2 = seconds();
     ck_assert_ptr_nonnull(strstr(shown, "The compiler printed 1,048,576 errors"));
     ck_assert_ptr_nonnull(strstr(shown, "\nexercises/02-atomic/histogram.cl:18:5 <Spelling=exercises/02-atomic/"
@@ -69,7 +70,7 @@ START_TEST(a_million_errors_keep_their_head_in_linear_time) {
     ck_assert_int_eq(line, 18);
     ck_assert_int_eq(col, 5);
     /* the parent copes with an uncut log too: in one pass, and cut */
-    char *whole = engine_rewrite_build_log(log, "k.cl", &line, &col);
+    char *whole = buildlog_rewrite(log, "k.cl", &line, &col);
     double t3 = seconds();
     ck_assert_uint_le(strlen(whole), 2u << 20);
     ck_assert_ptr_nonnull(strstr(whole, "more bytes of the log not shown]"));
