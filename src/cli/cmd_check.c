@@ -132,6 +132,15 @@ typedef struct {
     const char *label;
 } verdict_print;
 
+/* name without a leading "WORD: " (or "WORD："), which the column before it already says */
+static const char *after_word(const char *name, const char *word) {
+    size_t n = strlen(word);
+    if (strncmp(name, word, n) != 0) return name;
+    if (!strncmp(name + n, ": ", 2)) return name + n + 2;
+    if (!strncmp(name + n, "\xef\xbc\x9a", 3)) return name + n + 3; /* a full-width colon */
+    return name;
+}
+
 static void on_verdict_item(void *user, const verdict *v, int index, const engine_report *rep) {
     verdict_print *vp = user;
     check_run *cr = vp->cr;
@@ -170,7 +179,7 @@ static void on_verdict_item(void *user, const verdict *v, int index, const engin
     char name[256], head[256];
     verdict_item_name(it, name, sizeof name);
     verdict_headline(it->headline, head, sizeof head);
-    if (it->kind != VK_TEST) printf(_("%s: %s\n"), name, head);
+    if (it->kind != VK_TEST) printf(_("%s: %s\n"), after_word(name, what), head);
     else if (!ok) printf(_("%s: %s\n"), head, it->detail);
     else printf("%s\n", head);
     /* why a check could not run here is the same for each: said once a chapter */
@@ -336,8 +345,9 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             }
             const char *bsizes[LESSON_MAX_SIZES + 1];
             bsizes[0] = bug->exposes;
-            for (int t = 0; t < l->n_check_sizes && t < LESSON_MAX_SIZES; t++) bsizes[t + 1] = l->check_sizes[t];
-            int nb = l->n_check_sizes < LESSON_MAX_SIZES ? l->n_check_sizes + 1 : LESSON_MAX_SIZES + 1;
+            int nb = 1;
+            for (int t = 0; t < l->n_check_sizes && t < LESSON_MAX_SIZES; t++)
+                if (strcmp(l->check_sizes[t], bug->exposes) != 0) bsizes[nb++] = l->check_sizes[t]; /* once each */
             const char *btitle = !strcmp(i18n_lang(), "zh") && bug->title_zh[0] ? bug->title_zh : bug->title;
             snprintf(label, sizeof label, _("find the bug: %s (%s)"), btitle[0] ? btitle : bug->name,
                      solution ? _("reference solution") : bug->file);

@@ -97,6 +97,11 @@ void verify_resummarise(verify_report *vr) {
 void verify_summarise(verify_report *vr, const char *total_name) {
     vr->counts = total_name != NULL;
     vr->total_name = total_name;
+    if (vr->ok && vr->n_checked == 1) {
+        /* TRANSLATORS: the answer has one entry: "The one bin matches the golden reference." */
+        snprintf(vr->summary, sizeof vr->summary, _("The one %s matches the golden reference."), noun(vr->what, 1));
+        return;
+    }
     if (vr->ok) {
         snprintf(vr->summary, sizeof vr->summary, _("All %ld %s match the golden reference."), vr->n_checked,
                  noun(vr->what, vr->n_checked));
@@ -107,7 +112,11 @@ void verify_summarise(verify_report *vr, const char *total_name) {
     for (int i = 0; i < vr->n_entries; i++) all_wrong &= vr->entries[i].wrong;
     if (all_wrong) qsort(vr->entries, (size_t)vr->n_entries, sizeof *vr->entries, by_difference);
     int n;
-    if (vr->n_wrong > 0)
+    if (vr->n_wrong > 0 && vr->n_checked == 1)
+        /* TRANSLATORS: the answer has one entry, and it is wrong: "The one bin differs (bin 0)." */
+        n = snprintf(vr->summary, sizeof vr->summary, _("The one %s differs (%s %ld)."), noun(vr->what, 1),
+                     noun(vr->what, 1), vr->first_wrong);
+    else if (vr->n_wrong > 0)
         n = snprintf(vr->summary, sizeof vr->summary, _("%ld of %ld %s differ (the first is %s %ld)."), vr->n_wrong,
                      vr->n_checked, noun(vr->what, vr->n_checked), noun(vr->what, 1), vr->first_wrong);
     else

@@ -70,12 +70,25 @@ void ui_chapter_load_lesson(ui_app *a) {
     c->lesson_w = 0;
 }
 
+/* Failed attempts, for the solution's lock: one per text of the kernel that
+ * failed, not counting the untouched starting file (pressing r three times
+ * on it is no attempt). */
 void ui_chapter_count_failures(ui_app *a) {
     progress_chapter *pc = progress_get(&a->prog, a->ch.l->id, 0);
     a->ch.failed_runs = 0;
-    if (pc)
-        for (int i = 0; i < pc->n_runs; i++)
-            if (!pc->runs[i].passed) a->ch.failed_runs++;
+    if (!pc) return;
+    char start[1200];
+    paths_starting(&a->paths, a->ch.l, start, sizeof start);
+    char *text = util_read_file(start, NULL);
+    int have_start = text != NULL;
+    unsigned long long start_hash = text ? util_hash_text(text) : 0;
+    free(text);
+    for (int i = 0; i < pc->n_runs; i++) {
+        const progress_run *r = &pc->runs[i];
+        int counted = r->passed || (have_start && r->file_hash == start_hash);
+        for (int k = 0; k < i && !counted; k++) counted = !pc->runs[k].passed && pc->runs[k].file_hash == r->file_hash;
+        if (!counted) a->ch.failed_runs++;
+    }
 }
 
 void ui_chapter_close(ui_app *a) {

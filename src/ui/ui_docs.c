@@ -280,7 +280,7 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         if (!ui_solution_unlocked(a)) {
             char buf[400];
             snprintf(buf, sizeof buf,
-                     _("The reference solution opens once you pass this chapter, or after %d runs that fail (so far: %d). Try the hints first: press n."),
+                     _("The reference solution opens once you pass this chapter, or after %d versions of your kernel that fail (so far: %d; the untouched starting file does not count). Try the hints first: press n."),
                      UI_SOLUTION_AFTER, c->failed_runs);
             wrap_into(d, width, ST_DIM, buf);
             break;

@@ -85,6 +85,15 @@ START_TEST(verify_exact_lists_differences) {
     verify_exact_u32(&vr, exp, exp, 6);
     verify_summarise(&vr, NULL);
     ck_assert(vr.ok);
+    /* one entry: no "All 1 bin match", no "1 of 1 bin differ" */
+    verify_init(&vr, "bin", 1);
+    verify_exact_u32(&vr, exp, exp, 1);
+    verify_summarise(&vr, NULL);
+    ck_assert_str_eq(vr.summary, "The one bin matches the golden reference.");
+    verify_init(&vr, "bin", 1);
+    verify_exact_u32(&vr, exp, act + 2, 1);
+    verify_summarise(&vr, NULL);
+    ck_assert_str_eq(vr.summary, "The one bin differs (bin 0).");
 }
 END_TEST
 
