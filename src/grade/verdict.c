@@ -445,6 +445,33 @@ static int first_test(const verdict *v) {
     return -1;
 }
 
+/* The test items from i on that run together: the first test alone (it
+ * builds the kernel, and answers first), then all the others in one worker
+ * (engine_run_set). Their reports taken, each announced; returns the index
+ * of the last one that ran. */
+static int run_tests_from(const verdict_request *rq, verdict *v, int i, run_progress_cb progress,
+                          void *progress_user, verdict_item_cb item_cb, void *user, volatile int *cancel,
+                          int *stop) {
+    int ids[VERDICT_MAX_ITEMS], n_set = 0;
+    for (int k = i; k < v->n && n_set < (i == first_test(v) ? 1 : VERDICT_MAX_ITEMS); k++)
+        if (v->items[k].kind == VK_TEST && v->items[k].outcome == VO_PENDING) ids[n_set++] = k;
+    engine_request erqs[VERDICT_MAX_ITEMS];
+    engine_report reps[VERDICT_MAX_ITEMS];
+    for (int k = 0; k < n_set; k++) test_request(rq, &v->items[ids[k]], (uint64_t)(ids[k] + 1), &erqs[k]);
+    int done = engine_run_set(erqs, n_set, progress, progress_user, cancel, reps);
+    for (int k = 0; k < done; k++) {
+        engine_report *rep = &reps[k];
+        take_report(&v->items[ids[k]], rep);
+        if (rep->status == ENG_CANCELLED) v->cancelled = 1;
+        int code = engine_exit_code(rep->status);
+        if (code == 2 || rep->status == ENG_USAGE || rep->status == ENG_NO_DEVICE || rep->status == ENG_CANCELLED)
+            *stop = 1;
+        if (item_cb) item_cb(user, v, ids[k], rep);
+        engine_report_free(rep);
+    }
+    return ids[done - 1];
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
     int stop = check_source(rq, v, item_cb, user) != 0;
@@ -457,26 +484,8 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
             if (item_cb) item_cb(user, v, i, NULL);
             continue;
         }
-        /* the first test alone (it builds the kernel, and answers first), the others in one worker */
-        int ids[VERDICT_MAX_ITEMS], n_set = 0;
-        for (int k = i; k < v->n && n_set < (i == first_test(v) ? 1 : VERDICT_MAX_ITEMS); k++)
-            if (v->items[k].kind == VK_TEST && v->items[k].outcome == VO_PENDING) ids[n_set++] = k;
-        engine_request erqs[VERDICT_MAX_ITEMS];
-        engine_report reps[VERDICT_MAX_ITEMS];
-        for (int k = 0; k < n_set; k++) test_request(rq, &v->items[ids[k]], (uint64_t)(ids[k] + 1), &erqs[k]);
-        int done = engine_run_set(erqs, n_set, progress, progress_user, cancel, reps);
-        for (int k = 0; k < done; k++) {
-            engine_report *rep = &reps[k];
-            take_report(&v->items[ids[k]], rep);
-            if (rep->status == ENG_CANCELLED) v->cancelled = 1;
-            int code = engine_exit_code(rep->status);
-            if (code == 2 || rep->status == ENG_USAGE || rep->status == ENG_NO_DEVICE || rep->status == ENG_CANCELLED)
-                stop = 1;
-            if (item_cb) item_cb(user, v, ids[k], rep);
-            engine_report_free(rep);
-        }
+        i = run_tests_from(rq, v, i, progress, progress_user, item_cb, user, cancel, &stop);
         if (v->cancelled) break;
-        i = ids[done - 1]; /* the loop goes on after the last test that ran */
     }
     int need_model = 0, any_passed = 0;
     for (int i = 0; i < v->n; i++) {
