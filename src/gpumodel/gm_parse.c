@@ -137,6 +137,30 @@ gm_space gpumodel_issue_space(const char *heading) {
     return GM_N_SPACES;
 }
 
+/* One of Oclgrind's headings in the learner's language: races and invalid
+ * accesses by their kind and memory; any other as Oclgrind wrote it. */
+static void heading_words(const char *head, char *out, size_t len) {
+    static const char *const races[2][3] = {
+        {N_("Read-write data race in global memory"), N_("Read-write data race in local memory"),
+         N_("Read-write data race in constant memory")},
+        {N_("Write-write data race in global memory"), N_("Write-write data race in local memory"),
+         N_("Write-write data race in constant memory")}};
+    static const char *const invalid[2][3] = {
+        {N_("Invalid read of %d bytes in global memory"), N_("Invalid read of %d bytes in local memory"),
+         N_("Invalid read of %d bytes in constant memory")},
+        {N_("Invalid write of %d bytes in global memory"), N_("Invalid write of %d bytes in local memory"),
+         N_("Invalid write of %d bytes in constant memory")}};
+    char rw[16] = "", space[16] = "";
+    int size = 0, s = -1;
+    if (sscanf(head, "%15[A-Za-z-] data race at %15s memory", rw, space) == 2 ||
+        sscanf(head, "Invalid %15s of size %d at %15s memory", rw, &size, space) == 3)
+        s = !strcmp(space, "global") ? 0 : !strcmp(space, "local") ? 1 : !strcmp(space, "constant") ? 2 : -1;
+    int w = !strcmp(rw, "Read-write") || !strcmp(rw, "read") ? 0 : !strcmp(rw, "Write-write") || !strcmp(rw, "write") ? 1 : -1;
+    if (s >= 0 && w >= 0 && size == 0) util_copy_text(out, len, _(races[w][s]));
+    else if (s >= 0 && w >= 0) util_textf(out, len, _(invalid[w][s]), size);
+    else util_copy_text(out, len, head);
+}
+
 /* Turns one of Oclgrind's messages into an issue. */
 static void parse_message(gpumodel_report *rep, const char *kernel, int type, unsigned long long count,
                           const char *text) {
@@ -152,7 +176,7 @@ static void parse_message(gpumodel_report *rep, const char *kernel, int type, un
     util_rstrip(head);
     size_t hl = strlen(head);
     if (hl && head[hl - 1] == ':') head[hl - 1] = '\0';
-    util_copy_text(is->what, sizeof is->what, head);
+    heading_words(head, is->what, sizeof is->what);
     is->kind = gpumodel_issue_kind(head);
     is->space = gpumodel_issue_space(head);
     (void)type;

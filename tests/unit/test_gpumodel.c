@@ -86,6 +86,29 @@ START_TEST(damaged_report_is_named_by_line) {
 }
 END_TEST
 
+/* Oclgrind's headings become the program's own sentences (translated with
+ * the rest), races and invalid accesses by kind and memory; others stay. */
+START_TEST(simulator_headings_in_own_words) {
+    gpumodel_report rep;
+    memset(&rep, 0, sizeof rep);
+    char err[256];
+    const char *text = "kernel histogram 1 64 1 1 64 1 1 0.001000\n"
+                       "msg 2 3\tWrite-write data race at local memory address 0x20\\n\\tAt line 7 (column 3)\n"
+                       "msg 2 1\tInvalid read of size 4 at global memory address 0x1000\\n\\tAt line 9 (column 5)\n"
+                       "msg 2 1\tSomething new the simulator says\n"
+                       "end\n";
+    ck_assert_msg(gpumodel_parse(text, &rep, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(rep.n_issues, 3);
+    ck_assert_str_eq(rep.issues[0].what, "Write-write data race in local memory");
+    ck_assert_int_eq(rep.issues[0].kind, GM_ISSUE_RACE);
+    ck_assert_int_eq(rep.issues[0].line, 7);
+    ck_assert_str_eq(rep.issues[1].what, "Invalid read of 4 bytes in global memory");
+    ck_assert_int_eq(rep.issues[1].kind, GM_ISSUE_MEMORY);
+    ck_assert_str_eq(rep.issues[2].what, "Something new the simulator says");
+    gpumodel_report_free(&rep);
+}
+END_TEST
+
 /* The report's lines say what they are, for the course to draw them: no view reads their words. */
 START_TEST(report_lines_have_roles) {
     gpumodel_report rep;
@@ -213,6 +236,7 @@ Suite *gpumodel_suite(void) {
     tcase_add_test(t, report_merges_issues_of_launches);
     tcase_add_test(t, damaged_report_is_named_by_line);
     tcase_add_test(t, report_lines_have_roles);
+    tcase_add_test(t, simulator_headings_in_own_words);
     tcase_add_test(t, report_in_chinese_keeps_its_columns);
     tcase_add_test(t, json_names_every_issue_kind);
     tcase_add_test(t, oclgrind_headings_are_read_as_kinds);
