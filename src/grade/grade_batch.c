@@ -8,6 +8,7 @@
 #include "text/i18n.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -476,14 +477,23 @@ void grade_batch_free(grade_batch_row *rows, int n) {
     free(rows);
 }
 
-/* One CSV field: quoted when needed; a leading =, +, - or @ is defused for spreadsheets. */
+int grade_csv_formula_like(const char *s) {
+    if (!s[0]) return 0;
+    if (strchr("=@\t\r", s[0])) return 1;
+    if (s[0] != '+' && s[0] != '-') return 0;
+    for (const char *p = s + 1; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(" ._-", *p) && !((unsigned char)*p & 0x80)) return 1;
+    return 0;
+}
+
+/* One CSV field: quoted when needed; one a spreadsheet could run as a formula is defused with a '. */
 static void csv_field(char **out, const char *s) {
-    int quote = strpbrk(s, ",\"\n\r") != NULL || (s[0] && strchr("=+-@\t", s[0]));
-    if (!quote) {
+    int lead = grade_csv_formula_like(s);
+    if (!lead && !strpbrk(s, ",\"\n\r")) {
         util_sappend(out, "%s", s);
         return;
     }
-    util_sappend(out, "\"%s", s[0] && strchr("=+-@\t", s[0]) ? "'" : "");
+    util_sappend(out, "\"%s", lead ? "'" : "");
     for (const char *p = s; *p; p++) util_sappend(out, *p == '"' ? "\"\"" : "%c", *p);
     util_sappend(out, "\"");
 }

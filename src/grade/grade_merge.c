@@ -59,7 +59,7 @@ static const char *csv_record(const char *p, char *key, size_t keylen) {
     }
     key[k] = '\0';
     /* a name a spreadsheet would read as a formula was written with a ' before it */
-    if (quoted && key[0] == '\'' && key[1] && strchr("=+-@\t", key[1])) memmove(key, key + 1, strlen(key));
+    if (quoted && key[0] == '\'' && grade_csv_formula_like(key + 1)) memmove(key, key + 1, strlen(key));
     return p;
 }
 
@@ -150,7 +150,7 @@ static int by_student(const void *a, const void *b) {
 
 /* One CSV field as grade_batch_csv writes it. */
 static void csv_put(char **out, const char *s) {
-    int lead = s[0] && strchr("=+-@\t", s[0]);
+    int lead = grade_csv_formula_like(s);
     if (!strpbrk(s, ",\"\n\r") && !lead) {
         util_sappend(out, "%s", s);
         return;

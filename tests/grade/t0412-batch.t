@@ -10,7 +10,7 @@ b="$tmp/batch"
 mkdir -p "$b"
 make_correct "$b/ada"
 rm -rf "$b"/ada/exercises/0[4-9]*
-mkdir -p "$b/bob" "$b/cy" "$b/dee" "$b/eve" "$b/=fay"
+mkdir -p "$b/bob" "$b/cy" "$b/dee" "$b/eve" "$b/=fay" "$b/-rf" "$b/-1+1"   # the last three hand in nothing
 cp -R "$b/ada/exercises" "$b/bob/"; put "$b/bob" 02-atomic "$k/garbage.cl"
 cp -R "$b/ada/exercises" "$b/cy/";  put "$b/cy" 02-atomic "$k/hang.cl"
 cp -R "$b/ada/exercises" "$b/dee/"; put "$b/dee" 02-atomic "$k/crash.cl"
@@ -22,13 +22,14 @@ start=$(date +%s)
 nomodel "$bin" grade 1 2 3 --batch "$b" -j 2 --timeout 4 -o "$tmp/grades.csv" --seed 77 2> "$tmp/batch.err"
 rc=$?
 took=$(( $(date +%s) - start ))
-if [ $rc -eq 0 ] && grep -q 'none of the exercise files was found for: =fay' "$tmp/batch.err" &&
+if [ $rc -eq 0 ] && grep -q 'none of the exercise files was found for: .*-rf =fay' "$tmp/batch.err" &&
    python3 - "$tmp/grades.csv" "$tmp/grades-reports" <<'PY'
 import csv, json, os, sys
 rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
-assert set(rows) == {"'=fay", "ADA", "ada", "bob", "cy", "dee", "eve"}, rows.keys()
+# names a spreadsheet could run as formulas get a ' before them; "-rf" is a name, kept as it is (it matches its folder)
+assert set(rows) == {"'=fay", "-rf", "'-1+1", "ADA", "ada", "bob", "cy", "dee", "eve"}, rows.keys()
 assert len({r["seed"] for r in rows.values()}) == len(rows) and "77" not in {r["seed"] for r in rows.values()}
-assert [s for s, r in rows.items() if r["status"] != "ok"] == ["'=fay"] and rows["'=fay"]["status"] == "no files", rows
+assert sorted(s for s, r in rows.items() if r["status"] != "ok") == ["'-1+1", "'=fay", "-rf"] and rows["'=fay"]["status"] == "no files", rows
 f = lambda s, c: float(rows[s][c])
 assert f("ada", "score") == f("ada", "max_score") > 0
 assert len({r["max_score"] for r in rows.values()}) == 1, "every student has the same total"
@@ -39,11 +40,11 @@ assert f("'=fay", "score") == 0
 for r in rows.values():
     j = json.load(open(r["report"]))
     assert j["seed"] == int(r["seed"]) and abs(j["score"] - float(r["score"])) < 0.01
-assert len(os.listdir(sys.argv[2])) == 7
+assert len(os.listdir(sys.argv[2])) == 9
 reports = [os.path.basename(r["report"]).lower() for r in rows.values()]
 assert len(set(reports)) == len(reports), reports   # no two differ only in case
 PY
-then ok "batch -j 2: one CSV row and one JSON report per student (no two report names differ only in case), each loses only its own tests, an empty folder is named (${took}s)"
+then ok "batch -j 2: one CSV row and one JSON report per student (no two report names differ only in case), each loses only its own tests, an empty folder is named, a name like -rf kept and a formula-like one defused (${took}s)"
 else bad "batch (exit $rc)" "$(cat "$tmp/batch.err" "$tmp/grades.csv")"; fi
 
 finish
