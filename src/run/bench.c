@@ -359,6 +359,7 @@ int bench_chapter(const lesson *l, const char *kernel_path, const char *device_s
     rq.device_spec = device_spec;
     rq.size_spec = size;
     rq.budget_s = budget_s;
+    rq.timing = ENGINE_TIMING_SERIES; /* back to back, as the copy it is divided by */
     rq.min_runs = 10;
     rq.timeout_s = 120;
     rq.seed = 20261121;

@@ -135,10 +135,16 @@ static engine_status check_launches(const engine_request *rq, const problem_ops 
         ops->destroy(pi);
         if (!right) {
             util_errf(head, hlen, "%s", N_("Timed launch wrong"));
-            util_errf(msg, mlen, _("Timed launch %d of %d, on inputs of its own, gave a wrong answer, although the "
-                                   "first, checked launch was right. Every launch gets inputs it has not seen, so a "
-                                   "kernel cannot give an earlier answer again: it must compute each one. This run "
-                                   "does not count."), i + 1, n);
+            if (rq->timing == ENGINE_TIMING_SERIES)
+                util_errf(msg, mlen, _("After the timed series, instance %d of %d (inputs of its own, launched again "
+                                       "and again) held a wrong answer, although the first, checked launch was "
+                                       "right: a launch must give the same answer however often it runs. This run "
+                                       "does not count."), i + 1, n);
+            else
+                util_errf(msg, mlen, _("Timed launch %d of %d, on inputs of its own, gave a wrong answer, although "
+                                       "the first, checked launch was right. Every launch gets inputs it has not "
+                                       "seen, so a kernel cannot give an earlier answer again: it must compute each "
+                                       "one. This run does not count."), i + 1, n);
             return ENG_WRONG;
         }
     }
@@ -425,7 +431,7 @@ static void check_output(engine_run_state *s, engine_report *r) {
     }
     s->chk = ENG_PASS;
     if (!(s->out && r->verify.ok && s->status && *s->status == ENG_PASS)) return;
-    s->chk = wproto_check_run(&s->sr, s->out_len, s->rq.max_runs, s->chk_head, sizeof s->chk_head, s->chk_msg,
+    s->chk = wproto_check_run(&s->sr, s->out_len, &s->rq, s->chk_head, sizeof s->chk_head, s->chk_msg,
                               sizeof s->chk_msg);
     if (s->chk == ENG_PASS)
         s->chk = check_launches(&s->rq, s->ops, &s->size, &s->sr, s->out_len, s->chk_head, sizeof s->chk_head,

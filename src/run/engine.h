@@ -23,6 +23,18 @@ typedef enum {
     ENG_NO_DEVICE,      /* no usable OpenCL device */
 } engine_status;
 
+/* How the timed launches are made. */
+typedef enum {
+    ENGINE_TIMING_FRESH = 0,     /* each launch on inputs of its own: set up, launched, read back and hashed
+                                  * (run, the course, grading: a kernel cannot repeat an earlier answer) */
+    ENGINE_TIMING_SERIES,        /* bench: a ring of instances, each on inputs of its own, set up once and
+                                  * launched in turn, each launch waited for, as the device's copy is timed;
+                                  * every instance read back and hashed after the series */
+} engine_timing;
+
+/* The most instances a series launches in turn (fewer where the device's memory is short). */
+#define ENGINE_SERIES_RING 3
+
 typedef struct {
     const lesson *lesson;
     const char *kernel_path;     /* the .cl file to build */
@@ -33,6 +45,7 @@ typedef struct {
     double timeout_s;            /* limit for running the kernel (default 10) */
     double budget_s;             /* time spent repeating for timing (default 1; 0 = one run only) */
     int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
+    engine_timing timing;        /* how the timed launches are made (default ENGINE_TIMING_FRESH) */
     int check_all_launches;      /* check every timed launch's answer (grading), not a few drawn at random */
     int compute_units;           /* the launch shape as on a device of this many compute units (the GPU
                                   * model's at scale, where the simulator has one); 0: the device's own */

@@ -93,6 +93,7 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     out->rq.min_runs = h->min_runs;
     out->rq.max_runs = h->max_runs;
     out->rq.compute_units = (int)h->compute_units;
+    out->rq.timing = h->timing == ENGINE_TIMING_SERIES ? ENGINE_TIMING_SERIES : ENGINE_TIMING_FRESH;
     out->rq.worker_env = (const char *const *)out->env;
     while (out->n_items < WPROTO_MAX_ITEMS && blob_get(blob, got, WR_ITEM, out->n_items, NULL)) out->n_items++;
     out->items = out->n_items ? calloc((size_t)out->n_items, sizeof *out->items) : NULL;
@@ -150,6 +151,7 @@ static int write_request(wproto_kind kind, const engine_request *rq, const wprot
         h.min_runs = rq->min_runs;
         h.max_runs = rq->max_runs;
         h.compute_units = rq->compute_units > 0 ? (uint32_t)rq->compute_units : 0;
+        h.timing = (uint32_t)rq->timing;
     }
     int ok = blob_put(fd, WR_HEADER, &h, sizeof h) == 0;
     if (rq && rq->lesson) {
@@ -371,7 +373,7 @@ static int count_records(const sandbox_result *sr, uint32_t tag) {
 /* the records a run hands back once; headlines stay English (translated where shown) */
 static const char *const must_be_one[] = {N_("output"), N_("samples"), N_("output hashes"), N_("status")};
 
-engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, int max_runs,
+engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, const engine_request *rq,
                                char *headline, size_t hlen, char *msg, size_t mlen) {
     static const uint32_t once[] = {W_OUTPUT, W_SAMPLES, W_HASHES, W_STATUS};
     for (size_t i = 0; i < CLT_ARRAY_LEN(once); i++)
@@ -387,7 +389,10 @@ engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, int max
     const uint64_t *hashes = blob_get(sr->blob, sr->blob_len, W_HASHES, 0, &hlen_b);
     int n = samples ? (int)(slen / sizeof(double)) : 0;
     int nh = hashes ? (int)(hlen_b / sizeof(uint64_t)) : 0;
-    if (n != nh) {
+    /* a launch is hashed after it ran; a series hashes each instance of its ring once, after it */
+    int hashes_ok = rq->timing == ENGINE_TIMING_SERIES ? nh <= n && nh <= ENGINE_SERIES_RING && (nh > 0) == (n > 0)
+                                                       : n == nh;
+    if (!hashes_ok) {
         util_errf(headline, hlen, "%s", N_("Results tampered with"));
         util_errf(msg, mlen, _("The worker handed back %d kernel times but %d output checks: something in the worker "
                                "process wrote into its results. This run does not count."), n, nh);
@@ -418,7 +423,7 @@ engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, int max
     }
     /* the kernel times must be times, and fit in the run phase the parent saw */
     double sum = 0;
-    int bad = n > (max_runs > 0 ? max_runs : 1000);
+    int bad = n > (rq->max_runs > 0 ? rq->max_runs : 1000);
     for (int i = 0; i < n && !bad; i++) {
         if (!isfinite(samples[i]) || samples[i] <= 0) bad = 1;
         sum += samples[i];

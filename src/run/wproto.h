@@ -10,7 +10,7 @@
 #include "run/engine.h"
 #include "run/sandbox.h"
 
-#define WPROTO_VERSION 1
+#define WPROTO_VERSION 2
 #define WPROTO_MODE "__worker"          /* argv[1] of a worker: `cltutor __worker` */
 /* In the self-test's probe folder: a file the worker must not read (as a classmate's submission in a batch). */
 #define WPROTO_SELFTEST_SIBLING "another-submission.cl"
@@ -41,6 +41,7 @@ typedef struct {
     uint32_t version, kind;
     uint32_t lesson_size, device_size, kinfo_size; /* both sides are the same build */
     uint32_t compute_units;
+    uint32_t timing;             /* engine_timing */
     uint64_t seed;
     double timeout_s, budget_s;
     int32_t min_runs, max_runs;
@@ -99,7 +100,7 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
  * fit the launches, and the kernel times fit in the time the run phase
  * took (the timed launches' answers are the engine's to check). Returns
  * ENG_PASS, or the failure's status with a headline and a message. */
-engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, int max_runs,
+engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, const engine_request *rq,
                                char *headline, size_t hlen, char *msg, size_t mlen);
 
 /* `cltutor __worker-selftest DIR`: a worker confines itself as for a run,

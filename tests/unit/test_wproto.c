@@ -51,7 +51,8 @@ static void fake_launches(fake_run *f, int n, double ms, int differ_at) {
     free(h);
 }
 
-static engine_status fake_check(fake_run *f, char *head, size_t hlen, char *msg, size_t mlen) {
+static engine_status fake_check_as(fake_run *f, engine_timing timing, char *head, size_t hlen, char *msg,
+                                   size_t mlen) {
     int status = ENG_PASS;
     blob_put(f->fd, W_STATUS, &status, sizeof status);
     struct stat st;
@@ -60,10 +61,48 @@ static engine_status fake_check(fake_run *f, char *head, size_t hlen, char *msg,
     f->sr.blob = malloc(f->sr.blob_len);
     ck_assert_int_eq(pread(f->fd, f->sr.blob, f->sr.blob_len, 0), (ssize_t)f->sr.blob_len);
     close(f->fd);
-    engine_status e = wproto_check_run(&f->sr, sizeof first_output, 1000, head, hlen, msg, mlen);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.max_runs = 1000;
+    rq.timing = timing;
+    engine_status e = wproto_check_run(&f->sr, sizeof first_output, &rq, head, hlen, msg, mlen);
     sandbox_result_free(&f->sr);
     return e;
 }
+
+static engine_status fake_check(fake_run *f, char *head, size_t hlen, char *msg, size_t mlen) {
+    return fake_check_as(f, ENGINE_TIMING_FRESH, head, hlen, msg, mlen);
+}
+
+/* A series (bench): n launches of a ring of instances, each hashed once after it. */
+static void fake_series(fake_run *f, int n, int hashed) {
+    double s[64];
+    uint64_t h[8];
+    for (int i = 0; i < n; i++) s[i] = 1.0;
+    for (int i = 0; i < hashed; i++) h[i] = util_hash64(first_output, sizeof first_output);
+    blob_put(f->fd, W_SAMPLES, s, sizeof *s * (size_t)n);
+    blob_put(f->fd, W_HASHES, h, sizeof *h * (size_t)hashed);
+}
+
+START_TEST(a_series_hashes_its_ring_once) {
+    fake_run f;
+    char head[64] = "", msg[768] = "";
+    fake_begin(&f);
+    fake_series(&f, 40, ENGINE_SERIES_RING);
+    ck_assert_int_eq(fake_check_as(&f, ENGINE_TIMING_SERIES, head, sizeof head, msg, sizeof msg), ENG_PASS);
+    fake_begin(&f); /* more instances than a ring holds */
+    fake_series(&f, 40, ENGINE_SERIES_RING + 1);
+    ck_assert_int_eq(fake_check_as(&f, ENGINE_TIMING_SERIES, head, sizeof head, msg, sizeof msg), ENG_RUNTIME);
+    ck_assert_str_eq(head, "Results tampered with");
+    fake_begin(&f); /* times without any output checked after them */
+    fake_series(&f, 40, 0);
+    ck_assert_int_eq(fake_check_as(&f, ENGINE_TIMING_SERIES, head, sizeof head, msg, sizeof msg), ENG_RUNTIME);
+    fake_begin(&f); /* a run's launches are each hashed: a ring's count is not enough there */
+    fake_series(&f, 40, ENGINE_SERIES_RING);
+    ck_assert_int_eq(fake_check(&f, head, sizeof head, msg, sizeof msg), ENG_RUNTIME);
+    ck_assert_ptr_nonnull(strstr(msg, "40 kernel times but 3 output checks"));
+}
+END_TEST
 
 START_TEST(consistent_launches_pass) {
     fake_run f;
@@ -210,6 +249,7 @@ Suite *wproto_suite(void) {
     TCase *t = tcase_create("wproto");
     tcase_add_test(t, consistent_launches_pass);
     tcase_add_test(t, timed_outputs_must_fit_the_launches);
+    tcase_add_test(t, a_series_hashes_its_ring_once);
     tcase_add_test(t, a_changed_input_is_named);
     tcase_add_test(t, a_record_written_twice_is_tampering);
     tcase_add_test(t, times_must_fit_in_the_run);
