@@ -175,6 +175,7 @@ install: $(BUILD)/cltutor plugin translations
 	rm -rf $(DESTDIR)$(DATADIR)/lessons $(DESTDIR)$(DATADIR)/exercises $(DESTDIR)$(DATADIR)/kernels $(DESTDIR)$(DATADIR)/devices
 	cp -R lessons exercises devices $(if $(NO_SOLUTIONS),,kernels) $(DESTDIR)$(DATADIR)/
 	install -d $(DESTDIR)$(DATADIR)/bench && install -m 644 bench/peers.py $(DESTDIR)$(DATADIR)/bench/
+	install -d $(DESTDIR)$(DATADIR)/bench/cub && install -m 644 bench/cub/cub_peers.cu $(DESTDIR)$(DATADIR)/bench/cub/
 	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
 	install -m 644 man/cltutor.1 $(DESTDIR)$(MANDIR)/cltutor.1
 	install -m 644 $(DOCS) docs/cltutor.conf $(DESTDIR)$(DOCDIR)/

@@ -2,7 +2,7 @@
 """peers — the libraries a learner would call instead of the course's kernels,
 timed on the same GPU at the same sizes, for `cltutor bench`.
 
-    python3 peers.py [--bytes N] [--scan N] [--integral WxH] [--budget SEC]
+    python3 peers.py [--bytes N] [--bytes-inputs uniform,equal] [--scan N] [--integral WxH] [--budget SEC]
 
 Prints one JSON object per line:
     {"peer": "torch.bincount", "problem": "bytes", "size": "268435456", "status": "pass",
@@ -13,16 +13,24 @@ says so. Each result is checked against a plain reference before it is timed.
 
 Peers: torch.bincount (chapter 7, uniform random bytes), torch.cumsum in
 int32 (chapter 8, random uint32 below 2^16), NPP's nppiIntegral_8u32s_C1R_Ctx
-(chapter 9, random bytes), through ctypes on PyTorch's CUDA buffers.
-Times come from CUDA events around each call after a warm-up."""
+(chapter 9, random bytes), through ctypes on PyTorch's CUDA buffers; and
+NVIDIA's CUB, cub::DeviceHistogram::HistogramEven (chapter 7, once per input
+kind of --bytes-inputs) and cub::DeviceScan::InclusiveSum (chapter 8), built
+from cub/cub_peers.cu with nvcc where the CUDA toolkit is installed (kept in
+~/.cache/cltutor/peers/ by the source's hash). Times come from CUDA events
+around each call, back to back after a warm-up."""
 import argparse
 import ctypes
 import ctypes.util
 import glob
+import hashlib
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -57,9 +65,11 @@ def peer_bincount(torch, n, budget, common):
     got = torch.bincount(data, minlength=256)
     want = torch.histc(data.float(), bins=256, min=0, max=255)
     if not torch.equal(got.cpu().to(torch.float32), want.cpu()) or int(got.sum()) != n:
-        return emit(peer="torch.bincount", problem="bytes", size=size, status="wrong", message="counts differ", **common)
+        return emit(peer="torch.bincount", problem="bytes", size=size, input="uniform", status="wrong",
+                    message="counts differ", **common)
     ms, runs = timed(torch, lambda: torch.bincount(data, minlength=256), budget)
-    emit(peer="torch.bincount", problem="bytes", size=size, status="pass", median_ms=ms, runs=runs, **common)
+    emit(peer="torch.bincount", problem="bytes", size=size, input="uniform", status="pass", median_ms=ms, runs=runs,
+         **common)
 
 
 def peer_cumsum(torch, n, budget, common):
@@ -146,9 +156,69 @@ def peer_npp_integral(torch, w, h, budget, common):
          **dict(common, version=f"NPP {os.path.basename(path)}"))
 
 
+def find_nvcc():
+    for cand in (shutil.which("nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if cand and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def build_cub(nvcc, source):
+    """The cub_peers program built from source (kept by the hash of the source and nvcc's version); (path, why)."""
+    version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    with open(source, "rb") as f:
+        key = hashlib.sha256(f.read() + version.encode()).hexdigest()[:16]
+    cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cltutor", "peers")
+    try:
+        os.makedirs(cache, exist_ok=True)
+    except OSError:
+        cache = tempfile.mkdtemp(prefix="cltutor-peers-")
+    exe = os.path.join(cache, f"cub_peers-{key}")
+    if os.access(exe, os.X_OK):
+        return exe, None
+    tmp = f"{exe}.{os.getpid()}"
+    for arch in (["-arch=native"], []):
+        r = subprocess.run([nvcc, "-O3", "-std=c++17", *arch, "-o", tmp, source], capture_output=True, text=True)
+        if r.returncode == 0:
+            os.replace(tmp, exe)
+            return exe, None
+    last = (r.stderr.strip().splitlines() or ["no message"])[-1]
+    return None, f"nvcc could not build {os.path.basename(source)}: {last}"[:300]
+
+
+def peers_cub(a):
+    """CUB's histogram (once per input kind) and scan, run as a program of their own; its lines passed on."""
+    kinds = [k for k in a.bytes_inputs.split(",") if k]
+    rows = [("cub::DeviceHistogram", "bytes", str(a.bytes), k) for k in kinds]
+    rows.append(("cub::DeviceScan", "scan", str(a.scan), ""))
+
+    def absent_all(why):
+        for peer, problem, size, kind in rows:
+            emit(peer=peer, problem=problem, size=size, **({"input": kind} if kind else {}), status="absent",
+                 message=why)
+
+    nvcc = find_nvcc()
+    if not nvcc:
+        return absent_all("nvcc (the CUDA toolkit) not found: CUB is built from source")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cub", "cub_peers.cu")
+    if not os.path.isfile(source):
+        return absent_all(f"{source} is missing")
+    exe, why = build_cub(nvcc, source)
+    if not exe:
+        return absent_all(why)
+    r = subprocess.run([exe, "--bytes", str(a.bytes), "--inputs", ",".join(kinds), "--scan", str(a.scan),
+                        "--budget", str(a.budget)], capture_output=True, text=True, timeout=240)
+    lines = [line for line in r.stdout.splitlines() if line.startswith("{")]
+    for line in lines:
+        print(line, flush=True)
+    if not lines:
+        absent_all(f"cub_peers printed nothing (exit {r.returncode})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bytes", type=int, default=256 << 20, help="bytes for torch.bincount (chapter 7)")
+    ap.add_argument("--bytes-inputs", default="uniform", help="input kinds of the bytes for CUB's histogram")
     ap.add_argument("--scan", type=int, default=64 << 20, help="uint32s for torch.cumsum (chapter 8)")
     ap.add_argument("--integral", default="8192x8192", help="image WxH for NPP's integral (chapter 9)")
     ap.add_argument("--budget", type=float, default=2.0, help="seconds spent repeating each peer")
@@ -156,6 +226,15 @@ def main():
     w, h = (int(v) for v in a.integral.lower().split("x"))
     sizes = (("bytes", "torch.bincount", str(a.bytes)), ("scan", "torch.cumsum", str(a.scan)),
              ("integral", "nppiIntegral_8u32s", a.integral))
+    peers_torch(a, w, h, sizes)
+    try:  # CUB needs no PyTorch: a program of its own, on the same GPU
+        peers_cub(a)
+    except Exception as e:
+        emit(peer="cub", problem="bytes", size=str(a.bytes), status="error", message=f"{type(e).__name__}: {e}"[:300])
+
+
+def peers_torch(a, w, h, sizes):
+    """The peers through PyTorch (and NPP on its buffers); each named with the reason where it cannot run."""
     try:
         import torch
     except Exception as e:  # no PyTorch here: nothing to compare with
@@ -175,7 +254,7 @@ def main():
             run()
         except Exception as e:  # one peer failing does not stop the others
             emit(peer=peer, problem=ch, size=size, status="error", message=f"{type(e).__name__}: {e}"[:300])
-
+    torch.cuda.empty_cache()  # what it held is free for CUB
 
 if __name__ == "__main__":
     main()

@@ -74,11 +74,19 @@ typedef struct {
     char note[512]; /* why none was timed; "" when the script ran */
 } peers_run;
 
-/* The chapter's reference (beyond 0) or beyond kernel (1) that did a problem, passed; NULL none. */
-static const bench_row *row_for_problem(const bench_row *rows, int n, const char *problem, int beyond) {
+/* Whether a row ran on the input kind ("" or NULL: any): "256M:equal" is equal. */
+static int row_input_is(const bench_row *r, const char *input) {
+    const char *colon = strchr(r->report.size_text, ':');
+    return !input || !*input || (colon && !strcmp(colon + 1, input));
+}
+
+/* The chapter's reference (beyond 0) or beyond kernel (1) that did a
+ * problem on an input kind ("": the first of any), passed; NULL none. */
+static const bench_row *row_for_problem(const bench_row *rows, int n, const char *problem, int beyond,
+                                        const char *input) {
     for (int i = 0; i < n; i++)
         if (!rows[i].variant[0] == !beyond && rows[i].report.status == ENG_PASS &&
-            !strcmp(rows[i].lesson->problem, problem))
+            !strcmp(rows[i].lesson->problem, problem) && row_input_is(&rows[i], input))
             return &rows[i];
     return NULL;
 }
@@ -97,8 +105,8 @@ static void size_count(const bench_row *r, char *out, size_t len) {
 static void measure_peers(const cli_ctx *cx, const bench_limits *lim, const bench_row *rows, int n, double budget,
                           cli_live_status *live, peers_run *pr) {
     memset(pr, 0, sizeof *pr);
-    const bench_row *by[3] = {row_for_problem(rows, n, "bytes", 0), row_for_problem(rows, n, "scan", 0),
-                              row_for_problem(rows, n, "integral", 0)};
+    const bench_row *by[3] = {row_for_problem(rows, n, "bytes", 0, ""), row_for_problem(rows, n, "scan", 0, ""),
+                              row_for_problem(rows, n, "integral", 0, "")};
     if (!by[0] && !by[1] && !by[2]) return; /* no chapter here has a peer */
     if (!strstr(lim->device.type, "GPU") || !util_contains_ci(lim->device.platform, "NVIDIA")) {
         util_textf(pr->note, sizeof pr->note, _("not timed: they run through CUDA, and %s is not an NVIDIA GPU"),
@@ -106,12 +114,19 @@ static void measure_peers(const cli_ctx *cx, const bench_limits *lim, const benc
         return;
     }
     peers_sizes sz;
+    memset(&sz, 0, sizeof sz);
     size_count(by[0], sz.bytes, sizeof sz.bytes);
+    for (int i = 0; i < n; i++) { /* CUB's histogram on every input kind the reference ran on */
+        const char *colon = strchr(rows[i].report.size_text, ':');
+        size_t used = strlen(sz.bytes_inputs);
+        if (!rows[i].variant[0] && !strcmp(rows[i].lesson->problem, "bytes") && colon)
+            snprintf(sz.bytes_inputs + used, sizeof sz.bytes_inputs - used, "%s%s", used ? "," : "", colon + 1);
+    }
     size_count(by[1], sz.scan, sizeof sz.scan);
     size_count(by[2], sz.integral, sizeof sz.integral);
     char script[1400];
     util_pathf(script, sizeof script, "%s/bench/peers.py", cx->paths.data);
-    if (live->enabled) fprintf(stderr, "\r\033[K%s", _("Timing the peers (PyTorch, NPP)..."));
+    if (live->enabled) fprintf(stderr, "\r\033[K%s", _("Timing the peers (PyTorch, NPP, CUB)..."));
     pr->n = peers_measure(script, &sz, budget, 300, pr->items, PEERS_MAX, pr->note, sizeof pr->note);
     if (live->enabled) fprintf(stderr, "\r\033[K");
     if (pr->n < 0) pr->n = 0;
@@ -133,7 +148,8 @@ static void print_peers_table(const bench_limits *lim, const bench_row *rows, in
     if (pr->note[0]) printf("  %s\n", pr->note);
     for (int i = 0; i < pr->n; i++) {
         const bench_peer *p = &pr->items[i];
-        const bench_row *r = row_for_problem(rows, n, p->problem, 0), *b = row_for_problem(rows, n, p->problem, 1);
+        const bench_row *r = row_for_problem(rows, n, p->problem, 0, p->input),
+                        *b = row_for_problem(rows, n, p->problem, 1, p->input);
         char num[8] = "-", med[16], ratio[16], ratio_b[16], size[48];
         if (r) snprintf(num, sizeof num, "%d", r->lesson->number);
         if (p->status != PEER_PASS) {
@@ -145,7 +161,9 @@ static void print_peers_table(const bench_limits *lim, const bench_row *rows, in
         peer_figures(p, b, &gbps_b, &speedup_b);
         util_fmt_ms(med, sizeof med, p->median_ms);
         fmt_ratio(ratio, sizeof ratio, speedup);
-        fmt_size(size, sizeof size, p->size);
+        char spec[96];
+        snprintf(spec, sizeof spec, "%s%s%s", p->size, p->input[0] ? ":" : "", p->input);
+        fmt_size(size, sizeof size, spec);
         printf("%-3s %-24s %-16s %10s %8.1f GB/s %5.1f%%  ", num, p->name, size, med, gbps,
                lim->copy_gbps > 0 ? 100 * gbps / lim->copy_gbps : 0);
         if (b) {
@@ -162,7 +180,8 @@ static void add_peers_json(cJSON *o, const bench_limits *lim, const bench_row *r
     if (pr->note[0]) cJSON_AddStringToObject(o, "peers_note", pr->note);
     for (int i = 0; i < pr->n; i++) {
         const bench_peer *p = &pr->items[i];
-        const bench_row *r = row_for_problem(rows, n, p->problem, 0), *b = row_for_problem(rows, n, p->problem, 1);
+        const bench_row *r = row_for_problem(rows, n, p->problem, 0, p->input),
+                        *b = row_for_problem(rows, n, p->problem, 1, p->input);
         double gbps, speedup, gbps_b, speedup_b;
         peer_figures(p, r, &gbps, &speedup);
         peer_figures(p, b, &gbps_b, &speedup_b);
@@ -171,6 +190,7 @@ static void add_peers_json(cJSON *o, const bench_limits *lim, const bench_row *r
         cJSON_AddStringToObject(c, "problem", p->problem);
         if (r) cJSON_AddNumberToObject(c, "chapter", r->lesson->number);
         cJSON_AddStringToObject(c, "size", p->size);
+        if (p->input[0]) cJSON_AddStringToObject(c, "input", p->input);
         cJSON_AddStringToObject(c, "status", peer_status_name(p->status));
         if (p->status == PEER_PASS) {
             cJSON_AddNumberToObject(c, "median_ms", p->median_ms);
@@ -385,7 +405,7 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     snprintf(spec, sizeof spec, "%d", lim.device.index); /* the same device for every chapter */
 
     /* each chapter's reference, and its "beyond" kernel where it has one */
-    bench_row *rows = calloc((size_t)(2 * n + 1), sizeof *rows);
+    bench_row *rows = calloc((size_t)(2 * BENCH_MAX_INPUTS * n + 1), sizeof *rows);
     if (!rows) return fprintf(stderr, "cltutor bench: %s\n", _("out of memory")), EXIT_CRASH;
     int n_chapters = n;
     n = 0;
@@ -393,27 +413,30 @@ int cmd_bench(cli_ctx *cx, int argc, char **argv) {
     for (int i = 0; i < n_chapters; i++) {
         const lesson *l = chosen[i];
         const char *beyond = lesson_param_get(l, "bench_beyond", NULL);
-        for (int v = 0; v < (beyond ? 2 : 1); v++) {
-            char path[1400];
-            if (cli_solution_path(cx, "bench", l, path, sizeof path) != 0) {
-                for (int k = 0; k < n; k++) bench_row_free(&rows[k]);
-                free(rows);
-                return EXIT_USAGE;
+        char sizes[BENCH_MAX_INPUTS][64];
+        int n_sizes = bench_sizes_for(l, lim.device.type, sizes, BENCH_MAX_INPUTS);
+        for (int s = 0; s < n_sizes; s++) /* the kernel beside its beyond kernel, on the same inputs */
+            for (int v = 0; v < (beyond ? 2 : 1); v++) {
+                char path[1400];
+                if (cli_solution_path(cx, "bench", l, path, sizeof path) != 0) {
+                    for (int k = 0; k < n; k++) bench_row_free(&rows[k]);
+                    free(rows);
+                    return EXIT_USAGE;
+                }
+                if (v) {
+                    char *slash = strrchr(path, '/');
+                    snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);
+                }
+                if (live.enabled) {
+                    fprintf(stderr, "\r\033[K[%d/%d] ", i + 1, n_chapters);
+                    fprintf(stderr, v ? _("chapter %d: %s (beyond)\n") : _("chapter %d: %s\n"), l->number,
+                            cli_title(l));
+                }
+                bench_chapter(l, path, spec, sizes[s], budget, &baselines, cli_on_progress, &live, &rows[n]);
+                if (v) snprintf(rows[n].variant, sizeof rows[n].variant, "%s", beyond);
+                cli_clear_status(&live);
+                n++;
             }
-            if (v) {
-                char *slash = strrchr(path, '/');
-                snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "%s", beyond);
-            }
-            if (live.enabled) {
-                fprintf(stderr, "\r\033[K[%d/%d] ", i + 1, n_chapters);
-                fprintf(stderr, v ? _("chapter %d: %s (beyond)\n") : _("chapter %d: %s\n"), l->number, cli_title(l));
-            }
-            bench_chapter(l, path, spec, bench_size_for(l, lim.device.type), budget, &baselines, cli_on_progress,
-                          &live, &rows[n]);
-            if (v) snprintf(rows[n].variant, sizeof rows[n].variant, "%s", beyond);
-            cli_clear_status(&live);
-            n++;
-        }
     }
     /* GPU1 (chapter 2) is the baseline of the SURF stages */
     const bench_row *gpu1 = NULL;

@@ -166,6 +166,10 @@ static int check_metadata(validate_run *vr, const lesson *l) {
     } else {
         check_size(ops, "default_size", l->default_size, &notes);
         check_size(ops, "bench_size", l->bench_size, &notes);
+        char bench_sizes[BENCH_MAX_INPUTS][64]; /* bench_size with each of bench_inputs */
+        int n_bench = bench_sizes_for(l, "GPU", bench_sizes, BENCH_MAX_INPUTS);
+        for (int b = 0; b < n_bench && lesson_param_get(l, "bench_inputs", NULL); b++)
+            check_size(ops, "bench_inputs", bench_sizes[b], &notes);
         for (int t = 0; t < l->n_check_sizes; t++) check_size(ops, "check_sizes", l->check_sizes[t], &notes);
         for (int b = 0; b < l->n_bugs; b++) {
             char what[64];

@@ -309,6 +309,18 @@ const char *bench_size_for(const lesson *l, const char *device_type) {
     return l->bench_size;
 }
 
+int bench_sizes_for(const lesson *l, const char *device_type, char sizes[][64], int max) {
+    const char *size = bench_size_for(l, device_type), *kinds = lesson_param_get(l, "bench_inputs", "");
+    int n = 0;
+    for (const char *p = kinds; *p && n < max;) {
+        size_t len = strcspn(p, " \t");
+        if (len) snprintf(sizes[n++], 64, "%.*s:%.*s", (int)strcspn(size, ":"), size, (int)len, p);
+        p += len + strspn(p + len, " \t");
+    }
+    if (n == 0 && max > 0) snprintf(sizes[n++], 64, "%s", size);
+    return n;
+}
+
 /* Times the serial C reference (one warm-up, then the median of 3: a single
  * cold run moves by several times on a busy machine) and the OpenMP loop
  * (one warm-up for the threads, then the median of 4). */

@@ -72,4 +72,10 @@ void bench_row_free(bench_row *row);
 /* The size a chapter is benchmarked at on this kind of device. */
 const char *bench_size_for(const lesson *l, const char *device_type);
 
+/* The sizes a chapter is benchmarked at: bench_size_for, once per input kind
+ * that lesson.ini's bench_inputs names ("uniform equal": "256M:uniform",
+ * "256M:equal"), else once as it is. Returns how many (at most max). */
+#define BENCH_MAX_INPUTS 4
+int bench_sizes_for(const lesson *l, const char *device_type, char sizes[][64], int max);
+
 #endif

@@ -1,4 +1,4 @@
-/* peers — the libraries a learner would call instead (PyTorch, NPP), timed on the same GPU by bench/peers.py */
+/* peers — the libraries a learner would call instead (PyTorch, NPP, CUB), timed on the same GPU by bench/peers.py */
 #define _DEFAULT_SOURCE
 #include "run/peers.h"
 
@@ -42,6 +42,7 @@ static int parse_line(const char *line, bench_peer *p) {
     copy_str(o, "peer", p->name, sizeof p->name);
     copy_str(o, "problem", p->problem, sizeof p->problem);
     copy_str(o, "size", p->size, sizeof p->size);
+    copy_str(o, "input", p->input, sizeof p->input);
     copy_str(o, "version", p->version, sizeof p->version);
     copy_str(o, "message", p->message, sizeof p->message);
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
@@ -88,6 +89,7 @@ int peers_measure(const char *script, const peers_sizes *sizes, double budget_s,
     argv[a++] = "--budget";
     argv[a++] = budget;
     if (sizes->bytes[0]) argv[a++] = "--bytes", argv[a++] = (char *)sizes->bytes;
+    if (sizes->bytes_inputs[0]) argv[a++] = "--bytes-inputs", argv[a++] = (char *)sizes->bytes_inputs;
     if (sizes->scan[0]) argv[a++] = "--scan", argv[a++] = (char *)sizes->scan;
     if (sizes->integral[0]) argv[a++] = "--integral", argv[a++] = (char *)sizes->integral;
     argv[a] = NULL;

@@ -1,4 +1,4 @@
-/* peers — the libraries a learner would call instead (PyTorch, NPP), timed on the same GPU by bench/peers.py */
+/* peers — the libraries a learner would call instead (PyTorch, NPP, CUB), timed on the same GPU by bench/peers.py */
 #ifndef CLT_PEERS_H
 #define CLT_PEERS_H
 
@@ -12,6 +12,7 @@ typedef struct {
     char name[64];       /* "torch.bincount" */
     char problem[32];    /* the problem it does: "bytes", "scan", "integral" */
     char size[64];
+    char input[16];      /* the input kind it ran on ("equal"); "": the problem's default */
     peer_status status;
     double median_ms;
     int runs;
@@ -22,6 +23,7 @@ typedef struct {
 /* The sizes to time the peers at, as the chapters' bench sizes give them ("" skips none: the script's default). */
 typedef struct {
     char bytes[32];      /* a count of bytes */
+    char bytes_inputs[64]; /* their input kinds, "uniform,equal" ("": the script's default) */
     char scan[32];       /* a count of uint32 */
     char integral[32];   /* WxH */
 } peers_sizes;

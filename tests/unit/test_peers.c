@@ -21,20 +21,24 @@ START_TEST(reads_each_peer) {
     char path[256], err[256] = "";
     write_script(path, sizeof path,
                  "import sys\n"
-                 "assert sys.argv[1:5] == ['--budget', '0.5', '--bytes', '1024'], sys.argv\n"
-                 "print('{\"peer\": \"torch.bincount\", \"problem\": \"bytes\", \"size\": \"1024\", \"status\": \"pass\", "
+                 "assert sys.argv[1:7] == ['--budget', '0.5', '--bytes', '1024', '--bytes-inputs', 'uniform,equal'], "
+                 "sys.argv\n"
+                 "print('{\"peer\": \"torch.bincount\", \"problem\": \"bytes\", \"size\": \"1024\", \"input\": \"equal\", "
+                 "\"status\": \"pass\", "
                  "\"median_ms\": 1.5, \"runs\": 9, \"version\": \"torch 9\"}')\n"
                  "print('not json')\n"
                  "print('{\"status\": \"pass\"}')\n"
                  "print('{\"peer\": \"torch.cumsum\", \"problem\": \"scan\", \"size\": \"8\", \"status\": \"absent\", "
                  "\"message\": \"no CUDA\"}')\n"
                  "print('{\"peer\": \"x\", \"problem\": \"integral\", \"size\": \"8x8\", \"status\": \"pass\"}')\n");
-    peers_sizes sz = {.bytes = "1024"};
+    peers_sizes sz = {.bytes = "1024", .bytes_inputs = "uniform,equal"};
     bench_peer p[PEERS_MAX];
     int n = peers_measure(path, &sz, 0.5, 30, p, PEERS_MAX, err, sizeof err);
     unlink(path);
     ck_assert_msg(n == 3, "read %d peers (%s)", n, err);
     ck_assert_str_eq(p[0].name, "torch.bincount");
+    ck_assert_str_eq(p[0].input, "equal");
+    ck_assert_str_eq(p[1].input, "");
     ck_assert_int_eq(p[0].status, PEER_PASS);
     ck_assert_double_eq_tol(p[0].median_ms, 1.5, 1e-9);
     ck_assert_int_eq(p[0].runs, 9);
