@@ -37,10 +37,15 @@ static const char *const bench_usage = N_(
     "                  banks, constant reads, atomics and launches) and write\n"
     "                  them to FILE as a device profile (devices/*.ini); no chapters\n"
     "\n"
+    "Each kernel is timed as the copy is: a few instances on inputs of their\n"
+    "own, launched back to back, each checked after the series.\n"
+    "\n"
     "Peers: on an NVIDIA GPU, where python3 finds PyTorch (and NPP), the same\n"
     "run times torch.bincount, torch.cumsum and NPP's integral image at the\n"
-    "sizes of chapters 7, 8 and 9 (bench/peers.py), with the reference's\n"
-    "speed-up over each. A peer that is not there is named, not timed.\n");
+    "sizes of chapters 7, 8 and 9 (bench/peers.py), and, where nvcc is\n"
+    "installed, NVIDIA's CUB (DeviceHistogram, DeviceScan) at those of\n"
+    "chapters 7 and 8, with the reference's speed-up over each. A peer that\n"
+    "is not there is named, not timed.\n");
 
 static void fmt_ratio(char *buf, size_t len, double r) {
     if (r <= 0) snprintf(buf, len, "-");
