@@ -34,6 +34,7 @@ static const char *const main_usage = N_(
     "  check [LESSON...]     run your exercises against the visible tests\n"
     "  reset LESSON          put a chapter's starting file back (yours is kept as .bak)\n"
     "  grade [LESSON...]     grade exercises with hidden tests (instructors; --batch for a class)\n"
+    "  class DIR...          a class's progress from the students' workspaces (instructors)\n"
     "  bench [LESSON...]     reference kernels against the device's own limits\n"
     "  validate [LESSON...]  check chapters: metadata, texts, hints, kernels (authors)\n"
     "  doctor                what this machine lacks for cltutor, and what to do\n"
@@ -75,7 +76,7 @@ static void warn(const char *fmt, ...) {
     va_end(ap);
 }
 
-int cli_load_course(cli_ctx *cx) {
+int cli_load_catalog(cli_ctx *cx) {
     char err[1600];
     if (paths_init(&cx->paths, cx->workspace, err, sizeof err) != 0) {
         fprintf(stderr, "cltutor: %s\n", err);
@@ -93,6 +94,13 @@ int cli_load_course(cli_ctx *cx) {
                            cx->cat.n_skipped), cx->cat.n_skipped);
         fputs(cx->cat.skipped, stderr);
     }
+    return 0;
+}
+
+int cli_load_course(cli_ctx *cx) {
+    int rc = cli_load_catalog(cx);
+    if (rc) return rc;
+    char err[1600];
     workspace_news news;
     if (workspace_prepare(&cx->paths, &news) != 0) warn("%s", news.error);
     else if (news.moved || news.moved_progress) {
@@ -107,7 +115,7 @@ int cli_load_course(cli_ctx *cx) {
         return 0;
     }
     snprintf(file, sizeof file, "%s/progress.json", state);
-    int rc = progress_load(&cx->prog, file, &cx->cat, err, sizeof err);
+    rc = progress_load(&cx->prog, file, &cx->cat, err, sizeof err);
     if (rc >= 0) cx->have_progress = 1;
     if (rc == 1) warn("%s", err);
     if (rc < 0) snprintf(cx->progress_error, sizeof cx->progress_error, _("cannot save progress: %s"), err);
@@ -274,6 +282,7 @@ static const cli_command commands[] = {
     {"check", cmd_check},
     {"reset", cmd_reset},
     {"grade", cmd_grade},
+    {"class", cmd_class},
     {"bench", cmd_bench},
     {"validate", cmd_validate},
     {"doctor", cmd_doctor},

@@ -35,6 +35,8 @@ int cli_main(int argc, char **argv);
  * fmt is translated by the caller (_("...")); the pointer here. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Finds the course and workspace, loads the catalogue and progress. */
+/* The course's chapters alone (cx->paths, cx->cat): no workspace is prepared, no progress read. */
+int cli_load_catalog(cli_ctx *cx);
 int cli_load_course(cli_ctx *cx);
 void cli_save_progress(cli_ctx *cx);
 /* Options of a command that takes only --json and --help, and no argument.
@@ -78,5 +80,6 @@ int cmd_grade(cli_ctx *cx, int argc, char **argv);
 int cmd_bench(cli_ctx *cx, int argc, char **argv);
 int cmd_validate(cli_ctx *cx, int argc, char **argv);
 int cmd_doctor(cli_ctx *cx, int argc, char **argv);
+int cmd_class(cli_ctx *cx, int argc, char **argv);
 
 #endif

@@ -179,7 +179,9 @@ static long long stamp_of(const struct stat *st) {
 }
 
 /* Reads the file into p (empty first). 0 read or missing; 1 set aside; -1 unusable. */
-static int read_file_into(progress *p, char *err, size_t errlen) {
+/* set_aside_damaged: a file that is not progress is renamed aside (the
+ * learner's own); else it is only reported (someone else's, read-only). */
+static int read_file_into(progress *p, int set_aside_damaged, char *err, size_t errlen) {
     clear_chapters(p);
     struct stat st;
     p->seen_stamp = 0;
@@ -203,6 +205,10 @@ static int read_file_into(progress *p, char *err, size_t errlen) {
     free(text);
     if (rc == 0) return 0;
     clear_chapters(p);
+    if (!set_aside_damaged) {
+        util_errf(err, errlen, _("%s is not cltutor progress (damaged or truncated)"), p->path);
+        return -1;
+    }
     set_aside(p->path, err, errlen);
     return 1;
 }
@@ -211,7 +217,14 @@ int progress_load(progress *p, const char *path, const catalog *cat, char *err, 
     memset(p, 0, sizeof *p);
     snprintf(p->path, sizeof p->path, "%s", path);
     p->cat = cat;
-    return read_file_into(p, err, errlen);
+    return read_file_into(p, 1, err, errlen);
+}
+
+int progress_read(progress *p, const char *path, const catalog *cat, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    snprintf(p->path, sizeof p->path, "%s", path);
+    p->cat = cat;
+    return read_file_into(p, 0, err, errlen) == 0 ? 0 : -1;
 }
 
 static cJSON *run_to_json(const progress_run *r) {
@@ -376,7 +389,7 @@ int progress_save(progress *p, char *err, size_t errlen) {
     progress merged = {.cat = p->cat};
     snprintf(merged.path, sizeof merged.path, "%s", p->path);
     char why[1400] = "";
-    int rc = read_file_into(&merged, why, sizeof why);
+    int rc = read_file_into(&merged, 1, why, sizeof why);
     if (rc < 0) {
         util_errf(err, errlen, _("cannot save progress: %s"), why);
         close(lock);
@@ -418,7 +431,7 @@ int progress_refresh(progress *p) {
     progress fresh = {.cat = p->cat};
     snprintf(fresh.path, sizeof fresh.path, "%s", p->path);
     char err[1400];
-    if (read_file_into(&fresh, err, sizeof err) != 0) {
+    if (read_file_into(&fresh, 1, err, sizeof err) != 0) {
         progress_free(&fresh); /* damaged meanwhile: the next save sets it aside and says so */
         p->seen_stamp = stamp_of(&st);
         return 0;

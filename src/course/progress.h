@@ -88,6 +88,10 @@ typedef struct {
  * where, and progress starts empty; -1 with err when it cannot be used at
  * all (unreadable, a folder): nothing will be saved over it. */
 int progress_load(progress *p, const char *path, const catalog *cat, char *err, size_t errlen);
+/* Reads someone else's progress without changing anything: 0; -1 with err
+ * when it cannot be read or is not progress (nothing is set aside). A
+ * missing file is an empty progress. */
+int progress_read(progress *p, const char *path, const catalog *cat, char *err, size_t errlen);
 /* Merges with the file under its lock (see above) and writes it: 0; 1 when
  * saved after setting a damaged file aside (err says where); -1 with err
  * saying what to do (it never replaces a read-only file). */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "grade/grade_batch.h"
 #include "base/scratch.h"
+#include "base/csv.h"
 #include "base/util.h"
 #include "grade/grade_unpack.h"
 #include "text/i18n.h"
@@ -475,27 +476,6 @@ int grade_batch_run(const grade_options *base, const char *batch_dir, const char
 void grade_batch_free(grade_batch_row *rows, int n) {
     for (int i = 0; i < n; i++) free(rows[i].chapter_score);
     free(rows);
-}
-
-int grade_csv_formula_like(const char *s) {
-    if (!s[0]) return 0;
-    if (strchr("=@\t\r", s[0])) return 1;
-    if (s[0] != '+' && s[0] != '-') return 0;
-    for (const char *p = s + 1; *p; p++)
-        if (!isalnum((unsigned char)*p) && !strchr(" ._-", *p) && !((unsigned char)*p & 0x80)) return 1;
-    return 0;
-}
-
-/* One CSV field: quoted when needed; one a spreadsheet could run as a formula is defused with a '. */
-static void csv_field(char **out, const char *s) {
-    int lead = grade_csv_formula_like(s);
-    if (!lead && !strpbrk(s, ",\"\n\r")) {
-        util_sappend(out, "%s", s);
-        return;
-    }
-    util_sappend(out, "\"%s", lead ? "'" : "");
-    for (const char *p = s; *p; p++) util_sappend(out, *p == '"' ? "\"\"" : "%c", *p);
-    util_sappend(out, "\"");
 }
 
 void grade_batch_status(const grade_batch_row *row, char *buf, size_t len) {

@@ -71,12 +71,6 @@ char *grade_batch_json(const grade_options *o, const grade_batch_spec *spec, con
 /* A row's status as the CSV says it: ok, no files, time_limit, refused: ..., error: ... */
 void grade_batch_status(const grade_batch_row *row, char *buf, size_t len);
 
-/* Whether a spreadsheet could read the CSV cell s as a formula that does
- * something: a leading = @ tab or CR, or a leading + or - followed by more
- * than letters, digits, spaces, '.', '_' and '-' (so "-rf" stays a name,
- * "-1+cmd|..." does not). Such a cell is written with a ' before it. */
-int grade_csv_formula_like(const char *s);
-
 /* Removes a folder tree the grader made (its private copies); 0 on success. */
 int grade_remove_tree(const char *dir);
 

@@ -4,6 +4,7 @@
 #include "grade/grade_merge.h"
 #include "grade/grade_batch.h"
 #include "grade/grade_report.h"
+#include "base/csv.h"
 #include "base/util.h"
 #include "text/i18n.h"
 
@@ -59,7 +60,7 @@ static const char *csv_record(const char *p, char *key, size_t keylen) {
     }
     key[k] = '\0';
     /* a name a spreadsheet would read as a formula was written with a ' before it */
-    if (quoted && key[0] == '\'' && grade_csv_formula_like(key + 1)) memmove(key, key + 1, strlen(key));
+    if (quoted && key[0] == '\'' && csv_formula_like(key + 1)) memmove(key, key + 1, strlen(key));
     return p;
 }
 
@@ -148,18 +149,6 @@ static int by_student(const void *a, const void *b) {
     return strcmp(((const merge_row *)a)->student, ((const merge_row *)b)->student);
 }
 
-/* One CSV field as grade_batch_csv writes it. */
-static void csv_put(char **out, const char *s) {
-    int lead = grade_csv_formula_like(s);
-    if (!strpbrk(s, ",\"\n\r") && !lead) {
-        util_sappend(out, "%s", s);
-        return;
-    }
-    util_sappend(out, "\"%s", lead ? "'" : "");
-    for (const char *p = s; *p; p++) util_sappend(out, *p == '"' ? "\"\"" : "%c", *p);
-    util_sappend(out, "\"");
-}
-
 static void csv_points(char **out, const cJSON *v) {
     char a[32] = "";
     if (cJSON_IsNumber(v)) grade_format_points(v->valuedouble, a, sizeof a);
@@ -177,7 +166,7 @@ static char *json_to_csv(merge_set *m, cJSON *first) {
         const cJSON *r = m->rows[i].json, *score = cJSON_GetObjectItemCaseSensitive(r, "score");
         const cJSON *max = cJSON_GetObjectItemCaseSensitive(r, "max_score");
         const cJSON *chs = cJSON_GetObjectItemCaseSensitive(r, "chapters");
-        csv_put(&out, m->rows[i].student);
+        csv_field(&out, m->rows[i].student);
         csv_points(&out, score);
         csv_points(&out, max);
         if (cJSON_IsNumber(score) && cJSON_IsNumber(max))
@@ -193,9 +182,9 @@ static char *json_to_csv(merge_set *m, cJSON *first) {
         util_sappend(&out, ",%.0f,", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, "seed")));
         const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "status"));
         const char *rep = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "report"));
-        csv_put(&out, st ? st : "");
+        csv_field(&out, st ? st : "");
         util_sappend(&out, ",");
-        csv_put(&out, rep ? rep : "");
+        csv_field(&out, rep ? rep : "");
         util_sappend(&out, "\n");
     }
     return out;
