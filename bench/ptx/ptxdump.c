@@ -1,6 +1,7 @@
 /* ptxdump — builds an OpenCL C file for the first GPU of the first platform
  * that has one and writes the program's binary (NVIDIA's driver: PTX text)
- * to standard output: what the driver's own compiler made of the kernel.
+ * to standard output: what the driver's own compiler made of the kernel;
+ * the build log (with -cl-nv-verbose: registers and spills) to standard error.
  *   gcc -O2 -o ptxdump bench/ptx/ptxdump.c -lOpenCL
  *   ./ptxdump kernels/04-float4/histogram.cl "-DLOCAL_SIZE=64" > k.ptx */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -43,6 +44,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "ptxdump: build failed (%d):\n%s\n", e, log);
         return 1;
     }
+    char log[16384] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    if (log[0]) fprintf(stderr, "%s\n", log);
     size_t len = 0;
     clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
     unsigned char *bin = malloc(len + 1);
