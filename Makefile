@@ -56,12 +56,13 @@ test-deps:
 	@sh scripts/deps.sh test
 
 # Each object depends on the headers it includes (-MMD -MP: listed by the
-# compiler in a .d file beside it); the stamp rebuilds once the objects of a
-# build folder made before there were such lists.
-$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/.dep-lists
+# compiler in a .d file beside it, under the object's relative and absolute
+# names, so that a build folder named either way sees them); the stamp
+# rebuilds once the objects of a build folder made before there were such lists.
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/.dep-lists-2
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/obj/.dep-lists:
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -MT $@ -MT $(abspath $@) -c $< -o $@
+$(BUILD)/obj/.dep-lists-2:
 	@mkdir -p $(@D) && touch $@
 -include $(MODEL_OBJ:.o=.d) $(APP_OBJ:.o=.d)
 

@@ -81,8 +81,9 @@ static const char *const grade_usage = N_(
     "                       2000 entries are refused, as is any other file: each\n"
     "                       refused entry has a row saying why)\n"
     "  --shard I/N          with --batch, grade only the I-th of N slices of the\n"
-    "                       students sorted by name (needs --seed); `grade merge`\n"
-    "                       joins the slices' reports\n"
+    "                       class, dealt by the kernel files each student handed\n"
+    "                       in so that slices take about as long (needs --seed);\n"
+    "                       `grade merge` joins the slices' reports\n"
     "  -j, --jobs N         with --batch, students graded at once (default 1)\n"
     "  --reports DIR        with --batch, where each student's JSON report goes\n"
     "                       (default: next to the CSV, NAME-reports/)\n"
@@ -289,8 +290,9 @@ static int run_batch(void *arg, const char *scratch) {
     } else snprintf(rdir, sizeof rdir, "grade-reports");
     say(_("batch %s, seed %llu (--seed %llu grades the same tests), %d at a time"), g->batch,
         (unsigned long long)o->seed, (unsigned long long)o->seed, g->spec.jobs);
-    if (g->spec.shards) say(_("shard %d of %d: every %d-th student from the %d-th on, sorted by name"), g->spec.shard,
-                            g->spec.shards, g->spec.shards, g->spec.shard);
+    if (g->spec.shards)
+        say(_("shard %d of %d: the students dealt by their kernel files, heaviest first, each to the lightest shard"),
+            g->spec.shard, g->spec.shards);
     grade_batch_row *rows = NULL;
     int n = 0;
     double t0 = util_now();

@@ -180,6 +180,74 @@ static void classify(const char *name, const char *path, grade_batch_row *row) {
     }
 }
 
+/* The kernel files (*.cl) under a submission folder, at most `left` entries deep into it looked at. */
+static int count_kernels_in(const char *dir, int depth, int *left) {
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && --*left > 0) {
+        if (e->d_name[0] == '.') continue;
+        char path[1400];
+        if (util_pathf(path, sizeof path, "%s/%s", dir, e->d_name) != 0) continue;
+        size_t len = strlen(e->d_name);
+        if (util_is_file(path)) count += len > 3 && !strcmp(e->d_name + len - 3, ".cl");
+        else if (depth > 0 && util_is_dir(path)) count += count_kernels_in(path, depth - 1, left);
+    }
+    closedir(d);
+    return count;
+}
+
+/* What grading a row costs, in kernel files handed in (at least 1; 0 for a refused entry). */
+static int row_work(const grade_batch_row *row) {
+    if (row->refused) return 0;
+    unpack_limits lim;
+    unpack_limits_default(&lim);
+    int left = lim.max_entries;
+    int n = row->archive ? unpack_count_kernels(row->entry, lim.max_entries) : count_kernels_in(row->entry, 4, &left);
+    return n > 1 ? n : 1;
+}
+
+typedef struct {
+    int row, work;
+} shard_item;
+
+static int by_work(const void *a, const void *b) {
+    const shard_item *x = a, *y = b;
+    return x->work != y->work ? y->work - x->work : x->row - y->row; /* heaviest first; then by name */
+}
+
+/* Keeps the rows of one shard, in their order (by name): the students are
+ * dealt heaviest first, each to the shard with the least work so far (the
+ * lowest-numbered on a tie), so that shards get about the same work. Every
+ * machine that lists the same folder deals it the same way. Returns the
+ * rows kept. */
+static int keep_shard(grade_batch_row *rows, int n, int shard, int shards) {
+    shard_item *items = calloc((size_t)n, sizeof *items);
+    long long *load = calloc((size_t)shards, sizeof *load);
+    char *mine = calloc((size_t)n, 1);
+    int k = 0;
+    if (items && load && mine) {
+        for (int i = 0; i < n; i++) items[i] = (shard_item){i, row_work(&rows[i])};
+        qsort(items, (size_t)n, sizeof *items, by_work);
+        for (int i = 0; i < n; i++) {
+            int to = 0;
+            for (int s = 1; s < shards; s++)
+                if (load[s] < load[to]) to = s;
+            load[to] += items[i].work;
+            mine[items[i].row] = to == shard - 1;
+        }
+    } else { /* no memory to weigh them: every shards-th student from the shard-th on */
+        for (int i = 0; mine && i < n; i++) mine[i] = i % shards == shard - 1;
+    }
+    for (int i = 0; mine && i < n; i++)
+        if (mine[i]) rows[k++] = rows[i];
+    free(items);
+    free(load);
+    free(mine);
+    return k;
+}
+
 int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_row **rows_out, int *n_out,
                      int *all_out, char *err, size_t errlen) {
     *rows_out = NULL;
@@ -232,12 +300,7 @@ int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_r
         }
     if (dups) qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
     if (all_out) *all_out = n;
-    if (shards > 0) { /* every shards-th student from the shard-th on */
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (i % shards == shard - 1) rows[k++] = rows[i];
-        n = k;
-    }
+    if (shards > 0) n = keep_shard(rows, n, shard, shards);
     *rows_out = rows;
     *n_out = n;
     return 0;

@@ -40,8 +40,9 @@ typedef struct {
 
 /* Every entry of batch_dir (hidden ones skipped), sorted by student: folders,
  * archives to unpack, and other files marked refused with the reason. With
- * shards > 0, only the shard-th slice (every shards-th student from the
- * shard-th on). *all_out, when not NULL, gets the whole class's count.
+ * shards > 0, only the shard-th slice: the students dealt to the shards by
+ * their work (kernel files handed in), heaviest first, each to the lightest
+ * shard. *all_out, when not NULL, gets the whole class's count.
  * Returns 0, or -1 with a message when the folder cannot be read or is empty. */
 int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_row **rows, int *n, int *all_out,
                      char *err, size_t errlen);

@@ -131,6 +131,33 @@ static int check_entry(struct archive_entry *e, const char *archive, char *err, 
     return -1;
 }
 
+/* Whether a path names an OpenCL C file. */
+static int is_kernel_name(const char *name) {
+    size_t n = strlen(name);
+    return n > 3 && !strcmp(name + n - 3, ".cl");
+}
+
+int unpack_count_kernels(const char *archive, int max_entries) {
+    struct archive *a = archive_read_new();
+    if (!a) return -1;
+    archive_read_support_filter_gzip(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_format_tar(a);
+    int count = -1, entries = 0, r;
+    struct archive_entry *e;
+    if (archive_read_open_filename(a, archive, 65536) == ARCHIVE_OK) {
+        count = 0;
+        while (entries++ < max_entries && (r = archive_read_next_header(a, &e)) != ARCHIVE_EOF) {
+            if (r != ARCHIVE_OK && r != ARCHIVE_WARN) break;
+            const char *name = archive_entry_pathname(e);
+            count += archive_entry_filetype(e) == AE_IFREG && name && strncmp(name, "__MACOSX/", 9) &&
+                     is_kernel_name(name);
+        }
+    }
+    archive_read_free(a);
+    return count;
+}
+
 int unpack_archive(const char *archive, const char *dest, const unpack_limits *lim, char *err, size_t errlen) {
     struct archive *a = archive_read_new();
     if (!a) {

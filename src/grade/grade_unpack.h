@@ -20,6 +20,10 @@ unpack_kind unpack_kind_of(const char *name);
 /* name without its archive extension into buf ("ada.tar.gz" -> "ada"). */
 void unpack_stem(const char *name, char *buf, size_t len);
 
+/* The kernel files (*.cl) an archive holds, read from its headers alone
+ * (at most max_entries entries are looked at); -1 when it cannot be read. */
+int unpack_count_kernels(const char *archive, int max_entries);
+
 /* Unpacks archive into dest (an empty folder that exists). Every entry must be
  * a regular file or a folder with a relative path, no ".." component and no
  * link (symbolic or hard); files are written with O_EXCL | O_NOFOLLOW, so no

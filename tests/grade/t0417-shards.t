@@ -40,6 +40,23 @@ PY
 then ok "four shards: disjoint slices that together hold every entry"
 else bad "shard slices" "$(cat "$tmp/shards"/s*.csv)"; fi
 
+# shards dealt by work: two students handed in every chapter, two one kernel; by name (every other
+# student) the first shard would hold both heavy ones
+w="$tmp/weighed"
+for s in a b c d; do put "$w/$s" 01-serial "$k/garbage.cl"; done
+for c in 02 03 04 05 06 07 08 09; do
+  for s in a c; do mkdir -p "$w/$s/exercises/$c-x" && cp "$k/garbage.cl" "$w/$s/exercises/$c-x/k.cl"; done
+done
+(cd "$w/.." && python3 -c "import shutil; shutil.make_archive('weighed/e', 'zip', 'weighed/a')")  # e: heavy, as an archive
+for i in 1 2; do
+  (cd "$tmp" && nomodel "$bin" grade 1 --batch "$w" --seed 5 --timeout 10 --shard $i/2 --reports wr -o w$i.csv 2> werr$i)
+done
+got=$(for i in 1 2; do cut -d, -f1 "$tmp/w$i.csv" | sed 1d | tr '\n' ' '; echo; done)
+# heaviest first (a, c, e: 9 kernels; then b, d: 1), each to the lighter shard: a 1, c 2, e 1, b 2, d 2
+if [ "$got" = "a e 
+b c d " ]; then ok "shards dealt by the kernels handed in: 18 and 11 kernels, not 27 and 2 by name"
+else bad "shards by work" "$got $(cat "$tmp/werr1")"; fi
+
 (cd "$tmp/shards" && "$bin" grade merge s3.csv s1.csv s4.csv s2.csv -o merged.csv 2> merge.err)
 rc=$?
 if [ $rc -eq 0 ] && cmp -s "$tmp/shards/merged.csv" "$tmp/whole/grades.csv"; then
