@@ -109,6 +109,19 @@ static int move_one(const paths *p, char code_x, char code_y, const char *rel, w
     return rc == 0 ? 0 : -1;
 }
 
+/* Whether git tracks a file in the chapter folder of rel ("exercises/02-atomic/notes.txt"):
+ * tracked holds `git ls-files -z` of exercises/. An untracked file in a folder git does
+ * not know is a new chapter an author is writing, not a learner's edit. */
+static int chapter_tracked(const char *tracked, size_t len, const char *rel) {
+    const char *slash = strchr(rel, '/');
+    slash = slash ? strchr(slash + 1, '/') : NULL;
+    if (!slash) return 1; /* a file directly in exercises/ */
+    size_t dir = (size_t)(slash - rel) + 1;
+    for (size_t at = 0; at < len; at += strlen(tracked + at) + 1)
+        if (!strncmp(tracked + at, rel, dir)) return 1;
+    return 0;
+}
+
 /* Edits made in the checkout's own exercises/ (the layout before the
  * workspace existed), as git sees them. */
 static int move_tree_edits(const paths *p, workspace_news *news) {
@@ -123,6 +136,10 @@ static int move_tree_edits(const paths *p, workspace_news *news) {
         free(out);
         return 0; /* no git here: there is nothing it can tell apart */
     }
+    char *ls[] = {"git", "-C", (char *)p->data, "ls-files", "-z", "--", "exercises", NULL};
+    char *tracked = NULL;
+    size_t tracked_len = 0;
+    if (run_capture(ls, &tracked, &tracked_len) != 0) tracked_len = 0;
     int rc = 0;
     for (size_t at = 0; at + 3 < len && rc == 0;) {
         const char *entry = out + at;
@@ -130,8 +147,11 @@ static int move_tree_edits(const paths *p, workspace_news *news) {
         at += n + 1;
         if (n < 4) continue;
         if (entry[0] == 'R' || entry[0] == 'C') at += strlen(out + at) + 1; /* the rename's old name follows */
+        int untracked = entry[0] == '?' || entry[0] == '!';
+        if (untracked && !chapter_tracked(tracked, tracked_len, entry + 3)) continue; /* an author's new chapter */
         rc = move_one(p, entry[0], entry[1], entry + 3, news);
     }
+    free(tracked);
     free(out);
     return rc;
 }
