@@ -61,7 +61,20 @@ typedef struct {
     int killed;        /* stopped at the per-student limit */
 } running;
 
-/* The child: grades one student and writes the JSON report. */
+/* A student's JSON report, and beside it (NAME.md) the feedback the student may
+ * read, hidden inputs withheld as st says. 0, or 2 when one could not be written. */
+static int write_reports(const grade_batch_row *row, const grade_result *r, const grade_report_style *st) {
+    char *json = grade_report_render(r, GF_JSON, st), *md = grade_report_render(r, GF_MARKDOWN, st);
+    char md_path[sizeof row->report];
+    snprintf(md_path, sizeof md_path, "%.*s.md", (int)strlen(row->report) - 5, row->report); /* NAME.json */
+    int rc = json && util_write_file_atomic(row->report, json, strlen(json)) == 0 ? 0 : 2;
+    if (!md || util_write_file_atomic(md_path, md, strlen(md)) != 0) rc = 2;
+    free(json);
+    free(md);
+    return rc;
+}
+
+/* The child: grades one student and writes the reports (write_reports). */
 static int grade_child(const grade_options *base, grade_batch_row *row, const char *work_dir,
                        const grade_report_style *st, int progress_fd);
 
@@ -83,9 +96,7 @@ static int grade_child(const grade_options *base, grade_batch_row *row, const ch
     setenv("TMPDIR", work_dir, 1); /* the GPU model's folders too: removed with this student's */
     grade_result r;
     grade_run(&o, child_tick, &progress_fd, NULL, &r);
-    char *json = grade_report_render(&r, GF_JSON, st);
-    int rc = json && util_write_file_atomic(row->report, json, strlen(json)) == 0 ? 0 : 2;
-    free(json);
+    int rc = write_reports(row, &r, st);
     grade_result_free(&r);
     grade_remove_tree(work_dir);
     return rc;
@@ -142,9 +153,7 @@ static void write_fatal_report(const grade_options *o, const grade_batch_row *ro
     r.wall_s = wall_s;
     r.fatal = fatal;
     snprintf(r.fatal_msg, sizeof r.fatal_msg, "%s", row->error);
-    char *json = grade_report_render(&r, GF_JSON, st);
-    if (json) util_write_file_atomic(row->report, json, strlen(json));
-    free(json);
+    write_reports(row, &r, st);
 }
 
 /* A student stopped at the limit: the row says so, and so does a report of its own. */

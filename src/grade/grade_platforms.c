@@ -1,6 +1,7 @@
-/* grade_platforms — a grade in the result formats of grading platforms that show it
- * to students at once: PrairieLearn's external grader results, CodeRunner's
- * combinator template grader JSON, and a bare 0..1 score (CodeGrade's capture). */
+/* grade_platforms — a grade as students read it: the result formats of grading
+ * platforms that show it at once (PrairieLearn's external grader results,
+ * CodeRunner's combinator template grader JSON, a bare 0..1 score for
+ * CodeGrade's capture), and Markdown feedback a batch writes per student. */
 #define _GNU_SOURCE
 #include "grade/grade_report.h"
 #include "base/util.h"
@@ -181,5 +182,69 @@ char *grade_render_score(const grade_result *r) {
     char *out = NULL;
     if (r->fatal) util_sappend(&out, "%s", ""); /* no score at all: the exit status and standard error say why */
     else util_sappend(&out, "%.4f\n", grade_fraction(r));
+    return out;
+}
+
+/* ---- Markdown feedback ------------------------------------------------------------- */
+
+/* s in a Markdown table cell: | escaped, lines joined. */
+static void cell_append(char **out, const char *s) {
+    for (const char *p = s; p && *p; p++) {
+        if (*p == '|') util_sappend(out, "\\|");
+        else if (*p == '\n' || *p == '\r') util_sappend(out, " ");
+        else util_sappend(out, "%c", *p);
+    }
+}
+
+char *grade_render_feedback(const grade_result *r, const grade_report_style *st) {
+    char *out = NULL, a[32], b[32];
+    util_sappend(&out, "# ");
+    util_sappend(&out, _("Feedback for %s"), r->student);
+    util_sappend(&out, "\n\n");
+    if (r->fatal) {
+        util_sappend(&out, _("The autograder could not run, so this is not your grade; your instructor has the "
+                             "details. (%s)"), r->fatal_msg);
+        util_sappend(&out, "\n");
+        return out;
+    }
+    grade_format_points(r->score, a, sizeof a);
+    grade_format_points(r->max_score, b, sizeof b);
+    util_sappend(&out, "**");
+    util_sappend(&out, _("Total: %s / %s"), a, b);
+    util_sappend(&out, "**\n");
+    if (withheld(st))
+        util_sappend(&out, "\n%s\n", _("The hidden tests' sizes and inputs are shown after the due date."));
+    for (int i = 0; i < r->n_chapters; i++) {
+        const grade_chapter *ch = &r->chapters[i];
+        grade_format_points(ch->score, a, sizeof a);
+        grade_format_points(ch->max_score, b, sizeof b);
+        util_sappend(&out, "\n## ");
+        util_sappend(&out, _("Chapter %d: %s"), ch->number, grade_chapter_title(ch));
+        util_sappend(&out, " (%s / %s)", a, b);
+        util_sappend(&out, "\n\n`%s`", ch->file);
+        if (ch->refused) util_sappend(&out, " %s", _("(file refused)"));
+        else if (!ch->submitted) util_sappend(&out, " %s", _("(file not submitted)"));
+        util_sappend(&out, "\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", _("Result"), _("Test"), _("Points"),
+                     _("What happened"));
+        for (int k = 0; k < ch->n_tests; k++) {
+            const grade_test *t = &ch->tests[k];
+            char name[320], pts[72];
+            if (withheld(st) && grade_test_shows_input(t))
+                /* TRANSLATORS: a hidden test named without its input, inside its chapter's section */
+                util_textf(name, sizeof name, _("hidden test %d"), k + 1);
+            else util_textf(name, sizeof name, "%s", t->name);
+            grade_format_points(t->score, a, sizeof a);
+            grade_format_points(t->max_score, b, sizeof b);
+            snprintf(pts, sizeof pts, "%s / %s", a, b);
+            char *m = public_message(t, st);
+            util_sappend(&out, "| %s | ",
+                         t->outcome == GO_PASS ? _("passed") : t->outcome == GO_SKIP ? _("skipped") : _("failed"));
+            cell_append(&out, name);
+            util_sappend(&out, " | %s | ", t->outcome == GO_SKIP ? "-" : pts);
+            cell_append(&out, m);
+            util_sappend(&out, " |\n");
+            free(m);
+        }
+    }
     return out;
 }

@@ -15,10 +15,16 @@
 
 
 int grade_format_parse(const char *name, grade_format *out) {
-    static const char *const names[] = {"text", "json", "junit", "tap", "gradescope", "prairielearn", "coderunner"};
+    static const struct {
+        const char *name;
+        grade_format format;
+    } names[] = {{"text", GF_TEXT},           {"json", GF_JSON},
+                 {"junit", GF_JUNIT},         {"tap", GF_TAP},
+                 {"gradescope", GF_GRADESCOPE}, {"prairielearn", GF_PRAIRIELEARN},
+                 {"coderunner", GF_CODERUNNER}, {"markdown", GF_MARKDOWN}};
     for (size_t i = 0; i < CLT_ARRAY_LEN(names); i++)
-        if (!strcmp(name, names[i])) {
-            *out = (grade_format)i;
+        if (!strcmp(name, names[i].name)) {
+            *out = names[i].format;
             return 0;
         }
     return -1;
@@ -89,7 +95,7 @@ static cJSON *test_identity_json(const grade_test *t, int plan) {
 }
 
 /* A chapter's title for people: the Chinese one in Chinese (the JSON and JUnit keep the English). */
-static const char *shown_title(const grade_chapter *ch) {
+const char *grade_chapter_title(const grade_chapter *ch) {
     return !strcmp(i18n_lang(), "zh") && ch->title_zh[0] ? ch->title_zh : ch->title;
 }
 
@@ -228,7 +234,7 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
         grade_format_points(ch->score, a, sizeof a);
         grade_format_points(ch->max_score, b, sizeof b);
         char head[256];
-        util_textf(head, sizeof head, _("Chapter %d: %s"), ch->number, shown_title(ch));
+        util_textf(head, sizeof head, _("Chapter %d: %s"), ch->number, grade_chapter_title(ch));
         util_sappend(&out, "\n%s%s%*s %6s / %s%s\n", col(st, C_BOLD), head, pad_to(head, 60), "", a, b,
                      col(st, C_RESET));
         util_sappend(&out, "  %s", ch->file);
@@ -466,7 +472,7 @@ static char *render_tap(const grade_result *r, const grade_report_style *st) {
         grade_format_points(ch->score, a, sizeof a);
         grade_format_points(ch->max_score, b, sizeof b);
         char *title = NULL, *head = NULL;
-        tap_desc(&title, shown_title(ch));
+        tap_desc(&title, grade_chapter_title(ch));
         util_sappend(&head, _("Chapter %d: %s: %s / %s"), ch->number, title ? title : "", a, b);
         util_sappend(&out, "# %s\n", head ? head : "");
         free(title);
@@ -531,13 +537,13 @@ static char *render_gradescope(const grade_result *r, const grade_report_style *
             grade_format_points(r->chapters[i].max_score, b, sizeof b);
             const grade_chapter *ch = &r->chapters[i];
             if (ch->submitted)
-                util_sappend(&summary, _("Chapter %d (%s): %s / %s"), ch->number, shown_title(ch), a, b);
+                util_sappend(&summary, _("Chapter %d (%s): %s / %s"), ch->number, grade_chapter_title(ch), a, b);
             else if (ch->refused)
-                util_sappend(&summary, _("Chapter %d (%s): %s / %s  (file refused)"), ch->number, shown_title(ch), a,
+                util_sappend(&summary, _("Chapter %d (%s): %s / %s  (file refused)"), ch->number, grade_chapter_title(ch), a,
                              b);
             else
                 util_sappend(&summary, _("Chapter %d (%s): %s / %s  (file not submitted)"), ch->number,
-                             shown_title(ch), a, b);
+                             grade_chapter_title(ch), a, b);
             util_sappend(&summary, "\n");
         }
         grade_format_points(r->score, a, sizeof a);
@@ -604,6 +610,7 @@ char *grade_report_render(const grade_result *r, grade_format f, const grade_rep
     case GF_PRAIRIELEARN: return grade_render_prairielearn(r, st);
     case GF_CODERUNNER: return grade_render_coderunner(r, st);
     case GF_SCORE: return grade_render_score(r);
+    case GF_MARKDOWN: return grade_render_feedback(r, st);
     case GF_JSON: {
         cJSON *o = grade_report_json(r, st);
         char *s = cJSON_Print(o);

@@ -1,11 +1,15 @@
-/* grade_report — a grade as text, JSON, JUnit XML, TAP, or the results of a grading
- * platform: Gradescope, PrairieLearn, CodeRunner, or a bare 0..1 score (CodeGrade). */
+/* grade_report — a grade as text, JSON, JUnit XML, TAP, Markdown feedback for the
+ * student, or the results of a grading platform: Gradescope, PrairieLearn,
+ * CodeRunner, or a bare 0..1 score (CodeGrade). */
 #ifndef CLT_GRADE_REPORT_H
 #define CLT_GRADE_REPORT_H
 #include <cJSON.h>
 #include "grade/grade.h"
 
-typedef enum { GF_TEXT, GF_JSON, GF_JUNIT, GF_TAP, GF_GRADESCOPE, GF_PRAIRIELEARN, GF_CODERUNNER, GF_SCORE } grade_format;
+typedef enum {
+    GF_TEXT, GF_JSON, GF_JUNIT, GF_TAP, GF_GRADESCOPE, GF_PRAIRIELEARN, GF_CODERUNNER, GF_SCORE,
+    GF_MARKDOWN, /* feedback a student reads: hidden inputs withheld as the style says */
+} grade_format;
 
 /* When students may see the sizes and inputs of the hidden tests. */
 typedef enum { GH_AFTER_DUE_DATE, GH_VISIBLE } grade_hidden;
@@ -30,6 +34,9 @@ char *grade_report_render(const grade_result *r, grade_format f, const grade_rep
 
 /* The tests a plan holds, with their points, none run (`grade --plan --format json`). */
 cJSON *grade_plan_json(const grade_chapter *chapters, int n, uint64_t seed);
+
+/* The chapter's title in the reader's language. */
+const char *grade_chapter_title(const grade_chapter *ch);
 
 /* Points for people: "12.5", "10". */
 void grade_format_points(double v, char *buf, size_t len);
@@ -57,5 +64,6 @@ double grade_fraction(const grade_result *r);
 char *grade_render_prairielearn(const grade_result *r, const grade_report_style *st);
 char *grade_render_coderunner(const grade_result *r, const grade_report_style *st);
 char *grade_render_score(const grade_result *r);
+char *grade_render_feedback(const grade_result *r, const grade_report_style *st);
 
 #endif

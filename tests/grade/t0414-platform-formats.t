@@ -9,10 +9,11 @@ need_plan
 rm -rf "$tmp/mixed" && mkdir -p "$tmp/mixed"
 put "$tmp/mixed" 01-serial "$root/kernels/01-serial/histogram.cl"
 put "$tmp/mixed" 02-atomic "$k/garbage.cl"   # wrong answers: partly failing (t0410 grades a crash)
-for f in json prairielearn coderunner gradescope junit; do
+for f in json prairielearn coderunner gradescope junit markdown; do
   nomodel "$bin" grade 1 2 --dir "$tmp/mixed" --seed 21 --format $f -o "$tmp/mixed.$f" 2>/dev/null
 done
 nomodel "$bin" grade 1 2 --dir "$tmp/mixed" --seed 21 --format prairielearn --hidden-inputs visible -o "$tmp/shown.prairielearn" 2>/dev/null
+nomodel "$bin" grade 1 2 --dir "$tmp/mixed" --seed 21 --format markdown --hidden-inputs visible -o "$tmp/shown.markdown" 2>/dev/null
 
 # PrairieLearn's external grader results: gradable, score 0..1, message, output, tests with name, description,
 # points, max_points, message, output (and nothing else)
@@ -42,10 +43,25 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 print(' '.join(t['size'] for c in j['chapters'] for t in c['tests'] if t['kind'] == 'hidden'))" "$tmp/mixed.json")
 leak=""
-for s in $sizes; do grep -q "$s" "$tmp/mixed.prairielearn" "$tmp/mixed.coderunner" && leak="$leak $s"; done
-if [ -n "$sizes" ] && [ -z "$leak" ] && grep -q "$(echo $sizes | cut -d' ' -f1)" "$tmp/shown.prairielearn"; then
-  ok "hidden sizes are withheld from PrairieLearn and CodeRunner by default, shown with --hidden-inputs visible"
-else bad "hidden sizes in PrairieLearn or CodeRunner results:$leak (sizes: $sizes)"; fi
+for s in $sizes; do grep -q "$s" "$tmp/mixed.prairielearn" "$tmp/mixed.coderunner" "$tmp/mixed.markdown" && leak="$leak $s"; done
+if [ -n "$sizes" ] && [ -z "$leak" ] && grep -q "$(echo $sizes | cut -d' ' -f1)" "$tmp/shown.prairielearn" &&
+   grep -q "$(echo $sizes | cut -d' ' -f1)" "$tmp/shown.markdown"; then
+  ok "hidden sizes are withheld from PrairieLearn, CodeRunner and the feedback by default, shown with --hidden-inputs visible"
+else bad "hidden sizes in PrairieLearn, CodeRunner or feedback results:$leak (sizes: $sizes)"; fi
+# the feedback a student reads: a title, the total as the JSON has it, a table row per test
+if python3 - "$tmp/mixed.markdown" "$tmp/mixed.json" <<'PY'
+import json, sys
+md, g = open(sys.argv[1]).read().splitlines(), json.load(open(sys.argv[2]))
+assert md[0] == "# Feedback for mixed", md[0]
+total = [l for l in md if l.startswith("**Total: ")][0].strip("*").split(": ")[1].split(" / ")
+assert abs(float(total[0]) - g["score"]) < 0.01 and abs(float(total[1]) - g["max_score"]) < 0.01, (total, g["score"])
+rows = [l for l in md if l.startswith("| ") and not l.startswith("| Result")]
+assert len(rows) == g["tests"], (len(rows), g["tests"])
+assert sum(l.count(" | ") == 3 for l in rows) == len(rows), "a cell holds a bare |"
+assert any(l.startswith("## Chapter 2: ") for l in md)
+PY
+then ok "feedback (--format markdown): title, total, one table row per test, cells escaped"
+else bad "feedback in Markdown" "$(head -20 "$tmp/mixed.markdown")"; fi
 if python3 - "$tmp/mixed.gradescope" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -28,6 +28,10 @@ for i in 1 2 3 4; do
 done
 for p in $pids; do wait $p || bad "a shard exited with $?"; done
 [ $rc -eq 0 ] && ok "the whole class graded in one run" || bad "whole class (exit $rc)" "$(cat "$tmp/whole/err")"
+if [ "$(head -n 1 "$tmp/whole/reports/ada.md" 2>/dev/null)" = "# Feedback for ada" ] &&
+   [ "$(ls "$tmp/whole/reports"/*.md | wc -l)" -eq "$(ls "$tmp/whole/reports"/*.json | wc -l)" ]; then
+  ok "the batch writes each student's feedback (NAME.md) beside their JSON report"
+else bad "the batch's feedback files" "$(ls "$tmp/whole/reports" 2>&1)"; fi
 if python3 - "$tmp/shards" <<'PY'
 import csv, sys
 seen = []
@@ -134,6 +138,8 @@ import json, os, sys
 d = sys.argv[1]
 sizes = {}
 for f in os.listdir(d):
+    if not f.endswith(".json"):
+        continue  # the students' feedback (NAME.md) lies beside their reports
     j = json.load(open(os.path.join(d, f)))
     for c in j["chapters"]:
         for t in c["tests"]:
