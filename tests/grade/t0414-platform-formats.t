@@ -73,6 +73,19 @@ assert "seed" not in j["output"]
 PY
 then ok "Gradescope: hidden tests are after_due_date by default, the others visible, no seed shown"
 else bad "Gradescope visibility of hidden tests" "$(head -c 1500 "$tmp/mixed.gradescope")"; fi
+# the leaderboard: a kernel time for each chapter whose hidden tests all passed (1), none for a wrong one (2)
+if python3 - "$tmp/mixed.gradescope" "$tmp/mixed.json" <<'PY'
+import json, sys
+j, g = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+ms = [t["kernel_ms"] for c in g["chapters"] if c["chapter"] == 1 for t in c["tests"]
+      if t["kind"] == "hidden" and t.get("kernel_ms")]
+assert ms, "chapter 1 has no timed hidden test"
+board = j["leaderboard"]
+assert [e["name"] for e in board] == ["Chapter 1 kernel time (ms)"], board
+assert board[0]["order"] == "asc" and board[0]["value"] > 0, board  # a run of its own: its own time
+PY
+then ok "Gradescope leaderboard: the kernel time of a chapter whose hidden tests passed, none for a wrong chapter"
+else bad "Gradescope leaderboard" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('leaderboard'))" "$tmp/mixed.gradescope")"; fi
 
 # CodeRunner's combinator template grader: only the fields it allows, a fraction 0..1, a table with a header row
 printf '%s\n' "$(cat "$k/garbage.cl")" | nomodel "$bin" grade 2 --kernel - --seed 21 --format coderunner > "$tmp/cr.json" 2> "$tmp/cr.err"
