@@ -15,7 +15,7 @@
 #include <time.h>
 
 static const char *const class_usage = N_(
-    "Usage: cltutor class DIR... [--csv] [--json]\n"
+    "Usage: cltutor class DIR... [--csv] [--json] [--board]\n"
     "\n"
     "A class's progress, read from the students' own workspaces: for each\n"
     "student, the chapters passed, each chapter's state and runs, the best\n"
@@ -30,13 +30,15 @@ static const char *const class_usage = N_(
     "  --csv    one line per student and chapter: student, chapter, state,\n"
     "           runs, best_ms, best_device, hints_seen, last_run, error\n"
     "  --json   everything, per student (not with --csv)\n"
+    "  --board  a board per chapter: the students who passed it, fastest best\n"
+    "           time first, each with the device it was timed on\n"
     "\n"
     "In the table, one mark per chapter: P passed, F failing, C changed since\n"
     "it passed, . not started.\n"
     "\n"
     "Exit status: 0, or 1 when a progress file could not be read, 64 usage error.\n");
 
-typedef enum { CLASS_TABLE, CLASS_CSV, CLASS_JSON } class_format;
+typedef enum { CLASS_TABLE, CLASS_CSV, CLASS_JSON, CLASS_BOARD } class_format;
 
 /* A Unix time as "YYYY-MM-DD HH:MM" UTC, or "-" for none. */
 static void fmt_when(double when, char *buf, size_t len) {
@@ -154,21 +156,60 @@ static void print_json(const classroll *c) {
     cJSON_Delete(root);
 }
 
+typedef struct {
+    const char *name, *device;
+    double ms;
+} board_entry;
+
+static int by_time(const void *a, const void *b) {
+    const board_entry *x = a, *y = b;
+    return x->ms < y->ms ? -1 : x->ms > y->ms ? 1 : strcmp(x->name, y->name);
+}
+
+/* Per chapter, the students whose chapter stands passed, by best time (their own timed runs). */
+static void print_board(const classroll *c) {
+    board_entry *e = calloc((size_t)(c->count ? c->count : 1), sizeof *e);
+    if (!e) return;
+    for (int k = 0; k < c->cat->count; k++) {
+        const lesson *l = &c->cat->items[k];
+        int n = 0;
+        for (int i = 0; i < c->count; i++) {
+            const classroll_student *s = &c->items[i];
+            const progress_chapter *pc = s->error[0] ? NULL : progress_find(&s->prog, l->id);
+            if (pc && s->state[k] == PROG_PASSED && pc->best_ms > 0)
+                e[n++] = (board_entry){s->name, pc->best_device, pc->best_ms};
+        }
+        char head[256];
+        util_textf(head, sizeof head, _("Chapter %d: %s"), l->number, cli_title(l));
+        printf("%s%s\n", k ? "\n" : "", head);
+        if (!n) printf("   %s\n", _("no one has passed it yet"));
+        qsort(e, (size_t)n, sizeof *e, by_time);
+        for (int i = 0; i < n; i++) {
+            printf("%3d. ", i + 1);
+            cli_cell(stdout, e[i].name, -24);
+            printf(" %10.3f ms  %s\n", e[i].ms, e[i].device);
+        }
+    }
+    free(e);
+}
+
 int cmd_class(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"csv", no_argument, 0, 'c'}, {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    int ch, csv = 0, json = 0;
+                                         {"board", no_argument, 0, 'b'}, {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int ch, csv = 0, json = 0, board = 0;
     while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (ch) {
         case 'c': csv = 1; break;
         case 'j': json = 1; break;
+        case 'b': board = 1; break;
         case 'h': fputs(_(class_usage), stdout); return 0;
         default: return cli_usage_error("class", _("unknown option %s"), argv[optind - 1]);
         }
     }
     if (optind >= argc) return cli_usage_error("class", "%s", _("give the students' workspaces (DIR...)"));
-    if (csv && json) return cli_usage_error("class", "%s", _("--csv and --json: choose one"));
-    class_format format = csv ? CLASS_CSV : json ? CLASS_JSON : CLASS_TABLE;
+    if (csv + json + board > 1) return cli_usage_error("class", "%s", _("--csv, --json and --board: choose one"));
+    class_format format = csv ? CLASS_CSV : json ? CLASS_JSON : board ? CLASS_BOARD : CLASS_TABLE;
     int rc = cli_load_catalog(cx); /* the instructor's own workspace is not needed, nor touched */
     if (rc) return rc;
     classroll roll;
@@ -183,6 +224,7 @@ int cmd_class(cli_ctx *cx, int argc, char **argv) {
     classroll_sort(&roll);
     if (format == CLASS_CSV) print_csv(&roll);
     else if (format == CLASS_JSON) print_json(&roll);
+    else if (format == CLASS_BOARD) print_board(&roll);
     else print_table(&roll);
     int unreadable = 0;
     for (int i = 0; i < roll.count; i++)

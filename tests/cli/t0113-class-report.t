@@ -24,7 +24,7 @@ def chapter(state, runs, best=0.0, hints=0):
                       "verdict": "passed" if state == "passed" else "failed"} for r in range(runs)]}
 for s in range(30):
     done = 9 if s == 0 else 0 if s == 1 else s % 9
-    chs = {ids[i]: chapter("passed", 2, 1.5 + i, hints=1) for i in range(done)}
+    chs = {ids[i]: chapter("passed", 2, 1.5 + i + s / 100, hints=1) for i in range(done)}
     if done < 9 and s != 1:
         chs[ids[done]] = chapter("failing", 3)
     write(os.path.join(tmp, "class", "s%02d" % s), chs)
@@ -79,6 +79,24 @@ after=$(cd "$tmp" && find class home -type f -exec md5sum {} + | sort)
 [ "$before" = "$after" ] && ok "class: no file in the workspaces changed, none was added (the damaged one is not set aside)" ||
   bad "class changed the workspaces" "$after"
 
+"$bin" class --board "$tmp/class" "$tmp/home" > "$tmp/board" 2>/dev/null
+if python3 - "$tmp/board" <<'PY'
+import re, sys
+boards, cur = {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r"Chapter (\d+): ", line)
+    if m:
+        cur = boards.setdefault(int(m.group(1)), [])
+    elif re.match(r" *\d+\. ", line):
+        cur.append(line.split()[1:3])
+assert len(boards) == 9, boards.keys()
+assert boards[9] == [["s00", "9.500"]], boards[9]
+assert boards[1][0] == ["s00", "1.500"] and boards[1][-1] == ["hana", "3.250"], boards[1]
+assert "changed" not in [n for n, _ in boards[1]] and "s01" not in [n for n, _ in boards[1]]
+assert [float(t) for _, t in boards[1]] == sorted(float(t) for _, t in boards[1])
+PY
+then ok "class --board: per chapter, the students who passed it, fastest first"
+else bad "class --board" "$(head -20 "$tmp/board")"; fi
 expect "class with two formats" 64 "choose one" -- "$bin" class --json "$tmp/class" --csv
 expect "class without a folder" 64 "give the students' workspaces" -- "$bin" class
 expect "class of a missing folder" 64 "is not a folder" -- "$bin" class "$tmp/nowhere"
