@@ -3,6 +3,7 @@
 #include "run/bench.h"
 #include "cli/cli.h"
 #include "course/catalog.h"
+#include "course/claims.h"
 #include "course/figsource.h"
 #include "run/engine.h"
 #include "gpumodel/gpumodel.h"
@@ -45,6 +46,10 @@ static const char *const validate_usage = N_(
     "                  results file at the precision written, or its paragraph\n"
     "                  or table carries a \"Source:\" label naming where it\n"
     "                  comes from (docs/authoring.md)\n"
+    "  claims          no sentence names the project's design notes (a document\n"
+    "                  outside the repository), and none says the chapter's\n"
+    "                  variant kernels are not kept while bench/variants/ holds\n"
+    "                  them\n"
     "  reference       the reference solution passes every visible test\n"
     "  starting file   the learner's starting file builds and runs on every\n"
     "                  visible test, and is wrong on at least one (a crash is\n"
@@ -58,8 +63,8 @@ static const char *const validate_usage = N_(
     "\n"
     "  --device SPEC    an index from `cltutor devices` or part of a device name\n"
     "  --timeout SEC    limit for each kernel run (default 20)\n"
-    "  --static         metadata, texts, hints and sources only: no kernel is\n"
-    "                   built or run\n"
+    "  --static         metadata, texts, hints, sources and claims only: no\n"
+    "                   kernel is built or run\n"
     "  --results DIR    the committed results (default: docs/results beside the\n"
     "                   course, when there is one)\n"
     "  --write-figures  write each %s afresh instead of checking it\n"
@@ -329,6 +334,34 @@ static void check_sources(validate_run *vr, const lesson *l) {
     free(notes);
 }
 
+/* ---- sentences the repository cannot back */
+
+static void check_claims(validate_run *vr, const lesson *l) {
+    static const char *const langs[] = {"en", "zh"};
+    char variants[1024];
+    claims_chapter_variants(vr->cx->paths.data, l->number, variants, sizeof variants);
+    char *notes = NULL;
+    int bad = 0;
+    for (int i = 0; i < 2; i++) {
+        char path[1400], name[64];
+        size_t len = 0;
+        lesson_text_path(l, langs[i], path, sizeof path);
+        char *md = util_read_file(path, &len);
+        if (!md) continue; /* the text check names it */
+        snprintf(name, sizeof name, "lesson.%s.md", langs[i]);
+        bad += claims_check_lesson(name, md, len, variants, &notes);
+        free(md);
+    }
+    if (bad)
+        result(vr, 0, "claims", notes, P_("%d sentence the repository cannot back:",
+                                          "%d sentences the repository cannot back:", (unsigned long long)bad), bad);
+    else
+        result(vr, 1, "claims", NULL, "%s",
+               variants[0] ? _("no design notes cited; no variant in bench/variants/ called lost")
+                           : _("no design notes cited"));
+    free(notes);
+}
+
 /* ---- kernels */
 
 /* Runs one file on one size, correctness only. Sets vr->fatal on a device or usage problem. */
@@ -546,6 +579,7 @@ static void validate_lesson(validate_run *vr, const lesson *l) {
     check_texts(vr, l);
     check_hints(vr, l);
     check_sources(vr, l);
+    check_claims(vr, l);
     if (vr->static_only) return;
     if (!meta_ok) {
         result(vr, 0, "kernels", NULL, "%s", _("not run: fix the metadata first"));
