@@ -4,6 +4,7 @@
 #include "grade/grade.h"
 #include "grade/grade_batch.h"
 #include "grade/grade_merge.h"
+#include "grade/grade_late.h"
 #include "grade/grade_report.h"
 #include "base/scratch.h"
 #include "run/confine.h"
@@ -68,6 +69,15 @@ static const char *const grade_usage = N_(
     "                       reference, both timed in this run (needs --device)\n"
     "  --visibility V       Gradescope visibility of each test: visible (default),\n"
     "                       hidden, after_due_date or after_published\n"
+    "  --due TIME           the due date: 2026-12-01 23:59 (local time),\n"
+    "                       2026-12-01T15:59Z or @SECONDS; the report says when the\n"
+    "                       submission was handed in (its newest file's time, an\n"
+    "                       archive's own) and how many days late\n"
+    "  --late-penalty PCT   with --due, percent of the score taken off per day or\n"
+    "                       part of a day late (default 0)\n"
+    "  --late-limit DAYS    with --due, no score past this many days late\n"
+    "  --submitted TIME     with --due, when this submission was handed in (what\n"
+    "                       a platform says), instead of its files' time\n"
     "  --hidden-inputs WHEN when students see the hidden tests' sizes and inputs:\n"
     "                       after_due_date (default: Gradescope shows those tests\n"
     "                       after the due date; PrairieLearn and CodeRunner name\n"
@@ -400,7 +410,7 @@ static int run_single(void *arg, const char *scratch) {
 
 enum { O_SEED = 256, O_ANALYSIS_SEED, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
        O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED,
-       O_EXERCISE_ONLY };
+       O_EXERCISE_ONLY, O_DUE, O_SUBMITTED, O_LATE_PENALTY, O_LATE_LIMIT };
 
 /* What the command line asked for. */
 typedef struct {
@@ -408,7 +418,7 @@ typedef struct {
     const char *dir, *output, *batch, *reports, *visibility, *kernel;
     grade_format fmt;
     grade_hidden hidden;
-    int plan, have_seed, have_format, csv, shard, shards, same_seed, exercise_only;
+    int plan, have_seed, have_format, csv, shard, shards, same_seed, exercise_only, late_options;
     double jobs, student_limit, pass;
 } grade_args;
 
@@ -428,17 +438,43 @@ static int parse_shard(const char *arg, grade_args *a) {
     return -1;
 }
 
+/* A due date's options into a; returns -1 to go on, else the exit status. */
+static int late_option(int ch, const char *arg, grade_args *a) {
+    double v;
+    switch (ch) {
+    case O_DUE:
+    case O_SUBMITTED:
+        if (grade_parse_time(arg, ch == O_DUE ? &a->o.due : &a->o.submitted) != 0)
+            return cli_usage_error("grade", _("%s '%s': give a date and time, e.g. 2026-12-01 23:59 (local time), "
+                                              "2026-12-01T15:59Z, or @SECONDS since 1970"),
+                                   ch == O_DUE ? "--due" : "--submitted", arg);
+        return -1;
+    case O_LATE_PENALTY:
+        if (cli_parse_double("grade", "--late-penalty", arg, 0, 100, &v)) return EXIT_USAGE;
+        a->o.late_penalty = v / 100;
+        a->late_options++;
+        return -1;
+    case O_LATE_LIMIT:
+        if (cli_parse_double("grade", "--late-limit", arg, 0, 3650, &v)) return EXIT_USAGE;
+        a->o.late_limit_days = (int)v;
+        a->late_options++;
+        return -1;
+    }
+    return -1;
+}
+
 /* One option into a; returns -1 to go on, else the exit status. */
 static int grade_option(int ch, const char *arg, grade_args *a) {
     double v;
+    if (ch >= O_DUE && ch <= O_LATE_LIMIT) return late_option(ch, arg, a);
     switch (ch) {
     case O_DIR: a->dir = arg; break;
     case O_FORMAT:
         a->have_format = 1;
         if (!strcmp(arg, "csv")) a->csv = 1;
         else if (grade_format_parse(arg, &a->fmt) != 0)
-            return cli_usage_error("grade", _("--format '%s': use text, json, junit, tap, gradescope, prairielearn or "
-                                              "coderunner (with --batch: csv or json)"), arg);
+            return cli_usage_error("grade", _("--format '%s': use text, json, junit, tap, gradescope, prairielearn, "
+                                              "coderunner or markdown (with --batch: csv or json)"), arg);
         break;
     case O_SCORE_ONLY: a->fmt = GF_SCORE; break;
     case O_KERNEL: a->kernel = arg; break;
@@ -507,6 +543,8 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         {"pass", required_argument, 0, O_PASS},        {"hidden-inputs", required_argument, 0, O_HIDDEN},
         {"shard", required_argument, 0, O_SHARD},      {"same-seed", no_argument, 0, O_SAME_SEED},
         {"exercise-only", no_argument, 0, O_EXERCISE_ONLY},
+        {"due", required_argument, 0, O_DUE},          {"submitted", required_argument, 0, O_SUBMITTED},
+        {"late-penalty", required_argument, 0, O_LATE_PENALTY}, {"late-limit", required_argument, 0, O_LATE_LIMIT},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int ch;
@@ -518,6 +556,11 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
     }
     if ((a->batch != NULL) + (a->dir != NULL) + (a->kernel != NULL) > 1)
         return cli_usage_error("grade", "%s", _("--batch, --dir and --kernel cannot be used together"));
+    if ((a->o.submitted > 0 || a->late_options) && a->o.due <= 0)
+        return cli_usage_error("grade", "%s", _("--submitted, --late-penalty and --late-limit need --due"));
+    if (a->o.submitted > 0 && a->batch)
+        return cli_usage_error("grade", "%s", _("--submitted is for one submission: in a batch each entry's own "
+                                                "time counts (an archive's, or the newest file of a folder)"));
     if (a->plan && a->fmt != GF_TEXT && a->fmt != GF_JSON)
         return cli_usage_error("grade", "%s", _("--plan prints text or, with --format json, JSON"));
     if (a->batch && a->fmt != GF_TEXT && a->fmt != GF_JSON)

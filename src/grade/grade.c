@@ -4,6 +4,7 @@
  * submission (grade_submission.c). */
 #define _GNU_SOURCE
 #include "grade/grade.h"
+#include "grade/grade_late.h"
 #include "grade/grade_model.h"
 #include "base/exitcode.h"
 #include "gpumodel/gpumodel.h"
@@ -39,6 +40,7 @@ void grade_options_defaults(grade_options *o) {
     o->timeout_s = 10;
     o->cpu_s = 0;          /* 0: 60 s for the runtime plus the wall limit on every CPU */
     o->memory_mb = 2048;
+    o->late_limit_days = -1;
 }
 
 uint64_t grade_fresh_seed(void) {
@@ -754,6 +756,7 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
             else r->n_failed++;
         }
     }
+    grade_apply_late(o, r);
     r->wall_s = util_now() - t0;
     return r->fatal ? -1 : 0;
 }

@@ -52,6 +52,14 @@ typedef struct {
     double score, max_score;
 } grade_chapter;
 
+/* A due date applied to a grade (grade_late): due 0 when there is none. */
+typedef struct {
+    double due, submitted;  /* Unix times; submitted 0: unknown (then nothing is taken off) */
+    int days;               /* days or parts of days late; 0 on time */
+    double penalty;         /* the fraction of the score taken off, 0..1 */
+    double raw_score;       /* the score before */
+} grade_late;
+
 typedef struct {
     char submission[1024];
     char student[256];
@@ -69,6 +77,7 @@ typedef struct {
     int n_tests, n_passed, n_failed, n_skipped;
     int fatal;            /* 0, or the exit status of a grader failure (64 usage, 69 no device) */
     char fatal_msg[512];
+    grade_late late;      /* the due date and what it took off score (score is after it) */
 } grade_result;
 
 typedef struct {
@@ -91,6 +100,11 @@ typedef struct {
     const char *only;                   /* NULL, or test ids separated by commas: run just those */
     const char *cache_root;             /* compiled kernels' cache, one folder per kernel text; NULL:
                                          * ~/.cache/cltutor/kernels */
+    double due;                         /* the due date (Unix time); 0: none */
+    double submitted;                   /* when it was handed in (a platform says); 0: the files' newest
+                                         * modification time */
+    double late_penalty;                /* the fraction of the score taken off per day late, 0..1 */
+    int late_limit_days;                /* past this many days late nothing is earned; -1: no limit */
     int threads;                        /* untimed tests of a chapter run side by side on this many
                                          * threads; 0: one per CPU, at most 4 (a batch sets 1 per student
                                          * when its jobs fill the CPUs) */

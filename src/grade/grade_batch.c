@@ -5,6 +5,7 @@
 #include "base/scratch.h"
 #include "base/csv.h"
 #include "base/util.h"
+#include "grade/grade_late.h"
 #include "grade/grade_unpack.h"
 #include "text/i18n.h"
 
@@ -88,6 +89,8 @@ static int grade_child(const grade_options *base, grade_batch_row *row, const ch
                        const grade_report_style *st, int progress_fd) {
     grade_options o = *base;
     o.submission = row->dir;
+    if (base->due > 0 && !o.submitted && row->archive) /* unpacked files are new: the archive's own time */
+        o.submitted = grade_submission_time(row->entry);
     o.student = row->student;
     o.seed = row->seed;
     o.analysis_seed = grade_analysis_seed(base); /* the batch's: every student measured at the same sizes */

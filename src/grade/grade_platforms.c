@@ -4,6 +4,7 @@
  * CodeGrade's capture), and Markdown feedback a batch writes per student. */
 #define _GNU_SOURCE
 #include "grade/grade_report.h"
+#include "grade/grade_late.h"
 #include "base/util.h"
 #include "text/i18n.h"
 
@@ -212,6 +213,9 @@ char *grade_render_feedback(const grade_result *r, const grade_report_style *st)
     util_sappend(&out, "**");
     util_sappend(&out, _("Total: %s / %s"), a, b);
     util_sappend(&out, "**\n");
+    char late[400];
+    grade_late_sentence(&r->late, late, sizeof late);
+    if (late[0]) util_sappend(&out, "\n%s\n", late);
     if (withheld(st))
         util_sappend(&out, "\n%s\n", _("The hidden tests' sizes and inputs are shown after the due date."));
     for (int i = 0; i < r->n_chapters; i++) {

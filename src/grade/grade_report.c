@@ -2,6 +2,7 @@
  * (the other platforms' results are in grade_platforms.c). */
 #define _GNU_SOURCE
 #include "grade/grade_report.h"
+#include "grade/grade_late.h"
 #include "run/report.h"
 #include "base/util.h"
 #include "text/i18n.h"
@@ -135,6 +136,19 @@ cJSON *grade_report_json(const grade_result *r, const grade_report_style *st) {
     cJSON_AddNumberToObject(o, "passed", r->n_passed);
     cJSON_AddNumberToObject(o, "failed", r->n_failed);
     cJSON_AddNumberToObject(o, "skipped", r->n_skipped);
+    if (r->late.due > 0) {
+        char t[32];
+        cJSON *late = cJSON_AddObjectToObject(o, "late");
+        grade_format_time(r->late.due, t, sizeof t);
+        cJSON_AddStringToObject(late, "due", t);
+        if (r->late.submitted > 0) {
+            grade_format_time(r->late.submitted, t, sizeof t);
+            cJSON_AddStringToObject(late, "submitted", t);
+        } else cJSON_AddNullToObject(late, "submitted");
+        cJSON_AddNumberToObject(late, "days", r->late.days);
+        cJSON_AddNumberToObject(late, "penalty", round(r->late.penalty * 1e4) / 1e4);
+        cJSON_AddNumberToObject(late, "raw_score", pts(r->late.raw_score));
+    }
     cJSON *chs = cJSON_AddArrayToObject(o, "chapters");
     for (int i = 0; i < r->n_chapters; i++) {
         const grade_chapter *ch = &r->chapters[i];
@@ -221,6 +235,9 @@ static char *render_text(const grade_result *r, const grade_report_style *st) {
     util_sappend(&out, _("Limits per test: %g s wall, %ld s CPU, %ld MB memory"), r->timeout_s, r->cpu_s,
                  r->memory_mb);
     util_sappend(&out, "\n");
+    char late[400];
+    grade_late_sentence(&r->late, late, sizeof late);
+    if (late[0]) util_sappend(&out, "%s\n", late);
     if (r->fatal) {
         util_sappend(&out, "\n");
         /* TRANSLATORS: the first and second %s turn red on and off around "The grader could not run:"; the
@@ -577,6 +594,9 @@ static char *render_gradescope(const grade_result *r, const grade_report_style *
         grade_format_points(r->score, a, sizeof a);
         grade_format_points(r->max_score, b, sizeof b);
         util_sappend(&summary, _("Total: %s / %s"), a, b);
+        char late[400];
+        grade_late_sentence(&r->late, late, sizeof late);
+        if (late[0]) util_sappend(&summary, "\n%s", late);
     }
     cJSON_AddNumberToObject(o, "execution_time", (int)ceil(r->wall_s));
     cJSON_AddStringToObject(o, "output", summary ? summary : "");
