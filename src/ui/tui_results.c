@@ -41,6 +41,7 @@ static void wrap_text(st_doc *out, int width, int style, const char *text, const
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);
 static void printed_lines(st_doc *out, const char *title, const char *text);
 static void fmt_when(double when, char *buf, size_t len);
+static const char *note_text(const char *note, char *buf, size_t len);
 
 static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
 
@@ -103,7 +104,7 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
 /* The chapter's checklist: every visible test, the race check, the technique. */
 static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
     const verdict *v = in->verdict;
-    st_doc_add(out);
+    if (out->n > 0) st_doc_add(out);
     int tests = 0, tests_ok = 0, pending = 0;
     for (int i = 0; i < v->n; i++) {
         if (v->items[i].kind == VK_TEST) {
@@ -149,7 +150,16 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     if (!r) {
         if (in->running) st_doc_addf(out, ST_DIM, "%s", _("Running… the result appears here."));
-        else if (in->last_run) {
+        else if (in->verdict) verdict_doc(in, width, out); /* a check (C) of this file, with no run of it yet */
+        else if (in->last_run && in->last_run->verdict == PV_FAILED) {
+            char when[32], buf[600], nb[300];
+            fmt_when(in->last_run->when, when, sizeof when);
+            const char *note = in->last_run->verdict_note[0] ? note_text(in->last_run->verdict_note, nb, sizeof nb)
+                                                             : _("not passed");
+            snprintf(buf, sizeof buf, _("Your last check (%s) did not pass the chapter: %s. Press C to check it "
+                                        "again, r to run it, or e to edit it."), when, note);
+            wrap_text(out, width, ST_WARN, buf, "");
+        } else if (in->last_run) {
             char when[32], buf[300], med[32];
             fmt_when(in->last_run->when, when, sizeof when);
             st_fmt_ms(med, sizeof med, in->last_run->median_ms);
@@ -231,7 +241,49 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         printed_lines(out, _("Printed while the kernel ran (the last lines):"), r->worker_output);
 }
 
-void tui_results_check(const tui_results_in *in, int width, st_doc *out) { check_doc(in, width, out, 1); }
+/* The checklist's visible tests for the Check tab: how many match, and
+ * each one that does not, with what its run found. */
+static void verdict_tests_doc(const tui_results_in *in, int width, st_doc *out) {
+    const verdict *v = in->verdict;
+    int tests = 0, tests_ok = 0, failed = 0, pending = 0;
+    for (int i = 0; i < v->n; i++) {
+        if (v->items[i].kind != VK_TEST) continue;
+        tests++;
+        tests_ok += v->items[i].outcome == VO_PASS;
+        failed += v->items[i].outcome == VO_FAIL;
+        pending += v->items[i].outcome == VO_PENDING;
+    }
+    if (tests == 0) return;
+    if (out->n > 0) st_doc_add(out);
+    st_line *l = st_doc_add(out);
+    const char *mark = failed ? (in->utf8 ? "✗" : "x") : pending ? (in->utf8 ? "·" : "-") : (in->utf8 ? "✓" : "+");
+    st_line_addf(l, failed ? ST_ERR : pending ? ST_DIM : ST_OK, "%s ", mark);
+    st_line_addf(l, ST_NORMAL | ST_A_BOLD, _("%d of %d visible tests"), tests_ok, tests);
+    if (pending && in->verdict_running) st_line_addf(l, ST_DIM, " · %s", _("Checking the whole chapter…"));
+    for (int i = 0; i < v->n; i++) {
+        const verdict_item *it = &v->items[i];
+        if (it->kind != VK_TEST || it->outcome != VO_FAIL) continue;
+        char head[256];
+        verdict_headline(it->headline, head, sizeof head);
+        l = st_doc_add(out);
+        st_line_addf(l, ST_ERR, "  %s ", in->utf8 ? "✗" : "x");
+        st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, head);
+        if (it->line > 0) l->tag = it->line;
+        wrap_text(out, width, ST_DIM, it->detail, "    ");
+    }
+    if (failed)
+        wrap_text(out, width, ST_DIM, _("S runs the kernel at one of these sizes, with its differing values here."), "");
+}
+
+void tui_results_check(const tui_results_in *in, int width, st_doc *out) {
+    const engine_report *r = in->rep;
+    if (in->verdict && (!r || !r->has_output)) { /* checked (C) but not run: the checklist's tests are the evidence */
+        verdict_tests_doc(in, width, out);
+        return;
+    }
+    check_doc(in, width, out, 1);
+    if (in->verdict) verdict_tests_doc(in, width, out);
+}
 
 static void printed_lines(st_doc *out, const char *title, const char *text) {
     st_doc_addf(out, ST_DIM, "%s", title);
@@ -248,7 +300,10 @@ static void printed_lines(st_doc *out, const char *title, const char *text) {
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary) {
     const engine_report *r = in->rep;
     if (!r || !r->has_output) {
-        st_doc_addf(out, ST_DIM, "%s", r ? _("No output to compare: the kernel did not finish.") : _("Not run yet."));
+        if (!r && in->last_run) /* run or checked before (the header tells how it went), not since the course opened */
+            wrap_text(out, width, ST_DIM, _("Not run since the course opened: press r to run your kernel and see its "
+                                            "values against the golden reference here, or C to check the whole chapter."), "");
+        else st_doc_addf(out, ST_DIM, "%s", r ? _("No output to compare: the kernel did not finish.") : _("Not run yet."));
         return;
     }
     const verify_report *vr = &r->verify;

@@ -572,7 +572,7 @@ int ui_app_collect(ui_app *a) {
     tui_jobs_drain(&a->jobs);
     ui_app_handle_jobs(a);
     if (a->in_chapter && a->ch.vd_id && a->ch.vd && tui_jobs_verdict_live(&a->jobs, a->ch.vd_id, a->ch.vd))
-        a->ch.tab_dirty[TAB_RESULT] = 1;
+        a->ch.tab_dirty[TAB_RESULT] = a->ch.tab_dirty[TAB_CHECK] = 1;
     return 1;
 }
 

@@ -280,7 +280,7 @@ void ui_chapter_finish_verdict(ui_app *a, tui_job *job) {
     c->vd_id = 0;
     if (!job->vd || job->vd->cancelled) return;
     if (c->vd) *c->vd = *job->vd;
-    c->tab_dirty[TAB_RESULT] = c->tab_dirty[TAB_TIMING] = 1; /* a failed race check takes the timing back */
+    c->tab_dirty[TAB_RESULT] = c->tab_dirty[TAB_CHECK] = c->tab_dirty[TAB_TIMING] = 1; /* a failed race check takes the timing back */
     if (c->kernel_ro) return;
     int was = 0;
     progress_chapter *pc = progress_get(&a->prog, c->l->id, 0);

@@ -1,0 +1,40 @@
+#!/bin/sh
+# A learner's first hour: the chapter check (C) seen alike in every tab, the checklist in the learner's words and language, the compiler's messages naming the learner's file.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, ok, finish (TAP)
+. "$here/lib.sh"      # tmux, start, keys, idle, check, check_not, $ws
+ex6="$ws/exercises/06-constant/histogram.cl"
+
+# ---- C on the untouched starting file (no run of it): every tab tells the same check
+for lang in en zh; do
+  rm -rf "$ws"
+  if [ "$lang" = zh ]; then start LANGUAGE=zh_CN; else start LANGUAGE=en; fi
+  keys 6
+  wait_for "histogram.cl" 10
+  keys C
+  idle 300 || bad "$lang: the check ends"
+  keys 2
+  if [ "$lang" = en ]; then
+    check "$lang: after C, the Check tab shows the checklist's tests" "visible tests" "size 1000x16x64: Wrong result"
+    check_not "$lang: after C, the Check tab does not say it was not run" "Not run yet"
+    keys 1
+    check "$lang: after C, the Result tab shows the checklist" "The chapter is not passed yet:" "visible tests"
+    check_not "$lang: after C, the Result tab does not call the failing check a pass" "passed. Press r"
+  else
+    check "$lang: after C, the Check tab shows the checklist's tests" "可见测试通过" "规模 1000x16x64：结果错误"
+    check_not "$lang: after C, the Check tab does not say it was not run" "尚未运行"
+    keys 1
+    check "$lang: after C, the Result tab shows the checklist" "本章尚未通过" "可见测试通过"
+  fi
+  check "$lang: the header says failing" "✗"
+done
+
+# ---- the course again: the last check is remembered as it went
+start LANGUAGE=en
+keys 6
+wait_for "histogram.cl" 10
+check "restarted: the Result tab says the last check did not pass" "did not pass the chapter" "1000x16x64"
+keys 2
+check "restarted: the Check tab says what to do" "Not run since the course opened"
+
+finish
