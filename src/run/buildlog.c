@@ -16,6 +16,16 @@ static int runtime_file_name(const char *start, size_t len) {
     return len > 3 && !strncmp(start + len - 3, ".cl", 3);
 }
 
+/* The severity a line starts with ("error" for "error: ..."), or NULL. */
+static const char *severity_prefix(const char *p, size_t len) {
+    static const char *const sev[] = {"fatal error", "error", "warning", "note", "remark"};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(sev); i++) {
+        size_t n = strlen(sev[i]);
+        if (len > n + 2 && !strncmp(p, sev[i], n) && p[n] == ':' && p[n + 1] == ' ') return sev[i];
+    }
+    return NULL;
+}
+
 /* A string that grows at its end in amortised constant time per byte. */
 typedef struct {
     char *s;
@@ -82,8 +92,12 @@ char *buildlog_rewrite(const char *log, const char *display, int *line, int *col
         /* find "NAME:LINE:COL" (and PoCL's "<Spelling=NAME:LINE:COL>") */
         const char *q = p;
         size_t qlen = len;
-        int err_prefix = len > 7 && !strncmp(q, "error: ", 7) && memmem(q + 7, len - 7, ".cl:", 4);
-        if (err_prefix) { q += 7; qlen -= 7; }
+        /* PoCL puts the severity first: "warning: /tmp/.../tempfile_X.cl:4:29: text" */
+        const char *sev = severity_prefix(q, len);
+        size_t slen = sev ? strlen(sev) + 2 : 0;
+        if (sev && !memmem(q + slen, len - slen, ".cl:", 4)) sev = NULL;
+        if (sev) { q += slen; qlen -= slen; }
+        int err_prefix = sev && !strcmp(sev, "error");
         int ln = 0, cn = 0;
         size_t used = rewrite_location(&out, q, qlen, display, &ln, &cn);
         if (used) {
@@ -104,7 +118,10 @@ char *buildlog_rewrite(const char *log, const char *display, int *line, int *col
                     out.s[mark] = '\0';
                 }
             }
-            if (err_prefix) log_puts(&out, ": error");
+            if (sev) {
+                log_puts(&out, ": ");
+                log_puts(&out, sev);
+            }
             log_put(&out, rest, rlen);
             log_puts(&out, "\n");
             if (line && !*line && (err_prefix || memmem(rest, rlen, "error", 5))) {

@@ -37,4 +37,20 @@ check "restarted: the Result tab says the last check did not pass" "did not pass
 keys 2
 check "restarted: the Check tab says what to do" "Not run since the course opened"
 
+# ---- a correct kernel without the chapter's technique (chapter 5's), with a
+# compiler warning: the Build tab names the learner's file, the checklist
+# speaks the learner's words, and L turns all of it into the other language
+rm -rf "$ws"
+start LANGUAGE=en
+keys 6
+wait_for "histogram.cl" 10
+sed 's/^\(    int lid = get_local_id(0);\)$/\1 unsigned q = 0; if (q = 2) {}/' "$root/kernels/05-local/histogram.cl" > "$ex6.new"
+mv "$ex6.new" "$ex6"
+wait_any 60 "run 1" || bad "the saved kernel runs"
+idle 300 || bad "its checklist ends"
+keys 3
+check "Build tab: a warning names the learner's file" "exercises/06-constant/histogram.cl:22:" "warning"
+check_not "Build tab: no worker's scratch folder" "cltutor-worker"
+check_not "Build tab: no runtime's temporary file" "tempfile"
+
 finish

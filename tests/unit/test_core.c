@@ -232,6 +232,15 @@ START_TEST(build_log_names_the_learners_file) {
     ck_assert_int_eq(line, 4);
     ck_assert_int_eq(col, 29);
     free(out);
+    /* every severity PoCL puts first, not only errors: no worker's scratch folder is shown */
+    out = buildlog_rewrite("warning: /tmp/cltutor-worker-bgSz5K/cache/tempfile_JIDKjA.cl:25:55: using the result of an "
+                           "assignment as a condition\nnote: /tmp/cltutor-worker-bgSz5K/cache/tempfile_JIDKjA.cl:25:55: "
+                           "place parentheses\n",
+                           "exercises/06-constant/histogram.cl", &line, &col);
+    ck_assert_str_eq(out, "exercises/06-constant/histogram.cl:25:55: warning: using the result of an assignment as a "
+                          "condition\nexercises/06-constant/histogram.cl:25:55: note: place parentheses");
+    ck_assert_int_eq(line, 0);
+    free(out);
     out = buildlog_rewrite("<kernel>:12:3: warning: unused\n<kernel>:15:7: error: bad thing\n", "k.cl",
                                    &line, &col);
     ck_assert_str_eq(out, "k.cl:12:3: warning: unused\nk.cl:15:7: error: bad thing");
