@@ -15,6 +15,7 @@ typedef struct {
     technique_op op;
     double threshold;
     const char *what;
+    const char *phrase;
 } metric_info;
 
 static technique_op op_of(const char *s) {
@@ -23,14 +24,24 @@ static technique_op op_of(const char *s) {
 
 static metric_info info_of(technique_metric m) {
     switch (m) {
-#define TQ_INFO(e, name, op, thr, what) case e: return (metric_info){name, op_of(op), thr, what};
+#define TQ_INFO(e, name, op, thr, what, phrase) case e: return (metric_info){name, op_of(op), thr, what, phrase};
         TECHNIQUE_METRICS(TQ_INFO)
 #undef TQ_INFO
-    default: return (metric_info){"?", TQ_GE, 0, "?"};
+    default: return (metric_info){"?", TQ_GE, 0, "?", "?"};
     }
 }
 
 const char *technique_metric_name(technique_metric m) { return info_of(m).name; }
+
+const char *technique_metric_phrase(technique_metric m) { return info_of(m).phrase; }
+
+int technique_metric_lookup(const char *name, size_t len) {
+    for (int m = 0; m < TQ_N_METRICS; m++) {
+        const char *n = info_of((technique_metric)m).name;
+        if (strlen(n) == len && !strncmp(n, name, len)) return m;
+    }
+    return -1;
+}
 
 const char *technique_op_text(technique_op op) {
     static const char *const text[] = {">=", "<=", ">", "<"};
@@ -230,7 +241,7 @@ static void set_where(technique_result *r, const gm_kernel *k, const gm_access *
  * English (N_), translated here with the rest. */
 static void finish(technique_result *r, const technique_check *c, const char *measured, const char *advice) {
     r->met = r->measured && compare(r->value, c->op, c->threshold);
-    const char *name = technique_metric_name(c->metric), *op = technique_op_text(c->op);
+    const char *name = _(technique_metric_phrase(c->metric)), *op = technique_op_text(c->op);
     if (r->met && c->kernel[0])
         util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s in kernel %s %s %g."), measured, name,
                    c->kernel, op, c->threshold);

@@ -8,33 +8,49 @@
 #include "gpumodel/gm_cost.h"
 
 /* The metrics a chapter's `technique` key may name: X(enum, name, default
- * operator, default threshold, what it measures). Shares are of bytes (loads)
- * or executions (atomics); "significant" instructions carry at least
+ * operator, default threshold, what it measures, the figure in a learner's
+ * words: English, N_, translated where it is shown). Shares are of bytes
+ * (loads) or executions (atomics); "significant" instructions carry at least
  * TECHNIQUE_SIGNIFICANT of their kind's traffic, so that cheap extra accesses
  * cannot dilute a slow one. */
 #define TECHNIQUE_METRICS(X)                                                                                     \
-    X(TQ_LOCAL_MEMORY, "local_memory", ">=", 1, "bytes of __local memory the kernel uses")                      \
-    X(TQ_CONSTANT_ARGS, "constant_args", ">=", 1, "kernel arguments in __constant memory")                      \
-    X(TQ_COALESCING, "coalescing", ">=", 0.6, "least efficient significant global load or store")               \
-    X(TQ_COALESCED_LOADS, "coalesced_loads", ">=", 0.6, "least efficient significant global load")              \
-    X(TQ_COALESCED_STORES, "coalesced_stores", ">=", 0.6, "least efficient significant global store")           \
-    X(TQ_WIDE_LOADS, "wide_loads", ">=", 0.25, "share of global and constant load bytes read 16 bytes at a time")\
-    X(TQ_LOCAL_LOADS, "local_loads", ">=", 0.3, "share of all load bytes read from __local memory")             \
+    X(TQ_LOCAL_MEMORY, "local_memory", ">=", 1, "bytes of __local memory the kernel uses",                      \
+      N_("bytes of __local memory used"))                                                                       \
+    X(TQ_CONSTANT_ARGS, "constant_args", ">=", 1, "kernel arguments in __constant memory",                      \
+      N_("__constant arguments"))                                                                               \
+    X(TQ_COALESCING, "coalescing", ">=", 0.6, "least efficient significant global load or store",               \
+      N_("efficiency of the least coalesced global access"))                                                    \
+    X(TQ_COALESCED_LOADS, "coalesced_loads", ">=", 0.6, "least efficient significant global load",              \
+      N_("efficiency of the least coalesced global load"))                                                      \
+    X(TQ_COALESCED_STORES, "coalesced_stores", ">=", 0.6, "least efficient significant global store",           \
+      N_("efficiency of the least coalesced global store"))                                                     \
+    X(TQ_WIDE_LOADS, "wide_loads", ">=", 0.25, "share of global and constant load bytes read 16 bytes at a time",\
+      N_("share of loaded bytes read 16 bytes at a time"))                                                      \
+    X(TQ_LOCAL_LOADS, "local_loads", ">=", 0.3, "share of all load bytes read from __local memory",             \
+      N_("share of loaded bytes read from __local memory"))                                                     \
     X(TQ_CONSTANT_BROADCASTS, "constant_broadcasts", ">=", 0.3,                                                  \
-      "share of all load bytes read from __constant memory as broadcasts")                                      \
-    X(TQ_LOCAL_ATOMICS, "local_atomics", ">=", 0.9, "share of atomic updates made on __local memory")          \
-    X(TQ_BANK_CONFLICTS, "bank_conflicts", "<=", 1.5, "worst bank-conflict degree of a significant __local access")\
-    X(TQ_ACTIVE_LANES, "active_lanes", ">=", 8, "work-items of a warp taking part in a memory request, on average")\
-    X(TQ_LOCAL_OPS, "local_ops_per_element", "<=", 6, "__local loads and stores per element read from global memory") \
+      "share of all load bytes read from __constant memory as broadcasts",                                      \
+      N_("share of loaded bytes broadcast from __constant memory"))                                             \
+    X(TQ_LOCAL_ATOMICS, "local_atomics", ">=", 0.9, "share of atomic updates made on __local memory",          \
+      N_("share of atomic updates made in __local memory"))                                                     \
+    X(TQ_BANK_CONFLICTS, "bank_conflicts", "<=", 1.5, "worst bank-conflict degree of a significant __local access",\
+      N_("worst __local bank conflict (ways)"))                                                                 \
+    X(TQ_ACTIVE_LANES, "active_lanes", ">=", 8, "work-items of a warp taking part in a memory request, on average",\
+      N_("work-items of 32 taking part in each memory request"))                                                \
+    X(TQ_LOCAL_OPS, "local_ops_per_element", "<=", 6, "__local loads and stores per element read from global memory",\
+      N_("__local loads and stores per element read"))                                                          \
     X(TQ_GLOBAL_LOADS_VS_PREV, "global_loads_vs_previous", "<=", 0.7,                                          \
-      "global load bytes, as a share of the previous chapter's reference at the same size")                       \
+      "global load bytes, as a share of the previous chapter's reference at the same size",                     \
+      N_("global load bytes as a share of the previous chapter's reference's"))                                 \
     X(TQ_LOAD_REQUESTS_VS_PREV, "load_requests_vs_previous", "<=", 0.8,                                        \
-      "global and __constant load requests, as a share of the previous chapter's reference at the same size")    \
+      "global and __constant load requests, as a share of the previous chapter's reference at the same size",  \
+      N_("load requests as a share of the previous chapter's reference's"))                                     \
     X(TQ_COST, "cost", "<=", 1.25,                                                                              \
-      "modelled GPU cost (gm_cost), as a multiple of the chapter's reference's at the same size and input")
+      "modelled GPU cost (gm_cost), as a multiple of the chapter's reference's at the same size and input",     \
+      N_("modelled GPU cost as a multiple of the reference's"))
 
 typedef enum {
-#define TQ_ENUM(e, name, op, thr, what) e,
+#define TQ_ENUM(e, name, op, thr, what, phrase) e,
     TECHNIQUE_METRICS(TQ_ENUM)
 #undef TQ_ENUM
     TQ_N_METRICS
@@ -62,6 +78,11 @@ typedef struct {
 int technique_parse(const char *spec, technique_check *out, int max, char *err, size_t errlen);
 
 const char *technique_metric_name(technique_metric m);
+/* The figure in a learner's words (English: translate it with _()), as in
+ * "share of loaded bytes broadcast from __constant memory". */
+const char *technique_metric_phrase(technique_metric m);
+/* The metric a name (as a chapter or a headline writes it) means, or -1. */
+int technique_metric_lookup(const char *name, size_t len);
 const char *technique_op_text(technique_op op);
 
 /* A stable id for reports and weights: "technique.coalesced_loads", "technique.bank_conflicts.transpose". */

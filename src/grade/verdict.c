@@ -215,14 +215,26 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
     else set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
 }
 
+/* A technique's "METRIC = VALUE" with the metric in the learner's words
+ * (technique_metric_phrase), the figure kept. */
+static const char *measure_text(const char *s, char *buf, size_t len) {
+    const char *eq = strstr(s, " = ");
+    int m = eq ? technique_metric_lookup(s, (size_t)(eq - s)) : -1;
+    if (m < 0) return s;
+    /* TRANSLATORS: a technique check's figure: what it measures in words, then its value */
+    util_textf(buf, len, _("%s = %s"), _(technique_metric_phrase((technique_metric)m)), eq + 3);
+    return buf;
+}
+
 const char *verdict_headline(const char *headline, char *buf, size_t len) {
     /* a technique's "Met: METRIC = VALUE" (verdict_technique), else a headline as written */
+    char measure[256];
     if (!strncmp(headline, "Met: ", 5))
         /* TRANSLATORS: a technique check's result; %s is its measure and value, as in "active_lanes = 30.7" */
-        snprintf(buf, len, _("Met: %s"), headline + 5);
+        util_textf(buf, len, _("Met: %s"), measure_text(headline + 5, measure, sizeof measure));
     else if (!strncmp(headline, "Not met: ", 9))
         /* TRANSLATORS: a technique check's result; %s is its measure and value, as in "active_lanes = 3.2" */
-        snprintf(buf, len, _("Not met: %s"), headline + 9);
+        util_textf(buf, len, _("Not met: %s"), measure_text(headline + 9, measure, sizeof measure));
     else
         snprintf(buf, len, "%s", _(headline));
     return buf;

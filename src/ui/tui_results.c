@@ -6,6 +6,7 @@
 #include "text/diag.h"
 #include "run/report.h"
 #include "text/i18n.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -130,17 +131,24 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
     for (int i = 0; i < v->n; i++) {
         const verdict_item *it = &v->items[i];
         if (it->kind == VK_TEST && it->outcome != VO_FAIL) continue;
-        l = st_doc_add(out);
         int style = it->outcome == VO_PASS ? ST_OK : it->outcome == VO_FAIL ? ST_ERR : ST_DIM;
         const char *mark = it->outcome == VO_PASS ? ok : it->outcome == VO_FAIL ? bad : wait;
-        st_line_addf(l, style, "  %s ", mark);
-        char name[256], head[256];
+        char name[256], head[256], text[600];
         verdict_item_name(it, name, sizeof name);
         verdict_headline(it->headline, head, sizeof head);
-        if (it->kind == VK_TEST) st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, head);
-        else if (it->outcome == VO_PENDING) st_line_addf(l, ST_NORMAL, "%s", name);
-        else st_line_addf(l, ST_NORMAL, _("%s: %s"), name, head);
-        if (it->line > 0) l->tag = it->line;
+        if (it->kind == VK_TEST) util_textf(text, sizeof text, _("size %s: %s"), it->size, head);
+        else if (it->outcome == VO_PENDING) util_textf(text, sizeof text, "%s", name);
+        else util_textf(text, sizeof text, _("%s: %s"), name, head);
+        /* wrapped, so that the figure at its end shows at any width */
+        st_para p;
+        st_para_init(&p);
+        st_para_add(&p, style, mark, strlen(mark));
+        st_para_add(&p, ST_NORMAL, " ", 1);
+        st_para_add(&p, ST_NORMAL, text, strlen(text));
+        int first = out->n;
+        st_para_wrap(&p, width, "  ", "    ", ST_NORMAL, out);
+        st_para_free(&p);
+        if (it->line > 0 && first < out->n) out->lines[first].tag = it->line;
         if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
     }
     (void)pending;
@@ -530,11 +538,15 @@ static const char *note_text(const char *note, char *buf, size_t len) {
     for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
         if (!strcmp(note, sentences[i])) return _(sentences[i]);
     const char *sep = NULL;
-    for (const char *p = strstr(note, ": "); p; p = strstr(p + 1, ": ")) sep = p; /* names may hold ": " */
+    for (const char *p = strstr(note, ": "); p; p = strstr(p + 1, ": ")) {
+        sep = p; /* names may hold ": " */
+        if (!strncmp(p + 2, "Met: ", 5) || !strncmp(p + 2, "Not met: ", 9)) break; /* a technique's figure follows */
+    }
     if (!sep) return note;
-    char name[sizeof ((progress_run *)0)->verdict_note];
+    char name[sizeof ((progress_run *)0)->verdict_note], head[256];
     snprintf(name, sizeof name, "%.*s", (int)(sep - note), note);
-    const char *tn = _(name), *th = _(sep + 2);
+    const char *tn = _(name), *th = verdict_headline(sep + 2, head, sizeof head);
+    if (!strcmp(th, sep + 2)) th = sep + 2;
     if (tn == name && th == sep + 2) return note; /* neither part is a message */
     snprintf(buf, len, _("%s: %s"), tn, th);
     return buf;

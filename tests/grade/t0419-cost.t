@@ -17,14 +17,14 @@ fi
 "$bin" check 7 --kernel "$cheats/ch07-merge-only.cl" > "$tmp/merge.txt" 2>&1
 rc=$?
 merge_line=$(grep -n 'atomic_inc(&mine\[v.s0\])' "$cheats/ch07-merge-only.cl" | head -n 1 | cut -d: -f1)
-if [ $rc -eq 1 ] && grep -q "FAIL technique .*costs a GPU no more than the reference: Not met: cost = " "$tmp/merge.txt" &&
+if [ $rc -eq 1 ] && grep -q "FAIL technique .*costs a GPU no more than the reference: Not met: modelled GPU cost as a multiple of the reference.s = " "$tmp/merge.txt" &&
    grep -q "What costs most beyond it is __local atomics, at line $merge_line of kernel 'histogram': 32 passes an atomic request, where the reference's take 1" "$tmp/merge.txt"; then
   ok "check 7: the starting file with only the merge fails the cost, naming line $merge_line and its 32 passes a request"
 else bad "check 7 of the merge-only kernel (exit $rc)" "$(cat "$tmp/merge.txt")"; fi
 expect "check 7: 32 copies without the padding fail the cost (bank passes)" 1 \
-  "FAIL technique .*Not met: cost = " -- "$bin" check 7 --kernel "$cheats/ch07-copies-unpadded.cl"
+  "FAIL technique .*Not met: modelled GPU cost as a multiple of the reference.s = " -- "$bin" check 7 --kernel "$cheats/ch07-copies-unpadded.cl"
 expect "check 7: the starting file with every step done passes (written apart from the reference)" 0 \
-  "ok   technique .*Met: cost = " -- "$bin" check 7 --kernel "$k/ch07-copies-padded.cl"
+  "ok   technique .*Met: modelled GPU cost as a multiple of the reference.s = " -- "$bin" check 7 --kernel "$k/ch07-copies-padded.cl"
 expect "check 7: the chapter's beyond kernel (bin-major) passes" 0 "Chapter passed" -- \
   "$bin" check 7 --kernel "$root/kernels/07-bank-conflicts/bin-major.cl"
 

@@ -52,5 +52,9 @@ keys 3
 check "Build tab: a warning names the learner's file" "exercises/06-constant/histogram.cl:22:" "warning"
 check_not "Build tab: no worker's scratch folder" "cltutor-worker"
 check_not "Build tab: no runtime's temporary file" "tempfile"
+keys 1
+keys z
+check "checklist: the technique's figure in the learner's words" "Not met: share of loaded bytes broadcast from" "memory = 0"
+check_not "checklist: no metric's name" "constant_broadcasts"
 
 finish
