@@ -75,7 +75,7 @@ $(BUILD)/cltutor: $(MODEL_OBJ) $(APP_OBJ) | translations
 # takes the messages from the source again and merges them into each .po.
 LINGUAS  = $(basename $(notdir $(wildcard po/*.po)))
 MO_FILES = $(LINGUAS:%=$(BUILD)/locale/%/LC_MESSAGES/cltutor.mo)
-XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=P_:1,2 --keyword=set_msg:4 --keyword=set_item:4 --keyword=prob_fail:4 --keyword=add_item:4 --keyword=verify_init:2 --add-comments=TRANSLATORS: \
+XGETTEXT_FLAGS = --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=P_:1,2 --keyword=set_msg:4 --keyword=set_item:4 --keyword=prob_fail:4 --keyword=add_item:4 --keyword=verify_init:2 --keyword=tmsg_part_of:2 --keyword=tmsg_set:2 --keyword=tmsg_plural_of:2,3 --keyword=tmsg_setn:2,3 --keyword=set_item_n:4,5 --add-comments=TRANSLATORS: \
 	--package-name=cltutor --no-wrap --sort-by-file
 translations: $(MO_FILES)
 $(BUILD)/locale/%/LC_MESSAGES/cltutor.mo: po/%.po

@@ -3,9 +3,11 @@
 #define _DEFAULT_SOURCE
 #include "gpumodel/technique.h"
 #include "text/i18n.h"
+#include "text/tmsg.h"
 #include "base/util.h"
 
 #include <ini.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,30 +239,37 @@ static void set_where(technique_result *r, const gm_kernel *k, const gm_access *
     if (a) r->line = a->line;
 }
 
-/* "what was measured. The chapter asks for ... . advice"; the advice is
- * English (N_), translated here with the rest. */
+/* "what was measured. The chapter asks for ... . advice": measured a piece
+ * of r->msg, advice English (N_); kept in r->msg to be shown in any
+ * language, and written in the current one in r->detail. */
 static void finish(technique_result *r, const technique_check *c, const char *measured, const char *advice) {
     r->met = r->measured && compare(r->value, c->op, c->threshold);
-    const char *name = _(technique_metric_phrase(c->metric)), *op = technique_op_text(c->op);
+    tmsg *t = &r->msg;
+    const char *name = tmsg_id(t, technique_metric_phrase(c->metric)), *op = technique_op_text(c->op);
     if (r->met && c->kernel[0])
-        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s in kernel %s %s %g."), measured, name,
-                   c->kernel, op, c->threshold);
+        tmsg_set(t, N_("%s The chapter asks for %s in kernel %s %s %g."), measured, name, c->kernel, op, c->threshold);
     else if (r->met)
-        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s %s %g."), measured, name, op,
-                   c->threshold);
+        tmsg_set(t, N_("%s The chapter asks for %s %s %g."), measured, name, op, c->threshold);
     else if (c->kernel[0])
-        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s in kernel %s %s %g. %s"), measured, name,
-                   c->kernel, op, c->threshold, _(advice));
+        tmsg_set(t, N_("%s The chapter asks for %s in kernel %s %s %g. %s"), measured, name, c->kernel, op,
+                 c->threshold, tmsg_id(t, advice));
     else
-        util_textf(r->detail, sizeof r->detail, _("%s The chapter asks for %s %s %g. %s"), measured, name, op,
-                   c->threshold, _(advice));
+        tmsg_set(t, N_("%s The chapter asks for %s %s %g. %s"), measured, name, op, c->threshold, tmsg_id(t, advice));
+    tmsg_render(t, r->detail, sizeof r->detail);
 }
 
 /* why is English (N_), translated here. */
 static void not_measured(technique_result *r, const char *why) {
     r->measured = 0;
     r->met = 0;
-    util_copy_text(r->detail, sizeof r->detail, _(why));
+    tmsg_use(&r->msg, tmsg_id(&r->msg, why));
+    tmsg_render(&r->msg, r->detail, sizeof r->detail);
+}
+
+/* A detail that is a piece of r->msg alone. */
+static void detail_is(technique_result *r, const char *piece) {
+    tmsg_use(&r->msg, piece);
+    tmsg_render(&r->msg, r->detail, sizeof r->detail);
 }
 
 static double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
@@ -303,13 +312,15 @@ static const char *cost_what(gp_term t) {
 }
 
 /* The kernel's modelled cost over ref's at rep's size, in r (value, line,
- * kernel) with the sentence that says why in m; -1 where it cannot be modelled. */
+ * kernel) with the sentence that says why, a piece of r->msg, in *m; -1
+ * where it cannot be modelled. where: the size, text or a piece of r->msg. */
 static int cost_ratio(const gpumodel_report *rep, const gm_cost *ref, const technique_inputs *in, const char *where,
-                      technique_result *r, char *m, size_t mlen, gp_term *worst) {
+                      technique_result *r, const char **m, gp_term *worst) {
     gm_cost mine;
     char err[512];
+    tmsg *t = &r->msg;
     if (gm_cost_of(rep, in->lesson, in->profile, &mine, err, sizeof err) != 0) {
-        util_textf(m, mlen, _("The kernel's cost could not be modelled: %s"), err);
+        *m = tmsg_part_of(t, "The kernel's cost could not be modelled: %s", err);
         return -1;
     }
     r->value = mine.total_s / ref->total_s;
@@ -317,14 +328,14 @@ static int cost_ratio(const gpumodel_report *rep, const gm_cost *ref, const tech
     r->line = mine.line[w];
     util_copy_text(r->kernel, sizeof r->kernel, mine.kernel[w]);
     if (mine.line[w] && *gm_cost_unit(w))
-        util_textf(m, mlen, _("Modelled on an %s at %s, the kernel costs %.2f times the reference's. What costs "
-                              "most beyond it is %s, at line %d of kernel '%s': %.3g %s, where the reference's "
-                              "take %.3g."),
-                   in->profile->name, where, r->value, _(cost_what(w)), mine.line[w], mine.kernel[w],
-                   mine.per_request[w], _(gm_cost_unit(w)), ref->per_request[w]);
+        *m = tmsg_part_of(t, "Modelled on an %s at %s, the kernel costs %.2f times the reference's. What costs "
+                             "most beyond it is %s, at line %d of kernel '%s': %.3g %s, where the reference's "
+                             "take %.3g.",
+                          in->profile->name, where, r->value, tmsg_id(t, cost_what(w)), mine.line[w], mine.kernel[w],
+                          mine.per_request[w], tmsg_id(t, gm_cost_unit(w)), ref->per_request[w]);
     else
-        util_textf(m, mlen, _("Modelled on an %s at %s, the kernel costs %.2f times the reference's. What costs "
-                              "most beyond it is %s."), in->profile->name, where, r->value, _(cost_what(w)));
+        *m = tmsg_part_of(t, "Modelled on an %s at %s, the kernel costs %.2f times the reference's. What costs "
+                             "most beyond it is %s.", in->profile->name, where, r->value, tmsg_id(t, cost_what(w)));
     return 0;
 }
 
@@ -338,17 +349,18 @@ static void measure_cost(const technique_check *c, const gpumodel_report *rep, c
                            "no cost to compare with."));
         return;
     }
-    char m[1024];
+    const char *m;
     gp_term w;
-    if (cost_ratio(rep, in->reference, in, rep->size_text, r, m, sizeof m, &w) != 0) {
+    if (cost_ratio(rep, in->reference, in, rep->size_text, r, &m, &w) != 0) {
         r->measured = 0;
-        util_copy_text(r->detail, sizeof r->detail, m);
+        detail_is(r, m);
         return;
     }
     const gpumodel_report *big = in->at_scale;
     if (big && big->status == GM_OK && in->reference_at_scale && in->reference_at_scale->total_s > 0) {
         technique_result at = *r;
-        char m2[1024], where[160];
+        tmsg_clear(&at.msg);
+        const char *m2, *where;
         gp_term w2;
         unsigned long long groups = 0;
         for (int k = 0; k < big->n_kernels; k++) {
@@ -359,20 +371,21 @@ static void measure_cost(const technique_check *c, const gpumodel_report *rep, c
         }
         unsigned ran = big->sample.groups < groups ? big->sample.groups : (unsigned)groups;
         if (in->at_scale_hidden)
-            util_textf(where, sizeof where, _("a hidden test's size (%u of its %llu work-groups simulated)"), ran,
-                       groups);
+            where = tmsg_part_of(&at.msg, "a hidden test's size (%u of its %llu work-groups simulated)", ran, groups);
         else
-            util_textf(where, sizeof where, _("%s (%u of its %llu work-groups simulated)"), big->size_text, ran,
-                       groups);
-        if (cost_ratio(big, in->reference_at_scale, in, where, &at, m2, sizeof m2, &w2) != 0) {
-            r->measured = 0;
-            util_copy_text(r->detail, sizeof r->detail, m2);
-            return;
-        }
-        if (at.value > r->value) { /* dearer there: the larger size is what decides */
+            where = tmsg_part_of(&at.msg, "%s (%u of its %llu work-groups simulated)", big->size_text, ran, groups);
+        int bad = cost_ratio(big, in->reference_at_scale, in, where, &at, &m2, &w2) != 0;
+        if (bad || at.value > r->value) { /* failed, or dearer there: the larger size is what decides */
+            int inside = m2 >= at.msg.pool && m2 < at.msg.pool + sizeof at.msg.pool;
+            ptrdiff_t off = inside ? m2 - at.msg.pool : 0;
             *r = at;
+            m = inside ? r->msg.pool + off : ""; /* the same piece, in r's copy */
+            if (bad) {
+                r->measured = 0;
+                detail_is(r, m);
+                return;
+            }
             r->at_scale = 1;
-            util_copy_text(m, sizeof m, m2);
             w = w2;
         }
     }
@@ -454,9 +467,8 @@ static int kernel_missing(const technique_check *c, const gpumodel_report *rep, 
     int found = 0;
     for (int k = 0; k < rep->n_kernels; k++) found |= !strcmp(rep->kernels[k].name, c->kernel);
     if (!found) { /* another design (chapter 9's look-back has no transpose): the cost judges it */
-        util_textf(r->detail, sizeof r->detail, _("The file has no kernel named '%s', so this check of that kernel "
-                                                  "does not apply; the cost check judges the design it has."),
-                   c->kernel);
+        detail_is(r, tmsg_part_of(&r->msg, "The file has no kernel named '%s', so this check of that kernel does not "
+                                           "apply; the cost check judges the design it has.", c->kernel));
         r->not_applicable = 1;
         r->met = 1;
         return 1;
@@ -466,7 +478,7 @@ static int kernel_missing(const technique_check *c, const gpumodel_report *rep, 
 
 /* local_memory: the most __local memory a kernel uses (1 at least with a __local argument). */
 static void measure_local_memory(const technique_check *c, const engine_report *run, technique_result *r) {
-    char m[1024];
+    const char *m;
     long long most = 0;
     int local_arg = 0;
     for (int k = 0; k < run->n_kinfo; k++) {
@@ -476,16 +488,16 @@ static void measure_local_memory(const technique_check *c, const engine_report *
     }
     r->value = local_arg && most < 1 ? 1 : (double)most;
     if (local_arg)
-        util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and takes "
+        m = tmsg_part_of(&r->msg, N_("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE) and takes "
                                   "a __local argument."), most);
     else
-        util_textf(m, sizeof m, _("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)."), most);
+        m = tmsg_part_of(&r->msg, N_("The kernel uses %lld bytes of __local memory (CL_KERNEL_LOCAL_MEM_SIZE)."), most);
     finish(r, c, m, N_("Stage the data the work-group shares in __local memory, as the chapter shows."));
 }
 
 /* constant_args: how many __constant arguments the kernels take. */
 static void measure_constant_args(const technique_check *c, const engine_report *run, technique_result *r) {
-    char m[1024];
+    const char *m;
     int count = 0;
     char names[256] = "";
     for (int k = 0; k < run->n_kinfo; k++)
@@ -498,19 +510,17 @@ static void measure_constant_args(const technique_check *c, const engine_report 
         }
     r->value = count;
     if (count)
-        util_textf(m, sizeof m,
-                   P_("The kernel takes %d __constant argument: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
-                      "The kernel takes %d __constant arguments: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
-                      (unsigned long long)count),
-                   count, names);
+        m = tmsg_plural_of(&r->msg, "The kernel takes %d __constant argument: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+                           "The kernel takes %d __constant arguments: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+                           (unsigned long long)count, count, names);
     else
-        util_textf(m, sizeof m, "%s", _("The kernel takes 0 __constant arguments (CL_KERNEL_ARG_ADDRESS_QUALIFIER)."));
+        m = tmsg_id(&r->msg, N_("The kernel takes 0 __constant arguments (CL_KERNEL_ARG_ADDRESS_QUALIFIER)."));
     finish(r, c, m, N_("Pass the data every work-item reads alike as a __constant argument."));
 }
 
 /* coalescing, coalesced_loads/stores: the share of the bytes used by the least efficient global access. */
 static void measure_coalescing(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
-    char m[1024];
+    const char *m;
     worst_scan s = {.want_load = c->metric != TQ_COALESCED_STORES, .want_store = c->metric != TQ_COALESCED_LOADS};
     find_worst(rep, c->kernel, &s);
     if (!s.worst_acc) {
@@ -520,12 +530,12 @@ static void measure_coalescing(const technique_check *c, const gpumodel_report *
     }
     r->value = s.worst;
     set_where(r, s.worst_kernel, s.worst_acc);
-    util_textf(m, sizeof m,
+    m = tmsg_part_of(&r->msg,
                s.worst_acc->kind == GM_LOAD
-                   ? _("The least efficient global load that carries a real share of the traffic is line %d of "
+                   ? N_("The least efficient global load that carries a real share of the traffic is line %d of "
                        "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
                        "request).")
-                   : _("The least efficient global store that carries a real share of the traffic is line %d of "
+                   : N_("The least efficient global store that carries a real share of the traffic is line %d of "
                        "kernel '%s': %.0f%% of the bytes it moves are used (%.1f sectors of 32 bytes per warp "
                        "request)."),
                s.worst_acc->line, s.worst_kernel->name, s.worst * 100, s.worst_acc->sectors_per_request);
@@ -535,20 +545,20 @@ static void measure_coalescing(const technique_check *c, const gpumodel_report *
 
 /* wide_loads: the share of the bytes loaded 16 bytes or more at a time. */
 static void measure_wide_loads(const technique_check *c, const traffic *t, double all_loads, technique_result *r) {
-    char m[1024];
+    const char *m;
     if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
     r->value = share(t->wide_load_bytes, all_loads);
-    util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time."),
+    m = tmsg_part_of(&r->msg, N_("%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time."),
                r->value * 100);
     finish(r, c, m, N_("Read four floats with one load (a float4, or vload4), as the chapter shows."));
 }
 
 /* local_loads: the share of the bytes loaded from __local memory. */
 static void measure_local_loads(const technique_check *c, const traffic *t, double all_loads, technique_result *r) {
-    char m[1024];
+    const char *m;
     if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
     r->value = share(t->load_bytes[GM_LOCAL], all_loads);
-    util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads come from __local memory."), r->value * 100);
+    m = tmsg_part_of(&r->msg, N_("%.0f%% of the bytes the kernel loads come from __local memory."), r->value * 100);
     finish(r, c, m, N_("Copy the data each work-item reads again and again into __local memory once, then read it "
                        "from there in the inner loop."));
 }
@@ -556,10 +566,10 @@ static void measure_local_loads(const technique_check *c, const traffic *t, doub
 /* constant_broadcasts: the share of the bytes loaded as __constant reads alike across a warp. */
 static void measure_constant_broadcasts(const technique_check *c, const traffic *t, double all_loads,
                                         technique_result *r) {
-    char m[1024];
+    const char *m;
     if (all_loads <= 0) { not_measured(r, N_("The GPU memory model saw no loads.")); return; }
     r->value = share(t->broadcast_constant_bytes, all_loads);
-    util_textf(m, sizeof m, _("%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
+    m = tmsg_part_of(&r->msg, N_("%.0f%% of the bytes the kernel loads are __constant reads that every work-item of a "
                               "warp makes at the same address (broadcasts); %.0f%% come from __constant memory in "
                               "all."),
                r->value * 100, share(t->load_bytes[GM_CONSTANT], all_loads) * 100);
@@ -570,7 +580,7 @@ static void measure_constant_broadcasts(const technique_check *c, const traffic 
 
 /* local_atomics: the share of the atomic updates made on __local memory. */
 static void measure_local_atomics(const technique_check *c, const traffic *t, technique_result *r) {
-    char m[1024];
+    const char *m;
     double all = 0;
     for (int s = 0; s < GM_N_SPACES; s++) all += t->execs[s][GM_ATOMIC];
     if (all <= 0) {
@@ -578,7 +588,7 @@ static void measure_local_atomics(const technique_check *c, const traffic *t, te
         return;
     }
     r->value = share(t->execs[GM_LOCAL][GM_ATOMIC], all);
-    util_textf(m, sizeof m, _("%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global."),
+    m = tmsg_part_of(&r->msg, N_("%.1f%% of the kernel's %.0f atomic updates are on __local memory; %.0f are global."),
                r->value * 100, all, t->execs[GM_GLOBAL][GM_ATOMIC]);
     finish(r, c, m, N_("Count into a work-group's own histogram in __local memory, and add it to the global one "
                        "once per bin at the end."));
@@ -586,7 +596,7 @@ static void measure_local_atomics(const technique_check *c, const traffic *t, te
 
 /* bank_conflicts: the average conflicts of the most conflicted __local access. */
 static void measure_bank_conflicts(const technique_check *c, const gpumodel_report *rep, technique_result *r) {
-    char m[1024];
+    const char *m;
     worst_scan s = {.bank = 1};
     find_worst(rep, c->kernel, &s);
     if (!s.worst_acc) {
@@ -598,24 +608,24 @@ static void measure_bank_conflicts(const technique_check *c, const gpumodel_repo
     set_where(r, s.worst_kernel, s.worst_acc);
     const char *most_conflicted =
         s.worst_acc->kind == GM_LOAD
-            ? _("The most conflicted __local load that carries a real share of the requests is line %d of kernel "
+            ? N_("The most conflicted __local load that carries a real share of the requests is line %d of kernel "
                 "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
         : s.worst_acc->kind == GM_STORE
-            ? _("The most conflicted __local store that carries a real share of the requests is line %d of kernel "
+            ? N_("The most conflicted __local store that carries a real share of the requests is line %d of kernel "
                 "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.")
-            : _("The most conflicted __local atomic that carries a real share of the requests is line %d of kernel "
+            : N_("The most conflicted __local atomic that carries a real share of the requests is line %d of kernel "
                 "'%s': %.2f-way bank conflicts on average (32 banks of 4 bytes, warps of 32) at %s.");
-    util_textf(m, sizeof m, most_conflicted, s.worst_acc->line, s.worst_kernel->name, s.worst, rep->size_text);
+    m = tmsg_part_of(&r->msg, most_conflicted, s.worst_acc->line, s.worst_kernel->name, s.worst, rep->size_text);
     finish(r, c, m, N_("Lay out the __local data so that the work-items of a warp fall in different banks "
                        "(padding), as the chapter shows."));
 }
 
 /* active_lanes: the work-items of a warp that take part in each memory request, on average. */
 static void measure_active_lanes(const technique_check *c, const traffic *t, technique_result *r) {
-    char m[1024];
+    const char *m;
     if (t->requests <= 0) { not_measured(r, N_("The GPU memory model saw no memory requests.")); return; }
     r->value = t->lanes / t->requests;
-    util_textf(m, sizeof m, _("On average %.1f of the 32 work-items of a warp take part in each memory request."),
+    m = tmsg_part_of(&r->msg, N_("On average %.1f of the 32 work-items of a warp take part in each memory request."),
                r->value);
     finish(r, c, m, N_("Share the work among the work-items of the group; a loop in one work-item leaves the rest "
                        "of the warp idle."));
@@ -623,7 +633,7 @@ static void measure_active_lanes(const technique_check *c, const traffic *t, tec
 
 /* local_ops: __local loads and stores per element read from global memory. */
 static void measure_local_ops(const technique_check *c, const traffic *t, technique_result *r) {
-    char m[1024];
+    const char *m;
     double elements = t->load_bytes[GM_GLOBAL] / 4;
     double local_ops = t->execs[GM_LOCAL][GM_LOAD] + t->execs[GM_LOCAL][GM_STORE] + t->execs[GM_LOCAL][GM_ATOMIC];
     if (elements <= 0 || local_ops <= 0) {
@@ -632,7 +642,7 @@ static void measure_local_ops(const technique_check *c, const traffic *t, techni
         return;
     }
     r->value = local_ops / elements;
-    util_textf(m, sizeof m, _("The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
+    m = tmsg_part_of(&r->msg, N_("The kernel makes %.1f __local loads and stores per element it reads (a work-efficient "
                               "tree needs about 2 additions per element; one that adds at every distance needs "
                               "log2 of the block size)."), r->value);
     finish(r, c, m, N_("Use the up-sweep and down-sweep of the chapter: each level halves the work-items that add."));
@@ -641,7 +651,7 @@ static void measure_local_ops(const technique_check *c, const traffic *t, techni
 /* global_loads_vs_prev, load_requests_vs_prev: the kernel's loads against the previous chapter's reference. */
 static void measure_vs_previous(const technique_check *c, const gpumodel_report *rep, const technique_baseline *prev,
                                 technique_result *r) {
-    char m[1024];
+    const char *m;
     if (!prev || !prev->known || strcmp(prev->size, rep->size_text) != 0) {
         not_measured(r, N_("The previous chapter's reference could not be analysed at the same size, so there is "
                            "nothing to compare with."));
@@ -657,10 +667,10 @@ static void measure_vs_previous(const technique_check *c, const gpumodel_report 
     }
     r->value = mine / theirs;
     if (bytes)
-        util_textf(m, sizeof m, _("The kernel loads %.0f bytes from global memory where the previous chapter's "
+        m = tmsg_part_of(&r->msg, N_("The kernel loads %.0f bytes from global memory where the previous chapter's "
                                   "reference loads %.0f at the same size (%.2f of it)."), mine, theirs, r->value);
     else
-        util_textf(m, sizeof m, _("The kernel's warps make %.0f global and __constant load requests where the "
+        m = tmsg_part_of(&r->msg, N_("The kernel's warps make %.0f global and __constant load requests where the "
                                   "previous chapter's reference makes %.0f at the same size (%.2f of it)."),
                    mine, theirs, r->value);
     finish(r, c, m, bytes ? N_("Read each value from global memory once and reuse it from faster memory (__local "

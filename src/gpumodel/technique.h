@@ -6,6 +6,7 @@
 
 #include "gpumodel/gpumodel.h"
 #include "gpumodel/gm_cost.h"
+#include "text/tmsg.h"
 
 /* The metrics a chapter's `technique` key may name: X(enum, name, default
  * operator, default threshold, what it measures, the figure in a learner's
@@ -98,7 +99,8 @@ typedef struct {
     double value;
     int line;             /* the source line that decides it, 0 when none */
     char kernel[64];      /* the kernel that decides it */
-    char detail[1280];    /* what was measured, what the chapter asks, what to change */
+    char detail[1280];    /* what was measured, what the chapter asks, what to change (in the current language) */
+    tmsg msg;             /* the same, to be shown in any language */
     int at_scale;         /* decided by the run at a large size (technique_inputs.at_scale), not the analysis size */
 } technique_result;
 

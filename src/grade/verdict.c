@@ -101,13 +101,24 @@ bad:
 
 static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The item's outcome, headline and detail: fmt (English) and its arguments,
+ * where a %s may be a piece of it->msg made since the caller's
+ * tmsg_clear(&it->msg) (tmsg.h); kept to be shown in any language, and
+ * written in the current one in it->detail. */
 static void set_item(verdict_item *it, verdict_outcome o, const char *headline, const char *fmt, ...) {
     it->outcome = o;
     snprintf(it->headline, sizeof it->headline, "%s", headline); /* English: translated where it is shown */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(it->detail, sizeof it->detail, _(fmt), ap);
+    tmsg_vset(&it->msg, fmt, ap);
     va_end(ap);
+    tmsg_render(&it->msg, it->detail, sizeof it->detail);
+}
+
+const char *verdict_detail(const verdict_item *it, char *buf, size_t len) {
+    if (tmsg_empty(&it->msg) || it->msg.overflow) util_copy_text(buf, len, it->detail);
+    else tmsg_render(&it->msg, buf, len);
+    return buf;
 }
 
 /* What to do about one kind of problem the simulator found. */
@@ -140,6 +151,8 @@ static const char *issue_advice(const gm_issue *is) {
 }
 
 int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
+    tmsg *t = &it->msg;
+    tmsg_clear(t);
     if (gm->status == GM_UNAVAILABLE) {
         set_item(it, VO_SKIP, N_("Not checked"), "The race check needs Oclgrind, which is not installed here: %s",
                  gm->message);
@@ -162,27 +175,31 @@ int verdict_safety(const gpumodel_report *gm, verdict_item *it) {
         return 1;
     }
     it->line = first->line;
-    char where[256] = "";
+    const char *where = "";
     if (first->line2 && (first->line2 != first->line || first->col2 != first->col))
-        snprintf(where, sizeof where, _(" and line %d"), first->line2);
-    char who[300] = "";
+        where = tmsg_part_of(t, " and line %d", first->line2);
+    const char *who = "";
     if (first->work_item[0])
-        snprintf(who, sizeof who, first->work_item2[0] ? _(" (work-item %s against %s)") : _(" (work-item %s%s)"),
-                 first->work_item, first->work_item2);
+        who = tmsg_part_of(t, first->work_item2[0] ? N_(" (work-item %s against %s)") : N_(" (work-item %s%s)"),
+                           first->work_item, first->work_item2);
     const char *kind = first->kind == GM_ISSUE_RACE ? N_("Data race") : first->kind == GM_ISSUE_MEMORY ? N_("Memory error")
                      : first->kind == GM_ISSUE_UNINIT ? N_("Uninitialised read")
                      : first->kind == GM_ISSUE_DIVERGENCE ? N_("Divergent barrier")
                      : first->kind == GM_ISSUE_POINTER_INT ? N_("Pointer as an integer") : N_("Simulator error");
-    set_item(it, VO_FAIL, kind,
-             P_("%s at line %d%s of kernel '%s': %s%s, %llu time at %s. %s%s",
-                "%s at line %d%s of kernel '%s': %s%s, %llu times at %s. %s%s", first->count),
-             _(kind), first->line, where, first->kernel, first->what, who, first->count, gm->size_text,
-             _(issue_advice(first)), n > 1 ? _(" The simulator found other problems too: the GPU model (key 8 in the course, or `cltutor analyze`) lists them.") : "");
+    tmsg_setn(t, "%s at line %d%s of kernel '%s': %s%s, %llu time at %s. %s%s",
+              "%s at line %d%s of kernel '%s': %s%s, %llu times at %s. %s%s", first->count,
+              tmsg_id(t, kind), first->line, where, first->kernel, first->what, who, first->count, gm->size_text,
+              tmsg_id(t, issue_advice(first)),
+              n > 1 ? tmsg_id(t, N_(" The simulator found other problems too: the GPU model (key 8 in the course, or `cltutor analyze`) lists them.")) : "");
+    it->outcome = VO_FAIL;
+    snprintf(it->headline, sizeof it->headline, "%s", kind);
+    tmsg_render(t, it->detail, sizeof it->detail);
     return 0;
 }
 
 void verdict_technique(const technique_check *c, const gpumodel_report *gm, const technique_inputs *in,
                        verdict_item *it) {
+    tmsg_clear(&it->msg);
     if (gm->status == GM_UNAVAILABLE) {
         set_item(it, VO_SKIP, N_("Not measured"), "The GPU memory model needs Oclgrind, which is not installed here: %s",
                  gm->message);
@@ -195,24 +212,31 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
     if (gm->run.status != ENG_PASS) {
         set_item(it, VO_FAIL, N_("Not credited"), "The run the GPU memory model measured (%s) was not correct (%s), so "
                  "the technique is not credited. Make the kernel correct at every size first.", gm->size_text,
-                 _(gm->run.headline));
+                 tmsg_id(&it->msg, gm->run.headline));
         return;
     }
     technique_result r;
     technique_measure(c, gm, in, &r);
     it->line = r.line;
+    /* the technique's words kept apart from the language, where they fit (else as written now) */
+    const char *detail = r.detail;
+    if (!r.msg.overflow) {
+        const char *piece = tmsg_embed(&it->msg, &r.msg);
+        if (it->msg.overflow) tmsg_clear(&it->msg);
+        else detail = piece;
+    }
     if (r.not_applicable) {
-        set_item(it, VO_PASS, N_("Does not apply"), "%s", r.detail);
+        set_item(it, VO_PASS, N_("Does not apply"), "%s", detail);
         return;
     }
     if (!r.measured) {
-        set_item(it, VO_FAIL, N_("Not met"), "%s", r.detail);
+        set_item(it, VO_FAIL, N_("Not met"), "%s", detail);
         return;
     }
     char head[128]; /* English, as every headline: verdict_headline translates it */
     snprintf(head, sizeof head, "%s: %s = %.3g", r.met ? "Met" : "Not met", technique_metric_name(c->metric), r.value);
-    if (r.at_scale) set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s", r.detail);
-    else set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", r.detail, gm->size_text);
+    if (r.at_scale) set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s", detail);
+    else set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", detail, gm->size_text);
 }
 
 /* A technique's "METRIC = VALUE" with the metric in the learner's words
@@ -283,9 +307,13 @@ static void test_request(const verdict_request *rq, const verdict_item *it, uint
 
 /* A test item's outcome from its run. */
 static void take_report(verdict_item *it, const engine_report *rep) {
+    tmsg_clear(&it->msg);
     it->status = rep->status;
     it->wall_s = rep->wall_s;
-    set_item(it, rep->status == ENG_PASS ? VO_PASS : VO_FAIL, rep->headline, "%s", rep->message);
+    /* a wrong answer's sentence is the comparison's summary: kept apart from the language */
+    int summary = rep->status == ENG_WRONG && rep->verify.summary[0] && !strcmp(rep->message, rep->verify.summary);
+    set_item(it, rep->status == ENG_PASS ? VO_PASS : VO_FAIL, rep->headline, "%s",
+             summary ? verify_summary_piece(&rep->verify, &it->msg) : rep->message);
     if (rep->status == ENG_BUILD) it->line = rep->error_line;
 }
 
@@ -300,6 +328,7 @@ static int check_source(const verdict_request *rq, verdict *v, verdict_item_cb i
     if (!bad) return 0;
     for (int i = 0; i < v->n; i++) {
         if (v->items[i].kind != VK_TEST) continue;
+        tmsg_clear(&v->items[i].msg);
         set_item(&v->items[i], VO_FAIL, N_("Refused"), "%s", f.message);
         v->items[i].line = f.line;
         if (item_cb) item_cb(user, v, i, NULL);
@@ -492,6 +521,7 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         if (it->kind != VK_TEST || it->outcome != VO_PENDING) continue;
         if (cancel && *cancel) { v->cancelled = 1; break; }
         if (stop) {
+            tmsg_clear(&it->msg);
             set_item(it, VO_FAIL, N_("Not run"), "the kernel did not build, start or pass the source check (see above).");
             if (item_cb) item_cb(user, v, i, NULL);
             continue;

@@ -11,6 +11,7 @@
 #include "gpumodel/gpumodel.h"
 #include "course/progress.h"
 #include "gpumodel/technique.h"
+#include "text/tmsg.h"
 
 /* X(enum, name for machines) */
 #define VERDICT_KINDS(X) X(VK_TEST, "test") X(VK_SAFETY, "safety") X(VK_TECHNIQUE, "technique")
@@ -45,7 +46,8 @@ typedef struct {
     verdict_outcome outcome;
     engine_status status;     /* tests: how the run ended */
     char headline[128];
-    char detail[1536];        /* what happened, why, what to do */
+    char detail[1536];        /* what happened, why, what to do: in the language of the check */
+    tmsg msg;                 /* the same, to be shown in any language (verdict_detail) */
     int line;                 /* a source line it points at, 0 none */
     double wall_s;
 } verdict_item;
@@ -158,6 +160,10 @@ const char *verdict_headline(const char *headline, char *buf, size_t len);
 /* An item's name in the learner's language (a technique of one kernel: its
  * check's name translated, and the kernel's). */
 const char *verdict_item_name(const verdict_item *it, char *buf, size_t len);
+
+/* An item's detail in the current language (the language of the check
+ * where it was not kept apart from it); returns buf. */
+const char *verdict_detail(const verdict_item *it, char *buf, size_t len);
 
 /* Sets passed/failed from the items. */
 void verdict_settle(verdict *v);

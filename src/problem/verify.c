@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "problem/verify.h"
 #include "text/i18n.h"
+#include "text/tmsg.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,12 +83,42 @@ void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const u
 }
 
 /* The compared unit's name for n of them, in the learner's language. */
-static const char *noun(const char *what, long n) {
+/* The noun for n of what ("bin", "bins"): a message id of m, or what as it is. */
+static const char *noun(tmsg *m, const char *what, long n) {
     static const char *const nouns[][2] = {
         {N_("bin"), N_("bins")}, {N_("element"), N_("elements")}, {N_("pixel"), N_("pixels")}};
     for (size_t i = 0; i < sizeof nouns / sizeof nouns[0]; i++)
-        if (!strcmp(what, nouns[i][0])) return _(nouns[i][n == 1 ? 0 : 1]);
+        if (!strcmp(what, nouns[i][0])) return tmsg_id(m, nouns[i][n == 1 ? 0 : 1]);
     return what;
+}
+
+const char *verify_summary_piece(const verify_report *vr, tmsg *m) {
+    if (vr->ok && vr->n_checked == 1)
+        /* TRANSLATORS: the answer has one entry: "The one bin matches the golden reference." */
+        return tmsg_part_of(m, "The one %s matches the golden reference.", noun(m, vr->what, 1));
+    if (vr->ok)
+        return tmsg_part_of(m, "All %ld %s match the golden reference.", vr->n_checked, noun(m, vr->what, vr->n_checked));
+    const char *first;
+    if (vr->n_wrong > 0 && vr->n_checked == 1)
+        /* TRANSLATORS: the answer has one entry, and it is wrong: "The one bin differs (bin 0)." */
+        first = tmsg_part_of(m, "The one %s differs (%s %ld).", noun(m, vr->what, 1), noun(m, vr->what, 1),
+                             vr->first_wrong);
+    else if (vr->n_wrong > 0)
+        first = tmsg_part_of(m, "%ld of %ld %s differ (the first is %s %ld).", vr->n_wrong, vr->n_checked,
+                             noun(m, vr->what, vr->n_checked), noun(m, vr->what, 1), vr->first_wrong);
+    else
+        first = tmsg_part_of(m, "Every %s is within its accepted range, but together they do not match the golden "
+                                "reference.", noun(m, vr->what, 1));
+    if (!vr->total_name || vr->expected_total == vr->actual_total) return first;
+    long long d = vr->actual_total - vr->expected_total;
+    unsigned long long off = (unsigned long long)(d < 0 ? -d : d);
+    const char *total = d < 0 ? tmsg_plural_of(m, " The %s is %lld instead of %lld: %lld count is missing.",
+                                               " The %s is %lld instead of %lld: %lld counts are missing.", off,
+                                               tmsg_id(m, vr->total_name), vr->actual_total, vr->expected_total, -d)
+                              : tmsg_plural_of(m, " The %s is %lld instead of %lld: %lld count too many.",
+                                               " The %s is %lld instead of %lld: %lld counts too many.", off,
+                                               tmsg_id(m, vr->total_name), vr->actual_total, vr->expected_total, d);
+    return tmsg_join(m, first, total);
 }
 
 void verify_resummarise(verify_report *vr) {
@@ -97,40 +128,14 @@ void verify_resummarise(verify_report *vr) {
 void verify_summarise(verify_report *vr, const char *total_name) {
     vr->counts = total_name != NULL;
     vr->total_name = total_name;
-    if (vr->ok && vr->n_checked == 1) {
-        /* TRANSLATORS: the answer has one entry: "The one bin matches the golden reference." */
-        snprintf(vr->summary, sizeof vr->summary, _("The one %s matches the golden reference."), noun(vr->what, 1));
-        return;
+    if (!vr->ok) {
+        /* a histogram's rows, largest difference first; a scan's keep their neighbours in order */
+        int all_wrong = 1;
+        for (int i = 0; i < vr->n_entries; i++) all_wrong &= vr->entries[i].wrong;
+        if (all_wrong) qsort(vr->entries, (size_t)vr->n_entries, sizeof *vr->entries, by_difference);
     }
-    if (vr->ok) {
-        snprintf(vr->summary, sizeof vr->summary, _("All %ld %s match the golden reference."), vr->n_checked,
-                 noun(vr->what, vr->n_checked));
-        return;
-    }
-    /* a histogram's rows, largest difference first; a scan's keep their neighbours in order */
-    int all_wrong = 1;
-    for (int i = 0; i < vr->n_entries; i++) all_wrong &= vr->entries[i].wrong;
-    if (all_wrong) qsort(vr->entries, (size_t)vr->n_entries, sizeof *vr->entries, by_difference);
-    int n;
-    if (vr->n_wrong > 0 && vr->n_checked == 1)
-        /* TRANSLATORS: the answer has one entry, and it is wrong: "The one bin differs (bin 0)." */
-        n = snprintf(vr->summary, sizeof vr->summary, _("The one %s differs (%s %ld)."), noun(vr->what, 1),
-                     noun(vr->what, 1), vr->first_wrong);
-    else if (vr->n_wrong > 0)
-        n = snprintf(vr->summary, sizeof vr->summary, _("%ld of %ld %s differ (the first is %s %ld)."), vr->n_wrong,
-                     vr->n_checked, noun(vr->what, vr->n_checked), noun(vr->what, 1), vr->first_wrong);
-    else
-        n = snprintf(vr->summary, sizeof vr->summary,
-                     _("Every %s is within its accepted range, but together they do not match the golden reference."),
-                     noun(vr->what, 1));
-    if (total_name && vr->expected_total != vr->actual_total && n > 0 && (size_t)n < sizeof vr->summary) {
-        long long d = vr->actual_total - vr->expected_total;
-        unsigned long long off = (unsigned long long)(d < 0 ? -d : d);
-        snprintf(vr->summary + n, sizeof vr->summary - (size_t)n,
-                 d < 0 ? P_(" The %s is %lld instead of %lld: %lld count is missing.",
-                            " The %s is %lld instead of %lld: %lld counts are missing.", off)
-                       : P_(" The %s is %lld instead of %lld: %lld count too many.",
-                            " The %s is %lld instead of %lld: %lld counts too many.", off),
-                 _(total_name), vr->actual_total, vr->expected_total, d < 0 ? -d : d);
-    }
+    tmsg m;
+    tmsg_clear(&m);
+    tmsg_use(&m, verify_summary_piece(vr, &m));
+    tmsg_render(&m, vr->summary, sizeof vr->summary);
 }

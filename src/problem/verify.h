@@ -3,6 +3,7 @@
 #define CLT_VERIFY_H
 #include <stddef.h>
 #include <stdint.h>
+#include "text/tmsg.h"
 
 #define VR_MAX_ENTRIES 256
 
@@ -53,5 +54,7 @@ void verify_first_wrong_u32(verify_report *vr, const uint32_t *expected, const u
 void verify_summarise(verify_report *vr, const char *total_name);
 /* The summary written again in the language now chosen (after a switch). */
 void verify_resummarise(verify_report *vr);
+/* The summary as a piece of m (tmsg.h), to be written in any language later. */
+const char *verify_summary_piece(const verify_report *vr, tmsg *m);
 
 #endif

@@ -149,7 +149,10 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
         st_para_wrap(&p, width, "  ", "    ", ST_NORMAL, out);
         st_para_free(&p);
         if (it->line > 0 && first < out->n) out->lines[first].tag = it->line;
-        if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) wrap_text(out, width, ST_DIM, it->detail, "    ");
+        if (it->outcome == VO_FAIL || it->outcome == VO_SKIP) {
+            char detail[sizeof it->detail * 2];
+            wrap_text(out, width, ST_DIM, verdict_detail(it, detail, sizeof detail), "    ");
+        }
     }
     (void)pending;
 }
@@ -277,7 +280,8 @@ static void verdict_tests_doc(const tui_results_in *in, int width, st_doc *out) 
         st_line_addf(l, ST_ERR, "  %s ", in->utf8 ? "✗" : "x");
         st_line_addf(l, ST_NORMAL, _("size %s: %s"), it->size, head);
         if (it->line > 0) l->tag = it->line;
-        wrap_text(out, width, ST_DIM, it->detail, "    ");
+        char detail[sizeof it->detail * 2];
+        wrap_text(out, width, ST_DIM, verdict_detail(it, detail, sizeof detail), "    ");
     }
     if (failed)
         wrap_text(out, width, ST_DIM, _("S runs the kernel at one of these sizes, with its differing values here."), "");

@@ -20,6 +20,14 @@ for lang in en zh; do
     keys 1
     check "$lang: after C, the Result tab shows the checklist" "The chapter is not passed yet:" "visible tests"
     check_not "$lang: after C, the Result tab does not call the failing check a pass" "passed. Press r"
+    keys 2
+    check "$lang: the failing test says what differs" "of 256 bins differ (the first is bin"
+    keys L
+    check "L: the failing test's words in Chinese" "个桶不同（第一个是桶"
+    check_not "L: none left in English" "bins differ"
+    keys L
+    check "L again: in English" "of 256 bins differ (the first is bin"
+    keys 1
   else
     check "$lang: after C, the Check tab shows the checklist's tests" "可见测试通过" "规模 1000x16x64：结果错误"
     check_not "$lang: after C, the Check tab does not say it was not run" "尚未运行"
@@ -56,5 +64,12 @@ keys 1
 keys z
 check "checklist: the technique's figure in the learner's words" "Not met: share of loaded bytes broadcast from" "memory = 0"
 check_not "checklist: no metric's name" "constant_broadcasts"
+keys L
+check "L: the checklist's details in Chinese" "从 __constant 内存广播读取的字节占比 = 0" "本章要求 从 __constant 内存广播读取的字节占比 >= 0.3"
+check_not "L: no English detail left" "of the bytes the kernel loads"
+check_not "L: no English advice left" "Pass the data every work-item reads alike"
+keys L
+check "L again: the details in English" "of the bytes the kernel loads" "reads alike (the centroids)"
+check_not "L again: no Chinese detail left" "本章要求"
 
 finish

@@ -243,6 +243,52 @@ START_TEST(headlines_are_shown_in_the_learners_language) {
 }
 END_TEST
 
+/* A detail is kept as its English format and arguments: switching the
+ * language changes every word of it, pieces and plurals included, and no figure. */
+START_TEST(details_follow_a_switch_of_language) {
+    char buf[1024], dir[4096];
+    tmsg m;
+    tmsg_clear(&m);
+    const char *measured = tmsg_part_of(&m, "%.0f%% of the bytes the kernel loads come from __local memory.", 12.0);
+    tmsg_set(&m, "%s The chapter asks for %s %s %g. %s", measured,
+             tmsg_id(&m, technique_metric_phrase(TQ_LOCAL_LOADS)), ">=", 0.3, tmsg_id(&m, "Do what the chapter shows."));
+    verdict_item it;
+    memset(&it, 0, sizeof it);
+    tmsg_set(&it.msg, "%s (GPU memory model, %s)", tmsg_embed(&it.msg, &m), "1024x16x64");
+    i18n_set_lang("en");
+    ck_assert_str_eq(verdict_detail(&it, buf, sizeof buf),
+                     "12% of the bytes the kernel loads come from __local memory. The chapter asks for share of loaded "
+                     "bytes read from __local memory >= 0.3. Do what the chapter shows. (GPU memory model, 1024x16x64)");
+    unsetenv("LANGUAGE");
+    ck_assert_int_eq(util_exe_dir(dir, sizeof dir), 0);
+    i18n_init(dir, "/nonexistent");
+    i18n_set_lang("zh");
+    verdict_detail(&it, buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "12%"));
+    ck_assert_ptr_nonnull(strstr(buf, "从 __local 内存读取的字节占比 >= 0.3"));
+    ck_assert_ptr_nonnull(strstr(buf, "照本章所示去做。"));
+    ck_assert_ptr_nonnull(strstr(buf, "1024x16x64"));
+    ck_assert_ptr_null(strstr(buf, "the kernel loads"));
+    /* a plural picks its form by its count in each language */
+    tmsg_clear(&m);
+    tmsg_setn(&m, "The kernel takes %d __constant argument: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).",
+              "The kernel takes %d __constant arguments: %s (CL_KERNEL_ARG_ADDRESS_QUALIFIER).", 2, 2, "a, b");
+    i18n_set_lang("en");
+    ck_assert_str_eq(tmsg_render(&m, buf, sizeof buf),
+                     "The kernel takes 2 __constant arguments: a, b (CL_KERNEL_ARG_ADDRESS_QUALIFIER).");
+    i18n_set_lang("zh");
+    tmsg_render(&m, buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "2"));
+    ck_assert_ptr_nonnull(strstr(buf, "a, b"));
+    ck_assert_ptr_null(strstr(buf, "The kernel takes"));
+    i18n_set_lang("en");
+    /* a detail written without its parts (an older record) is shown as written */
+    memset(&it, 0, sizeof it);
+    snprintf(it.detail, sizeof it.detail, "as written");
+    ck_assert_str_eq(verdict_detail(&it, buf, sizeof buf), "as written");
+}
+END_TEST
+
 Suite *verdict_suite(void) {
     Suite *s = suite_create("verdict");
     TCase *t = tcase_create("verdict");
@@ -253,6 +299,7 @@ Suite *verdict_suite(void) {
     tcase_add_test(t, a_fix_is_a_small_edit);
     tcase_add_test(t, visible_tests_cover_the_default_size_and_bug_inputs);
     tcase_add_test(t, headlines_are_shown_in_the_learners_language);
+    tcase_add_test(t, details_follow_a_switch_of_language);
     suite_add_tcase(s, t);
     return s;
 }
