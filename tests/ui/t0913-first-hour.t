@@ -67,7 +67,7 @@ check_not "checklist: no metric's name" "constant_broadcasts"
 keys L
 check "L: the checklist's details in Chinese" "从 __constant 内存广播读取的字节占比 = 0" "本章要求 从 __constant 内存广播读取的字节占比 >= 0.3"
 check_not "L: no English detail left" "of the bytes the kernel loads"
-check_not "L: no English advice left" "Pass the data every work-item reads alike"
+check_not "L: no English advice left" "reads alike (the centroids)"
 keys L
 check "L again: the details in English" "of the bytes the kernel loads" "reads alike (the centroids)"
 check_not "L again: no Chinese detail left" "本章要求"
