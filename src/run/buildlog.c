@@ -114,8 +114,12 @@ char *buildlog_rewrite(const char *log, const char *display, int *line, int *col
                     rlen -= (size_t)(gt - rest) + 1;
                     rest = gt + 1;
                 } else if (!out.oom) {
-                    out.len = mark; /* not a location: leave the text as it was */
+                    out.len = mark; /* the runtime's own header (a builtin spelled there): not the learner's */
                     out.s[mark] = '\0';
+                    if (gt) {
+                        rlen -= (size_t)(gt - rest) + 1;
+                        rest = gt + 1;
+                    }
                 }
             }
             if (sev) {

@@ -502,7 +502,8 @@ static void explain_outcome(const engine_run_state *s, engine_report *r) {
  * model keeps those itself). */
 static int run_key(const engine_request *rq, runcache_key *k) {
     if (rq->budget_s != 0 || rq->worker_env || rq->worker_writable) return -1;
-    if (runcache_key_run(k, "engine run 2", rq) /* 2: build logs name the file in warnings too */ != 0) return -1;
+    /* 3: build logs name the learner's file in warnings too, and not the runtime's headers */
+    if (runcache_key_run(k, "engine run 3", rq) != 0) return -1;
     runcache_key_str(k, "device", rq->device_spec);
     runcache_key_opencl(k);
     char limits[160];

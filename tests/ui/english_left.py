@@ -20,7 +20,7 @@ in_diagnostic = 0
 for n, line in enumerate(screen, 1):
     # the compiler's own diagnostics, quoted as it wrote them (PoCL warns of the CPU's vector ABI on some
     # machines), and their wrapped continuation lines
-    if re.match(r"^\s{0,2}(warning|error|note|fatal error): ", line):
+    if re.match(r"^\s{0,2}(\S+:\d+:\d+: )?(warning|error|note|fatal error): ", line):
         in_diagnostic = 1
         continue
     if in_diagnostic and re.match(r"^\s{3,}\S", line):
