@@ -1,11 +1,12 @@
 /* An experiment on chapter 6's beyond kernel (kernels/06-constant/beyond.cl),
  * not a kernel of the course: the 64-feature loop computes the squared
  * distance expanded, |x|^2 + |y|^2 - 2 x.y, so that each feature of each
- * descriptor costs one FMA instead of a subtraction and an FMA. YY_LOCAL:
- * each centroid's |y|^2 computed once per work-group into local memory
- * (else once per work-item and centroid, shared by its TILE_DESC
- * descriptors). Rounding differs from the reference's (x - y)^2 sums; the
- * bench's random inputs have no near ties. Timed by bench/ch6-anatomy/run-gpu.sh. */
+ * descriptor costs one FMA instead of a subtraction and an FMA. Each
+ * centroid's |y|^2 is computed once per work-item and centroid, shared by
+ * its TILE_DESC descriptors; with YY_LOCAL defined (run-gpu.sh makes that
+ * form, expanded-local.cl), once per work-group into local memory. Rounding
+ * differs from the reference's (x - y)^2 sums; the bench's random inputs
+ * have no near ties. Timed by bench/ch6-anatomy/run-gpu.sh. */
 /* Beyond GPU5: a register tile. Each work-item keeps TILE_DESC descriptors
  * in registers and walks a slice of the centroids (read from __constant
  * memory, broadcast to the whole warp), so that every centroid word it loads

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run-gpu.sh OUT [CLTUTOR]: what holds chapter 6's beyond kernel below the FP32
-# peak, on an NVIDIA GPU. For beyond.cl and the two expanded-distance
-# experiments beside this script: the driver's PTX and build log with
+# peak, on an NVIDIA GPU. For beyond.cl and the expanded-distance
+# experiment beside this script (and its YY_LOCAL form): the driver's PTX and build log with
 # -cl-nv-verbose (registers), the PTX's FP32 instructions, and three rounds
 # of `cltutor bench 6` with each file as the beyond kernel (timed as the
 # copy is; each round measures the device limits and the CPU baselines
@@ -17,7 +17,9 @@ if [ -e /usr/local/nvidia/lib64/libnvidia-opencl.so.1 ] && ! grep -qs nvidia /et
 fi
 gcc -O2 -o "$out/ptxdump" bench/ptx/ptxdump.c -lOpenCL || exit 1
 opts="-DLOCAL_SIZE=$(sed -n 's/^local_size *= *//p' lessons/06-constant/lesson.ini) $(sed -n 's/^build_options *= *//p' lessons/06-constant/lesson.ini) -cl-nv-verbose"
-files="kernels/06-constant/beyond.cl bench/ch6-anatomy/expanded.cl bench/ch6-anatomy/expanded-local.cl"
+# expanded-local.cl: expanded.cl with each centroid's |y|^2 in local memory
+{ echo '#define YY_LOCAL 1024'; cat bench/ch6-anatomy/expanded.cl; } > "$out/expanded-local.cl"
+files="kernels/06-constant/beyond.cl bench/ch6-anatomy/expanded.cl $out/expanded-local.cl"
 for f in $files; do
   n=$(basename "$f" .cl)
   "$out/ptxdump" "$f" "$opts" > "$out/$n.ptx" 2> "$out/$n.log"
