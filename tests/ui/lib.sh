@@ -36,7 +36,7 @@ chmod +x "$tmp/fake-editor"
 edit_action() { printf '%s\n' "$1" > "$tmp/edit-action"; }
 
 ws="$tmp/ws"
-base_env="CLTUTOR_UI_TRACE=$tmp/trace ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share LANG=C.UTF-8 LC_ALL= LC_MESSAGES= CLTUTOR_WORKSPACE=$ws VISUAL= EDITOR=$tmp/fake-editor CLTUTOR_UI_TIMEOUT=3 PATH=$PATH"
+base_env="CLTUTOR_UI_TRACE=$tmp/trace ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share LANG=C.UTF-8 LC_ALL= LC_MESSAGES= CLTUTOR_WORKSPACE=$ws VISUAL= EDITOR=$tmp/fake-editor CLTUTOR_UI_TIMEOUT=300 PATH=$PATH"
 mkdir -p "$tmp/home"
 
 # start [ENV=VALUE...]: a fresh session running cltutor at 100x30
