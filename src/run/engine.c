@@ -153,9 +153,12 @@ static engine_status check_launches(const engine_request *rq, const problem_ops 
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...) {
     r->status = st;
     snprintf(r->headline, sizeof r->headline, "%s", headline); /* English: translated where it is shown */
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
+    va_copy(again, ap);
     vsnprintf(r->message, sizeof r->message, _(fmt), ap);
+    tmsg_vset(&r->message_parts, fmt, again);
+    va_end(again);
     va_end(ap);
 }
 

@@ -9,6 +9,7 @@
 #include "base/stats.h"
 #include "run/phase.h"
 #include "problem/verify.h"
+#include "text/tmsg.h"
 
 /* Outcomes; engine_exit_code() maps them to the documented exit statuses. */
 typedef enum {
@@ -87,6 +88,8 @@ typedef struct {
     int bad_device_spec;         /* ENG_USAGE because --device names no device (every run would fail alike) */
     char headline[128];          /* "Correct", "Wrong result", "Build failed", ... */
     char message[2048];          /* what happened, the likely cause, what to try */
+    tmsg message_parts;          /* the same as its English format and arguments, to write it again after a
+                                  * switch of language (empty for a result read back from the cache) */
     char *build_log;             /* with the learner's file name, or NULL */
     int error_line, error_col;   /* first build error, 0 if none */
     char *worker_output;         /* what the runtime printed, trimmed, or NULL */

@@ -216,9 +216,9 @@ tui_job *tui_job_new_devices(void) {
     return job;
 }
 
-tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p,
-                              gpumodel_cache *cache) {
-    tui_job *job = tui_job_new_run(JOB_ANALYZE, l, kernel, NULL, NULL, NULL);
+tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const char *display, const catalog *cat,
+                              const paths *p, gpumodel_cache *cache) {
+    tui_job *job = tui_job_new_run(JOB_ANALYZE, l, kernel, display, NULL, NULL);
     if (!job) return NULL;
     job->cat = cat;
     job->paths = p;

@@ -70,10 +70,10 @@ void tui_jobs_drain(tui_jobs *j);
 tui_job *tui_job_new_run(tui_job_kind kind, const lesson *l, const char *kernel, const char *display,
                          const char *device, const char *size);
 tui_job *tui_job_new_devices(void);
-/* An analysis of kernel (a chapter's file) on the GPU memory model, compared with the previous stage. */
-/* cache: the owner's, kept between analyses (the job thread runs one at a time). */
-tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const catalog *cat, const paths *p,
-                              gpumodel_cache *cache);
+/* An analysis of kernel (a chapter's file, named display in messages) on the GPU memory model, compared with
+ * the previous stage. cache: the owner's, kept between analyses (the job thread runs one at a time). */
+tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const char *display, const catalog *cat,
+                              const paths *p, gpumodel_cache *cache);
 /* The whole verdict on kernel (every visible test, the race check, the technique). */
 tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device,
                              const lesson *prev, const char *prev_ref);

@@ -269,6 +269,8 @@ static void toggle_lang(ui_app *a) {
             int is_summary = !strcmp(r->message, r->verify.summary);
             verify_resummarise(&r->verify);
             if (is_summary) snprintf(r->message, sizeof r->message, "%s", r->verify.summary);
+            else if (!tmsg_empty(&r->message_parts)) /* a build failure, a crash, a time-out */
+                tmsg_render(&r->message_parts, r->message, sizeof r->message);
         }
         ui_chapter_load_lesson(a);
         /* the GPU model's report in the new language (the compared file's

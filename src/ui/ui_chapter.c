@@ -239,7 +239,7 @@ void ui_chapter_start_run(ui_app *a) {
 void ui_chapter_start_analysis(ui_app *a) {
     ui_chapter *c = &a->ch;
     if (!a->in_chapter || c->gm_id) return;
-    tui_job *job = tui_job_new_analysis(c->l, c->kernel_path, &a->cat, &a->paths, &a->gm_cache);
+    tui_job *job = tui_job_new_analysis(c->l, c->kernel_path, c->display, &a->cat, &a->paths, &a->gm_cache);
     if (!job) return;
     c->gm_want_hash = c->kernel_hash;
     c->gm_id = tui_jobs_submit(&a->jobs, job);

@@ -67,6 +67,16 @@ static void wrap_into(st_doc *d, int width, int style, const char *text) {
     st_doc_wrap(d, width, style, text, "", "", style);
 }
 
+/* Why the GPU model has no analysis: a kernel that did not build sends the learner to the compiler's messages. */
+static void analysis_failed_doc(const gpumodel_report *gm, int width, st_doc *d) {
+    st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", _("The GPU memory model could not analyse this kernel."));
+    if (gm->run.status == ENG_BUILD)
+        wrap_into(d, width, ST_NORMAL, _("It did not build, so there is nothing to simulate yet: the Build tab (key 3) "
+                                         "shows the compiler's messages, with the line of each."));
+    else
+        wrap_into(d, width, ST_NORMAL, gm->message);
+}
+
 static void analysis_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
     if (!c->gm) {
@@ -76,8 +86,7 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
     }
     const gpumodel_report *gm = c->gm;
     if (gm->status != GM_OK) {
-        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", _("The GPU memory model could not analyse this kernel."));
-        wrap_into(d, width, ST_NORMAL, gm->message);
+        analysis_failed_doc(gm, width, d);
         return;
     }
     if (c->gm_hash != c->kernel_hash)
@@ -334,8 +343,7 @@ static void warp_doc(ui_app *a, int width, st_doc *d, char *title, size_t tlen) 
         return;
     }
     if (c->gm->status != GM_OK) {
-        st_doc_addf(d, ST_WARN | ST_A_BOLD, "%s", _("The GPU memory model could not analyse this kernel."));
-        wrap_into(d, width, ST_NORMAL, c->gm->message);
+        analysis_failed_doc(c->gm, width, d);
         return;
     }
     if (c->gm_hash != c->kernel_hash)

@@ -72,4 +72,25 @@ keys L
 check "L again: the details in English" "of the bytes the kernel loads" "reads alike (the centroids)"
 check_not "L again: no Chinese detail left" "本章要求"
 
+# ---- a kernel that does not build: the engine's message follows L, and the GPU
+# model tab sends the learner to the Build tab, naming no path of this machine
+rm -rf "$ws"
+start LANGUAGE=en
+keys 3
+wait_for "histogram.cl" 10
+sed 's/int d = get_global_id(0);/int d = get_global_id(0) +;/' "$root/kernels/03-coalesced/histogram.cl" > "$ws/exercises/03-coalesced/histogram.cl.new"
+mv "$ws/exercises/03-coalesced/histogram.cl.new" "$ws/exercises/03-coalesced/histogram.cl"
+check "build failure: the Result tab says so" "did not compile. The compiler's messages are below"
+keys L
+check "L: the build failure's message in Chinese" "编译失败。编译器的信息在下面"
+check_not "L: no English sentence left" "did not compile"
+keys L
+check "L again: in English" "did not compile. The compiler's messages are below"
+keys 8
+check "GPU model tab: a kernel that did not build points at the Build tab" "nothing to simulate yet: the Build tab (key 3) shows"
+check_not "GPU model tab: no path of this machine" "$ws"
+keys L
+check "GPU model tab, L: the pointer in Chinese" "编译页（按 3）列出编译器的信息"
+check_not "GPU model tab, L: no English sentence left" "nothing to simulate"
+
 finish
