@@ -547,7 +547,7 @@ void gpumodel_format(gpumodel_report *rep) {
     rep->notes = NULL;
     rep->n_notes = 0;
     formatting fm = {.rep = rep}, *f = &fm;
-    fm.src = read_source(rep->kernel_path, &fm.n_src);
+    fm.src = read_source(rep->source_path[0] ? rep->source_path : rep->kernel_path, &fm.n_src);
     /* the run's headline is English, translated here */
     const char *result = rep->run.status == ENG_PASS ? _("the result was correct")
                        : rep->run.status == ENG_WRONG && rep->n_issues

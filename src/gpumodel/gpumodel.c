@@ -237,6 +237,7 @@ static int analyze(const engine_request *rq_in, int races, const gm_sampling *sm
     engine_request rq = *rq_in;
     if (smp) rep->sample = *smp;
     snprintf(rep->kernel_path, sizeof rep->kernel_path, "%s", rq.display_path ? rq.display_path : rq.kernel_path);
+    snprintf(rep->source_path, sizeof rep->source_path, "%s", rq.kernel_path);
     char icd[1024], plugin[1024];
     if (gpumodel_backend(icd, sizeof icd, plugin, sizeof plugin, rep->message, sizeof rep->message) != 0) {
         rep->status = GM_UNAVAILABLE;
@@ -396,7 +397,8 @@ void gpumodel_retranslate(gpumodel_report *rep, const gpumodel_cache *kept, cons
         return;
     }
     char other[1200], label[1400];
-    compared_file(l, cat, pth, rep->kernel_path, other, sizeof other, label, sizeof label);
+    const char *mine = rep->source_path[0] ? rep->source_path : rep->kernel_path;
+    compared_file(l, cat, pth, mine, other, sizeof other, label, sizeof label);
     int have = kept && kept->set && !strcmp(kept->path, other);
     gpumodel_compare(rep, have ? &kept->rep : NULL, label[0] ? label : NULL);
 }

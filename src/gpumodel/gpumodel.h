@@ -136,7 +136,8 @@ typedef struct {
     gm_status status;
     char message[1536];                  /* why the analysis could not be done; what to do */
     engine_report run;                   /* the simulated run: build log, result check */
-    char kernel_path[1024];
+    char kernel_path[1024];              /* the kernel as messages name it */
+    char source_path[1024];              /* the file its source lines are quoted from */
     char size_text[64];                  /* the size analysed */
     char size_origin[24];                /* "--size", "analysis_size" or "fallback" */
     gm_kernel *kernels;

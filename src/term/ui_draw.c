@@ -655,6 +655,7 @@ static void draw_chapter(const ui_app *a) {
     const char *keys;
     if (a->st.confirm_reset) keys = _("X again: reset · any other key: keep ");
     else if (c->run_id) keys = _("c cancel · ? help · e edit · Tab pane ");
+    else if (a->st.next_offered) keys = _("n next chapter · e edit · r run · C check · ? help · h hints · S size · B files · Tab pane · q back ");
     else keys = _("e edit · r run · C check · ? help · n hint · S size · B files · w watch · Tab pane · q back ");
     draw_status(a, keys);
 }

@@ -76,7 +76,7 @@ static const tui_key_help rows[] = {
      N_("results tabs: result, check, build, timing, history, changes, solution, GPU model")},
     {2, KC_CHAPTER, {CMD_ENTER}, 0, N_("edit at the line under the cursor (kernel, build log, diffs)")},
     {2, KC_CHAPTER, {CMD_HINTS}, 0, N_("hints seen so far")},
-    {2, KC_CHAPTER, {CMD_NEXT_HINT}, 0, N_("show the next hint")},
+    {2, KC_CHAPTER, {CMD_NEXT_HINT}, 0, N_("show the next hint; once the chapter is passed, open the next chapter")},
     {2, KC_CHAPTER, {CMD_SOLUTION}, 0, N_("the reference solution (after you pass, or after 3 failed runs)")},
     {2, KC_CHAPTER, {CMD_ANALYSIS}, 0, N_("the GPU memory-model report, when available")},
     {2, KC_CHAPTER, {CMD_WARP}, 0, N_("see the warp: draw the selected line's memory accesses (GPU model)")},

@@ -256,7 +256,10 @@ static tui_action chapter_command(tui_state *s, tui_command cmd, int arg, int ke
         open_overlay(s, OV_WARP);
         return act(ACT_WARP, arg);
     }
-    case CMD_NEXT_HINT: open_overlay(s, OV_HINTS); return act(ACT_NEXT_HINT, 0);
+    case CMD_NEXT_HINT:
+        if (s->next_offered) return act(ACT_NEXT_CHAPTER, 0);
+        open_overlay(s, OV_HINTS);
+        return act(ACT_NEXT_HINT, 0);
     case CMD_RESET:
         if (s->confirm_reset) { s->confirm_reset = 0; return act(ACT_RESET_EXERCISE, 0); }
         s->confirm_reset = 1;

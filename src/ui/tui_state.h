@@ -58,6 +58,7 @@ typedef enum {
     ACT_CANCEL,           /* stop the running job */
     ACT_TOGGLE_WATCH,
     ACT_NEXT_HINT,        /* reveal one more hint */
+    ACT_NEXT_CHAPTER,     /* open the chapter after this one */
     ACT_SET_DEVICE,       /* arg: index into the device list */
     ACT_TOGGLE_LANG,
     ACT_SUSPEND,          /* Ctrl-Z */
@@ -97,6 +98,8 @@ typedef struct {
     int n_devices;
     int n_sizes, n_files;    /* the choices of the sizes and files dialogs */
     int running;             /* a run is in progress (set by the controller) */
+    int next_offered;        /* the open chapter passed on the text it holds and another follows: n opens it
+                              * (set by the controller; the hints stay behind h) */
     int watch;               /* rerun on save */
     int confirm_reset;       /* 'X' pressed once: the next 'X' resets */
     char message[512];       /* OV_MESSAGE text, or a status line note */

@@ -396,6 +396,9 @@ static ui_effect do_action(ui_app *a, tui_action act) {
         if (act.arg >= 0 && act.arg < a->cat.count) ui_chapter_open(a, act.arg);
         break;
     case ACT_HOME: ui_chapter_close(a); break;
+    case ACT_NEXT_CHAPTER:
+        if (a->in_chapter && a->ch.index + 1 < a->cat.count) ui_chapter_open(a, a->ch.index + 1);
+        break;
     case ACT_EDIT: return (ui_effect){UI_DO_EDIT, act.arg};
     case ACT_EDIT_ROW: {
         if (!a->in_chapter) break;

@@ -295,7 +295,7 @@ void ui_chapter_finish_verdict(ui_app *a, tui_job *job) {
     if (util_now() < a->note_until) return; /* the learner's own last action keeps the status line */
     if (job->vd->passed && !was) {
         int next = a->ch.index + 1 < a->cat.count ? a->cat.items[a->ch.index + 1].number : 0;
-        if (next) ui_app_note(a, 0, _("Chapter passed: every test, the race check and the technique. Next is chapter %d (q, then pick it)."), next);
+        if (next) ui_app_note(a, 0, _("Chapter passed: every test, the race check and the technique. Next is chapter %d: press n to open it."), next);
         else ui_app_note(a, 0, "%s", _("Chapter passed: every test, the race check and the technique. That was the last chapter."));
     } else if (!job->vd->passed) {
         ui_app_note(a, 1, "%s", _("Correct at this size, but the chapter is not passed yet: see the checklist in the Result tab."));

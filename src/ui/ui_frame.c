@@ -219,6 +219,8 @@ static void prepare_states(ui_app *a, ui_frame *f) {
         f->passed += s == PROG_PASSED;
         if (f->next < 0 && s != PROG_PASSED) f->next = i;
     }
+    a->st.next_offered = a->in_chapter && a->ch.index + 1 < a->cat.count && a->ch.index < CATALOG_MAX &&
+                         f->state[a->ch.index] == PROG_PASSED;
 }
 
 void ui_frame_prepare(ui_app *a) {

@@ -93,4 +93,24 @@ keys L
 check "GPU model tab, L: the pointer in Chinese" "编译页（按 3）列出编译器的信息"
 check_not "GPU model tab, L: no English sentence left" "nothing to simulate"
 
+# ---- after a pass, n opens the next chapter (the key bar offers it); before, n is a hint
+for lang in en zh; do
+  rm -rf "$ws"
+  if [ "$lang" = zh ]; then start LANGUAGE=zh_CN; else start LANGUAGE=en; fi
+  keys 1
+  wait_for "histogram.cl" 10
+  if [ "$lang" = en ]; then check "$lang: before a pass, the key bar offers a hint" "n hint"
+  else check "$lang: before a pass, the key bar offers a hint" "n 提示"; fi
+  cp "$root/kernels/01-serial/histogram.cl" "$ex1"
+  wait_any 60 "run 1" "第 1 次运行" || bad "$lang: the saved reference runs"
+  idle 300 || bad "$lang: its checklist ends"
+  if [ "$lang" = en ]; then check "$lang: after a pass, the key bar offers the next chapter" "n next chapter" "h hints"
+  else check "$lang: after a pass, the status line offers the next chapter" "按 n 打开" "n 下一章"; fi
+  keys n
+  check "$lang: n opens chapter 2" "› 2 ·"
+  keys n
+  if [ "$lang" = en ]; then check "$lang: in chapter 2, not passed, n shows a hint" "Each work-item now handles one descriptor"
+  else check "$lang: in chapter 2, not passed, n shows a hint" "现在每个工作项只处理一个描述符"; fi
+done
+
 finish
