@@ -213,12 +213,15 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
         verdict_doc(in, width, out);
     } else if (r->status == ENG_PASS && r->n_samples > 0) {
+        if (in->verdict) { /* the checklist first: on a small screen it is what must show */
+            verdict_doc(in, width, out);
+            st_doc_add(out);
+        }
         timing_line(in, width, out);
         /* true whatever the numbers say: a CPU's times follow its caches and cores, not a GPU's memory */
         if (is_cpu(r))
             wrap_text(out, width, ST_DIM, _("A CPU device: its caches set these times, not a GPU's memory (8: GPU "
                                             "model)."), "");
-        if (in->verdict) verdict_doc(in, width, out);
     } else if (r->status == ENG_WRONG) {
         check_doc(in, width, out, 0);
     } else if (r->status == ENG_BUILD) {
