@@ -386,9 +386,14 @@ static void draw_home_list(const ui_app *a) {
         put_text(y + r, 5, 3, num, base | A_BOLD);
         char title[300];
         snprintf(title, sizeof title, "%s", lesson_title(l));
-        int tw = put_text(y + r, 9, title_w, title, base | (sel ? A_BOLD : 0));
-        if (i == next && tw + 12 < title_w)
-            put_text(y + r, 9 + tw + 2, 12, a->utf8 ? _("← next") : _("<- next"), sel ? base : style_attr(ST_KEY | ST_A_BOLD));
+        /* the next chapter keeps room for its marker: a long title is cut to make it */
+        const char *marker = a->utf8 ? _("← next") : _("<- next");
+        int mw = 0;
+        st_fit(marker, strlen(marker), 16, &mw);
+        int room = i == next && title_w - mw - 2 >= 8 ? title_w - mw - 2 : title_w;
+        int tw = put_text(y + r, 9, room, title, base | (sel ? A_BOLD : 0));
+        if (i == next && tw + 2 + mw <= title_w)
+            put_text(y + r, 9 + tw + 2, mw, marker, sel ? base : style_attr(ST_KEY | ST_A_BOLD));
         const char *st = s == PROG_PASSED ? (a->utf8 ? "✓ " : "+ ") : s == PROG_FAILING ? (a->utf8 ? "✗ " : "x ")
                          : s == PROG_CHANGED ? "~ " : (a->utf8 ? "· " : "- ");
         char stext[64];
@@ -655,8 +660,10 @@ static void draw_chapter(const ui_app *a) {
     const char *keys;
     if (a->st.confirm_reset) keys = _("X again: reset · any other key: keep ");
     else if (c->run_id) keys = _("c cancel · ? help · e edit · Tab pane ");
-    else if (a->st.next_offered) keys = _("n next chapter · e edit · r run · C check · ? help · h hints · S size · B files · Tab pane · q back ");
-    else keys = _("e edit · r run · C check · ? help · n hint · S size · B files · w watch · Tab pane · q back ");
+    /* help and the pane key first: the bar is cut from the right, and below 90 columns Tab is the only
+     * way between the panes */
+    else if (a->st.next_offered) keys = _("n next chapter · ? help · Tab pane · e edit · r run · C check · h hints · S size · B files · q back ");
+    else keys = _("? help · Tab pane · e edit · r run · C check · n hint · S size · B files · w watch · q back ");
     draw_status(a, keys);
 }
 

@@ -104,13 +104,36 @@ for lang in en zh; do
   cp "$root/kernels/01-serial/histogram.cl" "$ex1"
   wait_any 60 "run 1" "第 1 次运行" || bad "$lang: the saved reference runs"
   idle 300 || bad "$lang: its checklist ends"
-  if [ "$lang" = en ]; then check "$lang: after a pass, the key bar offers the next chapter" "n next chapter" "h hints"
+  if [ "$lang" = en ]; then check "$lang: after a pass, the key bar offers the next chapter" "n next chapter · ? help · Tab pane"
   else check "$lang: after a pass, the status line offers the next chapter" "按 n 打开" "n 下一章"; fi
   keys n
   check "$lang: n opens chapter 2" "› 2 ·"
   keys n
   if [ "$lang" = en ]; then check "$lang: in chapter 2, not passed, n shows a hint" "Each work-item now handles one descriptor"
   else check "$lang: in chapter 2, not passed, n shows a hint" "现在每个工作项只处理一个描述符"; fi
+done
+
+# ---- 80x24 in a chapter: Tab, the only key between the panes there, is in the key bar
+start LANGUAGE=en
+T resize-window -t ui -x 80 -y 24 >/dev/null 2>&1
+keys 2
+check "80x24: the key bar keeps help and Tab pane" "? help · Tab pane · e edit"
+
+# ---- 80x24: the chapter list points at the next chapter even when its title is long (chapter 7's)
+rm -rf "$ws"
+mkdir -p "$ws/.cltutor"
+python3 -c 'import json, sys
+ids = ["01-serial", "02-atomic", "03-coalesced", "04-float4", "05-local", "06-constant"]
+json.dump({"version": 2, "last": "", "chapters": {i: {"state": "passed", "ever_passed": True, "runs": []} for i in ids}}, sys.stdout)' > "$ws/.cltutor/progress.json"
+for lang in en zh; do
+  if [ "$lang" = zh ]; then start LANGUAGE=zh_CN; else start LANGUAGE=en; fi
+  T resize-window -t ui -x 80 -y 24 >/dev/null 2>&1
+  keys C-l
+  if [ "$lang" = en ]; then check "$lang 80x24: chapter 7's row keeps the next marker" "7  Local sub-histograms"
+    screen | grep -q "7  Local sub-histograms.*← next" && ok "$lang 80x24: '← next' on chapter 7's row" || bad "$lang 80x24: '← next' on chapter 7's row"
+  else check "$lang 80x24: chapter 7's row keeps the next marker" "7  局部子直方图"
+    screen | grep -q "7  局部子直方图.*← 下一章" && ok "$lang 80x24: '← 下一章' on chapter 7's row" || bad "$lang 80x24: '← 下一章' on chapter 7's row"
+  fi
 done
 
 finish
