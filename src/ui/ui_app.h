@@ -160,6 +160,7 @@ typedef struct {
     char name[256];           /* as $VISUAL or $EDITOR gave it */
     char script[600], line_arg[32], at[1500];
     const char *argv[8];      /* /bin/sh -c 'exec EDITOR "$@"' sh [+LINE] FILE */
+    int line;                 /* the line it opens at (a build error's, the cursor's), 0 none */
 } ui_editor;
 
 /* Loads the course, the progress and the settings, and starts the job

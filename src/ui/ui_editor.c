@@ -62,6 +62,7 @@ int ui_app_editor(ui_app *a, int line, ui_editor *ed) {
     }
     if (line <= 0 && c->have_rep && c->rep.error_line > 0) line = c->rep.error_line;
     if (line <= 0 && a->st.pane[PANE_KERNEL].cur > 0) line = a->st.pane[PANE_KERNEL].cur + 1;
+    ed->line = line > 0 ? line : 0;
     const char *cands[4] = {getenv("VISUAL"), getenv("EDITOR"), "nano", "vi"};
     const char *name = NULL;
     char tried[600] = "";
@@ -135,6 +136,11 @@ void ui_app_after_edit(ui_app *a, const ui_editor *ed, int started, int status) 
     if (h != c->kernel_hash || h != c->run_hash) {
         ui_chapter_load_kernel(a);
         if (a->st.watch && h != c->run_hash) ui_chapter_start_run(a);
+    }
+    /* back at the line edited; from the lesson, in the kernel pane (on a small screen the two share a place) */
+    if (ed->line > 0) {
+        a->st.pane[PANE_KERNEL].cur = ed->line - 1;
+        if (a->st.focus == PANE_LESSON) a->st.focus = PANE_KERNEL;
     }
 }
 

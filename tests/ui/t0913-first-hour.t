@@ -118,6 +118,15 @@ start LANGUAGE=en
 T resize-window -t ui -x 80 -y 24 >/dev/null 2>&1
 keys 2
 check "80x24: the key bar keeps help and Tab pane" "? help · Tab pane · e edit"
+# back from the editor at a build error: the kernel's pane at that line, not the lesson
+keys q
+keys 3
+wait_for "Coalesced" 10
+sed 's/int d = get_global_id(0);/int d = get_global_id(0) +;/' "$root/kernels/03-coalesced/histogram.cl" > "$ws/exercises/03-coalesced/histogram.cl.new"
+mv "$ws/exercises/03-coalesced/histogram.cl.new" "$ws/exercises/03-coalesced/histogram.cl"
+check "80x24: the build error shows" "Build failed"
+keys e
+check "80x24: back from the editor, the kernel's pane at the error's line" "▶12      int d = get_global_id(0) +;"
 
 # ---- 80x24: the chapter list points at the next chapter even when its title is long (chapter 7's)
 rm -rf "$ws"
