@@ -67,6 +67,11 @@ static const char *const grade_usage = N_(
     "  --memory-limit MB    data memory of one test's worker (default 2048)\n"
     "  --require-speedup X  also grade a speed-up of X over the previous chapter's\n"
     "                       reference, both timed in this run (needs --device)\n"
+    "  --weights LIST       this assignment's points of each chapter's groups of\n"
+    "                       tests, e.g. 'tests:60 technique:40 fixes:0' (groups:\n"
+    "                       tests, technique, fixes, speed; default: the chapter's\n"
+    "                       lesson.ini, else technique 30, fixes 10 and tests the\n"
+    "                       rest of 100)\n"
     "  --visibility V       Gradescope visibility of each test: visible (default),\n"
     "                       hidden, after_due_date or after_published\n"
     "  --due TIME           the due date: 2026-12-01 23:59 (local time),\n"
@@ -410,7 +415,7 @@ static int run_single(void *arg, const char *scratch) {
 
 enum { O_SEED = 256, O_ANALYSIS_SEED, O_TIMEOUT, O_CPU, O_MEM, O_SPEED, O_VIS, O_PLAN, O_BATCH, O_REPORTS, O_DIR, O_FORMAT,
        O_DEVICE, O_TESTS, O_STUDENT_LIMIT, O_KERNEL, O_SCORE_ONLY, O_PASS, O_HIDDEN, O_SHARD, O_SAME_SEED,
-       O_EXERCISE_ONLY, O_DUE, O_SUBMITTED, O_LATE_PENALTY, O_LATE_LIMIT };
+       O_EXERCISE_ONLY, O_DUE, O_SUBMITTED, O_LATE_PENALTY, O_LATE_LIMIT, O_WEIGHTS };
 
 /* What the command line asked for. */
 typedef struct {
@@ -510,6 +515,12 @@ static int grade_option(int ch, const char *arg, grade_args *a) {
         break;
     case O_SPEED:
         return cli_parse_double("grade", "--require-speedup", arg, 0.001, 1e6, &a->o.require_speedup) ? EXIT_USAGE : -1;
+    case O_WEIGHTS: {
+        char err[512];
+        if (grade_weights_check(arg, err, sizeof err) != 0) return cli_usage_error("grade", "%s", err);
+        a->o.weights = arg;
+        break;
+    }
     case O_VIS:
         if (!grade_visibility_ok(arg))
             return cli_usage_error("grade", _("--visibility '%s': use visible, hidden, after_due_date or "
@@ -535,7 +546,7 @@ static int grade_options_from(int argc, char **argv, grade_args *a) {
         {"analysis-seed", required_argument, 0, O_ANALYSIS_SEED},
         {"device", required_argument, 0, O_DEVICE},    {"timeout", required_argument, 0, O_TIMEOUT},
         {"cpu-limit", required_argument, 0, O_CPU},    {"memory-limit", required_argument, 0, O_MEM},
-        {"require-speedup", required_argument, 0, O_SPEED}, {"visibility", required_argument, 0, O_VIS},
+        {"require-speedup", required_argument, 0, O_SPEED}, {"weights", required_argument, 0, O_WEIGHTS}, {"visibility", required_argument, 0, O_VIS},
         {"plan", no_argument, 0, O_PLAN},              {"batch", required_argument, 0, O_BATCH},
         {"jobs", required_argument, 0, 'j'},           {"reports", required_argument, 0, O_REPORTS},
         {"tests", required_argument, 0, O_TESTS},      {"student-limit", required_argument, 0, O_STUDENT_LIMIT},

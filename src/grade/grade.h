@@ -97,6 +97,8 @@ typedef struct {
     long cpu_s;                         /* CPU seconds for one test's worker */
     long memory_mb;                     /* data segment of one test's worker */
     double require_speedup;             /* 0: timing is reported, not graded */
+    const char *weights;                /* NULL, or the assignment's points of each group ("technique:40
+                                         * fixes:0"), over each chapter's own weights */
     const char *only;                   /* NULL, or test ids separated by commas: run just those */
     const char *cache_root;             /* compiled kernels' cache, one folder per kernel text; NULL:
                                          * ~/.cache/cltutor/kernels */
@@ -133,6 +135,8 @@ uint64_t grade_student_seed(uint64_t batch_seed, const char *student);
 /* The chapter's tests for this seed, with their weights, none run yet.
  * Returns -1 with a message naming lesson.ini when its grading keys are wrong. */
 int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen);
+/* Whether spec is a --weights an assignment may give (groups and their points); -1 with err. */
+int grade_weights_check(const char *spec, char *err, size_t errlen);
 
 /* How many tests grade_run will run (for progress bars); -1 on a plan error. */
 int grade_count(const grade_options *o, char *err, size_t errlen);

@@ -188,7 +188,7 @@ typedef struct {
     int used;
 } weight_entry;
 
-static int parse_weights(const char *spec, weight_entry *out, int max, char *err, size_t errlen) {
+static int parse_weights(const char *what, const char *spec, weight_entry *out, int max, char *err, size_t errlen) {
     int n = 0;
     char buf[512];
     snprintf(buf, sizeof buf, "%s", spec ? spec : "");
@@ -197,11 +197,11 @@ static int parse_weights(const char *spec, weight_entry *out, int max, char *err
         char *end = NULL;
         double v = sep ? strtod(sep + 1, &end) : 0;
         if (!sep || sep == tok || end == sep + 1 || *end || v < 0 || v > 1e6) {
-            util_errf(err, errlen, _("weights: '%s' is not NAME:POINTS (for example tests:70 technique:30)"), tok);
+            util_errf(err, errlen, _("%s: '%s' is not NAME:POINTS (for example tests:70 technique:30)"), what, tok);
             return -1;
         }
         if (n == max) {
-            util_errf(err, errlen, _("weights: more than %d entries"), max);
+            util_errf(err, errlen, _("%s: more than %d entries"), what, max);
             return -1;
         }
         snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)(sep - tok), tok);
@@ -219,9 +219,36 @@ static int kind_group(grade_kind k) {
 
 static const char *const group_names[] = {"tests", "technique", "fixes", "speed"};
 
-static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
+/* The assignment's weights (--weights) over the chapter's: groups only, since they apply to every chapter.
+ * Returns the new count of w, or -1. */
+static int assignment_weights(const char *spec, weight_entry *w, int nw, int max, char *err, size_t errlen) {
+    weight_entry a[8];
+    int na = parse_weights("--weights", spec, a, 8, err, errlen);
+    for (int i = 0; i < na; i++) {
+        int group = 0;
+        for (int g = 0; g < 4; g++) group |= !strcmp(a[i].name, group_names[g]);
+        if (!group)
+            return util_errf(err, errlen, _("--weights: '%s' is not a group of tests (tests, technique, fixes, "
+                                            "speed); a single test's points belong in its chapter's lesson.ini"),
+                             a[i].name), -1;
+        int k = 0;
+        while (k < nw && strcmp(w[k].name, a[i].name)) k++;
+        if (k == nw && nw == max) return util_errf(err, errlen, _("%s: more than %d entries"), "weights", max), -1;
+        w[k] = a[i];
+        if (k == nw) nw++;
+    }
+    return na < 0 ? -1 : nw;
+}
+
+int grade_weights_check(const char *spec, char *err, size_t errlen) {
+    weight_entry w[8];
+    return assignment_weights(spec, w, 0, 8, err, errlen) < 0 ? -1 : 0;
+}
+
+static int assign_weights(const grade_options *o, const lesson *l, grade_chapter *ch, char *err, size_t errlen) {
     weight_entry w[32];
-    int nw = parse_weights(lesson_param_get(l, "weights", ""), w, 32, err, errlen);
+    int nw = parse_weights("weights", lesson_param_get(l, "weights", ""), w, 32, err, errlen);
+    if (nw >= 0 && o->weights && *o->weights) nw = assignment_weights(o->weights, w, nw, 32, err, errlen);
     if (nw < 0) return -1;
     double group_points[4] = {-1, -1, -1, -1};
     for (int i = 0; i < nw; i++) {
@@ -247,7 +274,8 @@ static int assign_weights(const lesson *l, grade_chapter *ch, char *err, size_t 
     if (group_points[2] < 0) group_points[2] = count[2] ? DEFAULT_FIX_POINTS : 0;
     if (group_points[3] < 0) group_points[3] = count[3] ? DEFAULT_SPEED_POINTS : 0;
     if (group_points[0] < 0) {
-        group_points[0] = CHAPTER_POINTS - group_points[1] - group_points[2];
+        /* a group with no test here (an assignment's weights name it for every chapter) takes nothing */
+        group_points[0] = CHAPTER_POINTS - (count[1] ? group_points[1] : 0) - (count[2] ? group_points[2] : 0);
         if (group_points[0] < 0) group_points[0] = 0;
     }
     for (int t = 0; t < ch->n_tests; t++) {
@@ -534,7 +562,7 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
         int check = ch->tests[i].kind == GT_SAFETY || ch->tests[i].kind == GT_TECHNIQUE;
         ch->tests[i].seed = test_seed(check ? aseed : o->seed, l->number, i);
     }
-    if (rc == 0 && assign_weights(l, ch, perr, sizeof perr) != 0) {
+    if (rc == 0 && assign_weights(o, l, ch, perr, sizeof perr) != 0) {
         util_errf(err, errlen, "%s: %s", pl.ini, perr);
         rc = -1;
     }

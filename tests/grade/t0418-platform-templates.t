@@ -71,6 +71,14 @@ PY
 then ok "PrairieLearn: the run script grades /grade/student into a gradable results.json"
 else bad "PrairieLearn run" "$(cat "$pl/stdout" "$pl/results/results.json")"; fi
 
+# the template's WEIGHTS line reaches the grader: chapter 1 with tests:50 is worth 50 points
+sed 's/^CHAPTER=.*/CHAPTER="1"/; s/^WEIGHTS=.*/WEIGHTS="tests:50"/' "$root/docs/prairielearn/question/tests/grade.conf" > "$pl/tests/grade.conf"
+rm -rf "$pl/results"
+CLTUTOR_OCLGRIND_ICD="$tmp/none.so" PL_GRADE_ROOT="$pl" CLTUTOR_SOURCE="$root" CLTUTOR_BIN="$bin" sh "$root/docs/prairielearn/run" > "$pl/stdout" 2>&1
+got=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(sum(t["max_points"] for t in j["tests"]))' "$pl/results/results.json" 2>&1)
+case $got in 50|50.0*|49.9*) ok "PrairieLearn: grade.conf's WEIGHTS sets the points ($got)" ;;
+  *) bad "PrairieLearn: grade.conf's WEIGHTS" "$got $(cat "$pl/stdout")" ;; esac
+
 # the Slurm array's command line, as task 2 of 3
 b="$tmp/class"
 for s in ada bob cy; do put "$b/$s" 01-serial "$root/kernels/01-serial/histogram.cl"; done
