@@ -388,8 +388,7 @@ static void draw_home_list(const ui_app *a) {
         snprintf(title, sizeof title, "%s", lesson_title(l));
         /* the next chapter keeps room for its marker: a long title is cut to make it */
         const char *marker = a->utf8 ? _("← next") : _("<- next");
-        int mw = 0;
-        st_fit(marker, strlen(marker), 16, &mw);
+        int mw = st_widths(marker);
         int room = i == next && title_w - mw - 2 >= 8 ? title_w - mw - 2 : title_w;
         int tw = put_text(y + r, 9, room, title, base | (sel ? A_BOLD : 0));
         if (i == next && tw + 2 + mw <= title_w)
