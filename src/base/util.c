@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,13 @@ char *util_strdup(const char *s) {
     if (d) memcpy(d, s, n);
     return d;
 }
+
+/* environ is the process's own, so its lock is too */
+static pthread_mutex_t env_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void util_env_lock(void) { pthread_mutex_lock(&env_mutex); }
+
+void util_env_unlock(void) { pthread_mutex_unlock(&env_mutex); }
 
 void util_sappend(char **s, const char *fmt, ...) {
     va_list ap;

@@ -59,6 +59,12 @@ char *util_strdup(const char *s);
 /* Appends formatted text to a growing malloc'd string. */
 void util_sappend(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The process's environment is one array for every thread: setenv may move
+ * it while another thread reads it. Writers (the language switch) and
+ * readers that walk `environ` (a worker's variables) hold this lock. */
+void util_env_lock(void);
+void util_env_unlock(void);
+
 /* Case-insensitive substring test. */
 int util_contains_ci(const char *haystack, const char *needle);
 

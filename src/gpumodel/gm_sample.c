@@ -117,8 +117,14 @@ static const char *kernel_body(const char *p, int *is_decl) {
     return *p == '{' ? p + 1 : NULL;
 }
 
+int gm_sample_quick(const gm_sampling *s) { return s && s->groups >= 1 && s->groups <= GM_SAMPLE_QUICK_MAX; }
+
 /* The test that leaves a work-group out, in OpenCL C of the builtins alone. */
 static void guard_text(const gm_sampling *s, char *buf, size_t len) {
+    if (gm_sample_quick(s)) {
+        snprintf(buf, len, " if (__clt_left_out()) return; ");
+        return;
+    }
     const char *g = "((ulong)get_group_id(0) + (ulong)get_num_groups(0) * ((ulong)get_group_id(1) + "
                     "(ulong)get_num_groups(1) * (ulong)get_group_id(2)))";
     const char *t = "((ulong)get_num_groups(0) * (ulong)get_num_groups(1) * (ulong)get_num_groups(2))";
@@ -133,10 +139,55 @@ static void guard_text(const gm_sampling *s, char *buf, size_t len) {
              t, s->groups, g, t, s->draw, t, t, t, s->groups, g, t, s->draw, t, t, t, s->groups, s->groups);
 }
 
+/* Quick mode: the simulator runs only the first and the last work-group of
+ * a launch (OCLGRIND_QUICK), so the work-group ids are permuted for the
+ * kernel to see the chosen groups there: the launched group L is the group
+ * (L + a) mod T, with the last one swapped for b. The same groups as the
+ * guard above chooses: a = draw mod T (0 in order), b = a + T/2 (1 in
+ * order). The builtins that tell a group apart are macros over the real
+ * ones; `#line 1` keeps the kernel's own line numbers. */
+static void quick_prelude(const gm_sampling *s, char *buf, size_t len) {
+    char first[64], second[96];
+    if (s->in_order) {
+        snprintf(first, sizeof first, "0");
+        snprintf(second, sizeof second, "1 %% t");
+    } else {
+        snprintf(first, sizeof first, "%" PRIu64 "UL %% t", s->draw);
+        snprintf(second, sizeof second, "(%" PRIu64 "UL %% t + t / 2) %% t", s->draw);
+    }
+    snprintf(buf, len,
+             "ulong __clt_groups(void) { return (ulong)get_num_groups(0) * get_num_groups(1) * get_num_groups(2); }\n"
+             "ulong __clt_first(ulong t) { return %s; }\n"
+             "ulong __clt_second(ulong t) { return %s; }\n"
+             "ulong __clt_real(void) {\n"
+             "  ulong t = __clt_groups(), a = __clt_first(t), b = __clt_second(t), last = (a + t - 1) %% t;\n"
+             "  ulong r = ((ulong)get_group_id(0) + get_num_groups(0) * ((ulong)get_group_id(1) + get_num_groups(1) * "
+             "get_group_id(2)) + a) %% t;\n"
+             "  return %uU < 2 ? r : r == last ? b : r == b ? last : r;\n"
+             "}\n"
+             "int __clt_left_out(void) {\n"
+             "  ulong t = __clt_groups(), r = __clt_real();\n"
+             "  return t > %uUL && r != __clt_first(t) && (%uU < 2 || r != __clt_second(t));\n"
+             "}\n"
+             "size_t __clt_group_id(uint d) {\n"
+             "  ulong r = __clt_real(), nx = get_num_groups(0), ny = get_num_groups(1);\n"
+             "  return d == 0 ? r %% nx : d == 1 ? r / nx %% ny : d == 2 ? r / (nx * ny) : 0;\n"
+             "}\n"
+             "size_t __clt_global_id(uint d) {\n"
+             "  return d < 3 ? __clt_group_id(d) * get_local_size(d) + get_local_id(d) + get_global_offset(d) : 0;\n"
+             "}\n"
+             "#define get_group_id(d) __clt_group_id(d)\n"
+             "#define get_global_id(d) __clt_global_id(d)\n"
+             "#line 1\n",
+             first, second, s->groups, s->groups, s->groups);
+}
+
 char *gm_sample_source(const char *src, const gm_sampling *s, char *err, size_t errlen) {
-    char guard[2048];
+    char guard[2048], prelude[2048] = "";
     guard_text(s, guard, sizeof guard);
+    if (gm_sample_quick(s)) quick_prelude(s, prelude, sizeof prelude);
     char *out = NULL;
+    util_sappend(&out, "%s", prelude);
     const char *p = src, *copied = src;
     int line_start = 1, kernels = 0;
     while (*(p = skip_space(p, &line_start))) {

@@ -19,10 +19,21 @@ typedef struct {
  * with err. An empty value leaves s->groups 0. */
 int gm_sampling_parse(const char *value, gm_sampling *s, char *err, size_t errlen);
 
+/* At most this many work-groups are simulated in the simulator's quick mode
+ * (OCLGRIND_QUICK: only the first and the last work-group of a launch run,
+ * and the rest cost nothing; without it every left-out work-item is still
+ * made and returns, about 6 us of CPU each). */
+#define GM_SAMPLE_QUICK_MAX 2
+
+/* Whether the sampling runs in the simulator's quick mode. */
+int gm_sample_quick(const gm_sampling *s);
+
 /* src with `if (<this work-group is left out>) return;` after the opening
  * brace of every __kernel function, on the same line (line numbers stay).
  * Returns a new string, or NULL with err where a kernel's header cannot be
- * found in plain text (one written through a macro). */
+ * found in plain text (one written through a macro). In quick mode the text
+ * starts with the helpers that permute the work-group ids (lines that
+ * `#line 1` leaves out of the kernel's numbering). */
 char *gm_sample_source(const char *src, const gm_sampling *s, char *err, size_t errlen);
 
 /* How many times the launch's figures count: its work-groups over those run. */

@@ -130,10 +130,13 @@ static void drop_helper_kernel(gpumodel_report *rep, const problem_ops *ops) {
  * kernel text, the chapter, size, seed, what the worker is given, and the
  * programs that run it. -1 when it cannot be kept: a file the source
  * policy refuses (it may read other files or tell the simulator apart). */
-static int analysis_key(const engine_request *rq, int races, const char *const *env, const char *icd,
-                        const char *plugin, runcache_key *k) {
-    if (runcache_key_run(k, "gpumodel analysis 2", rq) != 0) return -1;
+static int analysis_key(const engine_request *rq, int races, const gm_sampling *smp, const char *const *env,
+                        const char *icd, const char *plugin, runcache_key *k) {
+    if (runcache_key_run(k, "gpumodel analysis 3", rq) != 0) return -1;
     runcache_key_u64(k, "races", (uint64_t)races);
+    runcache_key_u64(k, "sampled groups", smp ? smp->groups : 0);
+    runcache_key_u64(k, "in order", smp ? (uint64_t)smp->in_order : 0);
+    runcache_key_u64(k, "draw", smp ? smp->draw : 0);
     for (const char *const *e = env; *e; e++)
         if (strncmp(*e, "OCL_ICD_VENDORS=", 16) && strncmp(*e, "CLTUTOR_GM_OUT=", 15)) runcache_key_str(k, "env", *e);
     runcache_key_file(k, "plugin", plugin);
@@ -288,13 +291,16 @@ static int analyze(const engine_request *rq_in, int races, const gm_sampling *sm
     int ne = 0;
     for (const char *const *e = rq_in->worker_env; e && *e && ne < 16; e++) env[ne++] = *e;
     const char *own[] = {e_vendors, e_plugins, e_out, "OCLGRIND_LOG=/dev/null", "OCLGRIND_LOCAL_MEM_SIZE=49152",
-                         races ? "OCLGRIND_DATA_RACES=1" : NULL};
-    for (size_t i = 0; i < CLT_ARRAY_LEN(own) && own[i]; i++) env[ne++] = own[i];
+                         gm_sample_quick(smp) ? "OCLGRIND_QUICK=1" : NULL, races ? "OCLGRIND_DATA_RACES=1" : NULL};
+    for (size_t i = 0; i < CLT_ARRAY_LEN(own); i++)
+        if (own[i]) env[ne++] = own[i];
     env[ne] = NULL;
 
     double t0 = util_now();
     runcache_key key;
-    int keyed = analysis_key(&rq, races, env, icd, plugin, &key) == 0;
+    engine_request as_written = rq; /* keyed by the learner's text, not the sampled copy's */
+    as_written.kernel_path = rq_in->kernel_path;
+    int keyed = analysis_key(&as_written, races, smp, env, icd, plugin, &key) == 0;
     char *text = NULL;
     const char *display = rq.display_path ? rq.display_path : rq.kernel_path;
     rep->recalled = keyed && recall_analysis(&key, display, rep, &text) == 0;

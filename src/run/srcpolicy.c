@@ -241,9 +241,16 @@ static const char *const device_exact[] = {
     "M_SQRT2", "M_SQRT1_2", NULL};
 
 /* In a conditional: may the device decide this name's value? */
+/* OpenCL's work-item functions: the analysis at a large size sees its
+ * chosen work-groups through them (gm_sample.h), so a kernel may neither
+ * make a macro of one nor test whether one is a macro. */
+static const char *const work_item_functions[] = {
+    "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_enqueued_local_size", "get_local_id",
+    "get_num_groups", "get_group_id", "get_global_offset", "get_global_linear_id", "get_local_linear_id", NULL};
+
 static int device_name(const char *s, size_t len) {
     return starts(s, len, "__") || starts(s, len, "cl_") || starts(s, len, "CL_VERSION_") ||
-           in_list(s, len, device_exact);
+           in_list(s, len, device_exact) || in_list(s, len, work_item_functions);
 }
 
 /* Names the C preprocessor defines the same way everywhere. */
@@ -467,6 +474,11 @@ static int found(policy *p, srcpolicy_kind kind, size_t first, size_t end, size_
                  _("%s:%d: `%s` binds a name to another symbol or section (%s), which can reach code outside the "
                    "kernel; a graded kernel may not: remove the attribute"), d, f->line, f->text, f->name);
         break;
+    case SP_BUILTIN_MACRO:
+        snprintf(f->message, sizeof f->message,
+                 _("%s:%d: `%s` makes a macro of %s, one of OpenCL's work-item functions; graded code must call "
+                   "the function itself: give the macro a name of its own"), d, f->line, f->text, f->name);
+        break;
     case SP_DEVICE_MACRO:
         snprintf(f->message, sizeof f->message,
                  _("%s:%d: `%s` uses %s, which says what device runs the kernel; graded code must do the same "
@@ -602,6 +614,8 @@ static int handle_define(policy *p, size_t first, size_t end, size_t k) {
     const logical *lg = p->lg;
     const token *t = p->ts->t;
     if (k >= end || t[k].type != T_IDENT) return 0;
+    if ((p->checks & SRCPOLICY_DEVICE) && in_list(lg->s + t[k].at, t[k].len, work_item_functions))
+        return found(p, SP_BUILTIN_MACRO, first, end, k, 1, lg->s + t[k].at, t[k].len, NULL);
     size_t name = k++;
     size_t params = k, n_params = 0;
     if (k < end && tok_is(lg, &t[k], "(") && !t[k].space) {
@@ -670,6 +684,8 @@ static int directive(policy *p, size_t first, size_t end) {
     int dev = (p->checks & SRCPOLICY_DEVICE) != 0;
     if (tok_is(lg, name, "undef")) {
         if (k + 1 < end && t[k + 1].type == T_IDENT) {
+            if (dev && in_list(lg->s + t[k + 1].at, t[k + 1].len, work_item_functions))
+                return found(p, SP_BUILTIN_MACRO, first, end, k + 1, 1, lg->s + t[k + 1].at, t[k + 1].len, NULL);
             macro *m = add_macro(p, t[k + 1].at, t[k + 1].len);
             if (!m) { p->oom = 1; return 0; }
             m->defined = 0;

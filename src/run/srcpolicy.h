@@ -19,6 +19,7 @@
     X(SP_TOKEN_PASTE, "token_paste")         /* ## (or %:%:): builds names this check cannot see */          \
     X(SP_DEVICE_BRANCH, "device_branch")     /* #if/#ifdef/#elif... on what the device defines */            \
     X(SP_DEVICE_MACRO, "device_macro")       /* a macro the device defines, used in code */                  \
+    X(SP_BUILTIN_MACRO, "builtin_macro")     /* #define or #undef of a work-item function (get_group_id)  */ \
     X(SP_PRAGMA, "pragma")                   /* a #pragma other than OPENCL ..., unroll and nounroll       \
                                                 (push_macro and pop_macro can hide a macro from the check) */ \
     X(SP_INLINE_ASM, "inline_asm")           /* asm, __asm, __asm__: machine code, or a symbol renamed       \
@@ -36,7 +37,7 @@ enum {
                               _Pragma, the file-reading #pragmas */
     SRCPOLICY_DEVICE = 2,  /* nothing that depends on the device: no conditional on a macro the device
                               defines (__OPENCL_VERSION__, CL_VERSION_*, cl_* extensions, any __NAME),
-                              and no such macro in code */
+                              and no such macro in code; no macro named like a work-item function */
     SRCPOLICY_NATIVE = 4,  /* nothing but OpenCL C: no inline assembly (on a CPU device a kernel is machine
                               code in the grader's worker), no attribute that binds a name to another symbol */
     SRCPOLICY_ALL = 7,

@@ -328,12 +328,15 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
     if (req < 0) {
         util_errf(err, errlen, _("cannot write the worker's request in %s"), scratch);
     } else {
+        /* a copy taken under the lock: the language switch may move environ meanwhile */
+        util_env_lock();
         size_t n = 0;
         while (environ[n]) n++;
         char **envp = calloc(n + 1, sizeof *envp);
         size_t k = 0;
         for (size_t i = 0; envp && i < n; i++)
-            if (passed_on(environ[i])) envp[k++] = environ[i];
+            if (passed_on(environ[i]) && (envp[k] = strdup(environ[i]))) k++;
+        util_env_unlock();
         char *const argv[] = {exe, WPROTO_MODE, NULL};
         /* one runtime at a time fills a cache folder: other processes running
          * the same text (a class graded side by side, the course beside a
@@ -351,6 +354,7 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
         if (rc == 0 && cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0) keep_cache(out, cache);
         if (lock >= 0) close(lock);
         if (rc != 0) util_errf(err, errlen, "%s", envp ? _("fork failed") : _("out of memory"));
+        for (size_t i = 0; envp && envp[i]; i++) free(envp[i]);
         free(envp);
         close(req);
     }

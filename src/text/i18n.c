@@ -63,7 +63,9 @@ void i18n_set_lang(const char *lang) {
      * zh_CN locale still gets Chinese through C.UTF-8 */
     const char *cur = setlocale(LC_MESSAGES, NULL);
     if (zh && (!cur || !strcmp(cur, "C") || !strcmp(cur, "POSIX"))) setlocale(LC_MESSAGES, "C.UTF-8");
+    util_env_lock();
     setenv("LANGUAGE", zh ? "zh_CN" : "en", 1);
+    util_env_unlock();
     ++_nl_msg_cat_cntr;
 }
 
@@ -81,8 +83,10 @@ const char *i18n_env_lang(void) {
 }
 
 void i18n_restore_env(void) {
+    util_env_lock();
     if (state.had_language) setenv("LANGUAGE", state.language, 1);
     else unsetenv("LANGUAGE");
+    util_env_unlock();
 }
 
 const char *i18n_tr(const char *msgid) {

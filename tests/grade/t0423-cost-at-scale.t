@@ -3,7 +3,8 @@
 # size (chapters 3 and 8) passes the analysis at the small size and fails at the large one, in check and
 # in grade, where the message does not name the hidden size; the references and a look-back pass.
 # `analyze --groups` simulates some work-groups of a large size and counts them for all: its predicted
-# time agrees with the whole analysis, a header made by a macro is refused with its line. Hidden shapes
+# time agrees with the whole analysis, a header made by a macro is refused with its line, and the
+# simulator's quick mode shows the kernel the chosen work-groups. Hidden shapes
 # vary the feature counts a kernel could hard-wire.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
@@ -30,6 +31,17 @@ printf '#define BODY {\n__kernel void histogram(__global const float *d, __globa
 expect "analyze --groups refuses a kernel whose brace a macro makes, naming the line" 3 \
   "line 2: the kernel's name, parameters and opening brace must be written out" -- \
   "$bin" analyze 3 --kernel "$tmp/macro.cl" --size 4131x256 --groups 1
+# the simulator's quick mode runs the launch's first and last work-groups only, with the ids permuted:
+# the kernel must see the groups chosen (in order: 0 and 1), never the launch's last one
+awk '{ print } /const uint offset = block_offsets\[get_group_id\(0\)\];/ {
+  print "    if (get_group_id(0) == 1 && get_local_id(0) == 0) data[0] = 1;"
+  print "    if (get_group_id(0) + 1 == get_num_groups(0) && get_local_id(0) == 0) data[1] = 1;" }' \
+  "$root/kernels/08-scan/scan.cl" > "$tmp/which.cl"
+second=$(grep -n 'get_group_id(0) == 1 &&' "$tmp/which.cl" | cut -d: -f1)
+"$bin" analyze 8 --kernel "$tmp/which.cl" --size 300001 --groups 2 --in-order --no-compare --no-predict > "$tmp/which.txt" 2>&1
+if grep -q "^  $second:[0-9]* *global *store" "$tmp/which.txt" && ! grep -q "^  $((second + 1)):[0-9]* *global *store" "$tmp/which.txt"; then
+  ok "analyze 8 --groups 2 --in-order: work-group 1 runs (line $second), the launch's last does not (line $((second + 1)))"
+else bad "analyze 8 --groups 2 --in-order: the groups simulated" "$(grep -E "^  ($second|$((second + 1))):" "$tmp/which.txt"; tail -n 3 "$tmp/which.txt")"; fi
 expect "analyze --in-order without --groups is a usage error" 64 "goes with --groups" -- \
   "$bin" analyze 3 --solution --in-order
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Branches on what the device defines are refused, with the line; conditionals on build options are graded.
+# Branches on what the device defines are refused, with the line, and so are macros of the work-item
+# functions; conditionals on build options are graded.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # TMPDIR and HOME in $tmp, $ref, json, refused, sub, with_branch, make_bomb, make_batch
@@ -21,6 +22,12 @@ with_branch '#pragma push_macro("__OPENCL_VERSION__")\n#undef __OPENCL_VERSION__
 refused "push_macro around a redefined __OPENCL_VERSION__" 2
 json "the pragma message names the pragma and what is allowed" "$tmp/r.json" \
   "'push_macro' in t['detail'] and '#pragma OPENCL EXTENSION, #pragma OPENCL FP_CONTRACT, #pragma unroll and #pragma nounroll only' in t['detail']"
+# the work-item functions, through which the analysis at a large size shows the kernel its chosen
+# work-groups: a kernel may not test whether one is a macro, nor make or unmake one
+with_branch '#ifdef get_group_id\n#define SIMULATED 1\n#endif\n'; refused "#ifdef get_group_id" 2
+with_branch '#undef get_group_id\n'; refused "#undef get_group_id" 2
+json "the work-item macro message says what to do" "$tmp/r.json" \
+  "'makes a macro of get_group_id, one of OpenCL' in t['detail'] and 'give the macro a name of its own' in t['detail']"
 # the honest forms pass
 with_branch '#ifndef LOCAL_SIZE\n#define LOCAL_SIZE 64\n#endif\n#if LOCAL_SIZE > 1\n#define MINE 1\n#endif\n#ifdef MINE\n#endif\n'
 "$bin" grade 2 --dir "$tmp/sub" --seed 4 --tests odd --format json -o "$tmp/r.json" 2>/dev/null

@@ -1,7 +1,9 @@
 /* test_gmsample — a kernel analysed with some work-groups only: every
  * __kernel gets its guard after its opening brace on the same line, text
  * that only looks like a kernel is left alone, a header made by a macro is
- * refused, and the figures of a sampled launch count for all its groups. */
+ * refused, one or two groups run in the simulator's quick mode with the
+ * work-group ids permuted, and the figures of a sampled launch count for all
+ * its groups. */
 #define _GNU_SOURCE
 #include "suites.h"
 
@@ -30,12 +32,14 @@ START_TEST(every_kernel_guarded_on_its_line) {
                       "kernel void second(__global const char *s) __attribute__((vec_type_hint(float4))) {\n"
                       "  const char *t = \"kernel void fake() {\";\n"
                       "}\n";
-    gm_sampling smp = {.groups = 2, .draw = 7};
+    /* more groups than the quick mode runs: a guard of builtins after each body's brace, no other change */
+    gm_sampling smp = {.groups = 3, .draw = 7};
     char err[256] = "";
     char *out = gm_sample_source(src, &smp, err, sizeof err);
     ck_assert_msg(out != NULL, "%s", err);
     ck_assert_int_eq(count(out, "return; "), 2);
     ck_assert_int_eq(lines(out), lines(src));
+    ck_assert_ptr_null(strstr(out, "#define get_group_id"));
     /* the guard follows each body's brace on the same line */
     ck_assert_ptr_nonnull(strstr(out, "{ if ("));
     const char *second = strstr(out, "vec_type_hint(float4))) { if (");
@@ -47,8 +51,42 @@ START_TEST(every_kernel_guarded_on_its_line) {
     smp.in_order = 1;
     out = gm_sample_source(src, &smp, err, sizeof err);
     ck_assert_ptr_nonnull(out);
-    ck_assert_ptr_nonnull(strstr(out, ">= 2UL) return; "));
+    ck_assert_ptr_nonnull(strstr(out, ">= 3UL) return; "));
     free(out);
+}
+END_TEST
+
+/* One or two groups: the simulator's quick mode, with the work-group ids
+ * permuted by helpers before `#line 1`, so that the kernel's lines keep
+ * their numbers, and the same guard on each kernel's line. */
+START_TEST(quick_mode_permutes_ids) {
+    const char *src = "__kernel void a(__global int *x) { x[get_global_id(0)] = get_group_id(0); }\n"
+                      "kernel void b(__global int *x)\n{\n  x[0] = 1;\n}\n";
+    gm_sampling smp = {.groups = 2, .draw = 7};
+    ck_assert_int_eq(gm_sample_quick(&smp), 1);
+    char err[256] = "";
+    char *out = gm_sample_source(src, &smp, err, sizeof err);
+    ck_assert_msg(out != NULL, "%s", err);
+    const char *line1 = strstr(out, "#line 1\n");
+    ck_assert_ptr_nonnull(line1);
+    const char *kernel = line1 + strlen("#line 1\n");
+    ck_assert_int_eq(lines(kernel), lines(src));
+    ck_assert_int_eq(count(kernel, "{ if (__clt_left_out()) return; "), 2);
+    ck_assert_ptr_nonnull(strstr(out, "#define get_group_id(d) __clt_group_id(d)\n"));
+    ck_assert_ptr_nonnull(strstr(out, "#define get_global_id(d) __clt_global_id(d)\n"));
+    ck_assert_ptr_nonnull(strstr(out, "7UL % t"));
+    ck_assert_ptr_null(strstr(kernel, "__clt_group_id"));   /* the kernel's own text is as written */
+    free(out);
+    smp.in_order = 1;
+    out = gm_sample_source(src, &smp, err, sizeof err);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_ptr_nonnull(strstr(out, "__clt_first(ulong t) { return 0; }"));
+    ck_assert_ptr_nonnull(strstr(out, "__clt_second(ulong t) { return 1 % t; }"));
+    free(out);
+    gm_sampling none = {0}, many = {.groups = GM_SAMPLE_QUICK_MAX + 1};
+    ck_assert_int_eq(gm_sample_quick(&none), 0);
+    ck_assert_int_eq(gm_sample_quick(&many), 0);
+    ck_assert_int_eq(gm_sample_quick(NULL), 0);
 }
 END_TEST
 
@@ -86,6 +124,7 @@ Suite *gmsample_suite(void) {
     Suite *s = suite_create("gmsample");
     TCase *tc = tcase_create("gmsample");
     tcase_add_test(tc, every_kernel_guarded_on_its_line);
+    tcase_add_test(tc, quick_mode_permutes_ids);
     tcase_add_test(tc, header_from_a_macro_refused);
     tcase_add_test(tc, settings_and_scale);
     suite_add_tcase(s, tc);

@@ -3,6 +3,7 @@
  * and the documents it shows are built before any drawing. */
 #define _GNU_SOURCE
 #include "suites.h"
+#include "base/util.h"
 #include "text/i18n.h"
 #include "ui/ui_app.h"
 #include "text/mdrender.h"
@@ -198,26 +199,34 @@ START_TEST(lesson_commands_name_their_keys) {
 }
 END_TEST
 
+/* The app's jobs read the environment from their threads: change it under its lock. */
+static void set_var(const char *name, const char *value) {
+    util_env_lock();
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+    util_env_unlock();
+}
+
 /* The editor's command line: the line goes where each editor wants it. */
 START_TEST(editor_command_names_the_line) {
     open_app();
     ui_app_key(&app, '1');
-    setenv("VISUAL", "/bin/true", 1);
+    set_var("VISUAL", "/bin/true");
     ui_editor ed;
     ck_assert_int_eq(ui_app_editor(&app, 12, &ed), 0);
     ck_assert_str_eq(ed.argv[0], "/bin/sh");
     ck_assert_str_eq(ed.argv[4], "+12");
     ck_assert_str_eq(ed.argv[5], app.ch.kernel_path);
     ck_assert_ptr_null(ed.argv[6]);
-    setenv("VISUAL", "no-such-editor-here", 1);
-    setenv("EDITOR", "nor-this-one", 1);
-    setenv("PATH", "/nonexistent", 1); /* nano and vi are not found either */
+    set_var("VISUAL", "no-such-editor-here");
+    set_var("EDITOR", "nor-this-one");
+    set_var("PATH", "/nonexistent"); /* nano and vi are not found either */
     ck_assert_int_eq(ui_app_editor(&app, 0, &ed), -1);
     ck_assert_int_eq(app.st.overlay, OV_MESSAGE);
     ck_assert_ptr_nonnull(strstr(app.st.message, "No editor found (tried: no-such-editor-here, nor-this-one"));
-    setenv("PATH", "/usr/bin:/bin", 1);
-    unsetenv("VISUAL");
-    unsetenv("EDITOR");
+    set_var("PATH", "/usr/bin:/bin");
+    set_var("VISUAL", NULL);
+    set_var("EDITOR", NULL);
     close_app();
 }
 END_TEST
