@@ -17,6 +17,7 @@
 #include "grade/verdict.h"
 #include "grade/grade_credit.h"
 #include "grade/grade_detail.h"
+#include "run/runcache.h"
 #include "run/wproto.h"
 
 #include <ctype.h>
@@ -79,7 +80,11 @@ typedef struct {
     long cpu_s;
     const char *cache_root;       /* where compiled kernels are cached (NULL: the user's cache) */
     int threads;                  /* untimed tests run side by side on this many threads */
+    struct ahead_job **first_runs; /* by chapter, by test: each file's first run, made before any chapter */
+    pthread_mutex_t progress_mu;  /* the work made ahead tells what it starts from several threads */
 } run_ctx;
+
+static void note_start(run_ctx *rc, const grade_test *t);
 
 /* Runs a kernel file once through the engine; returns the engine's status. */
 static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
@@ -144,7 +149,7 @@ static void note_timeout(file_hang *h, const char *test_id) {
 static int file_hung(const file_hang *h) { return h->timeouts >= HANG_AFTER_TIMEOUTS; }
 
 /* One untimed test a worker thread runs ahead of the chapter's loop. */
-typedef struct {
+typedef struct ahead_job {
     const lesson *l;
     const char *path;
     char display[256];
@@ -209,6 +214,7 @@ static void *ahead_thread(void *arg) {
         int i = p->next < p->n ? p->next++ : -1;
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
+        if (p->sets[i].n > 0) note_start(p->rc, p->sets[i].jobs[0]->t);
         run_set(p, &p->sets[i]);
     }
 }
@@ -243,7 +249,7 @@ static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
     for (int i = 0; i < n; i++) {
         int first = 1;
         for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
-        if (first) {
+        if (first && !jobs[i].ran) {
             ptrs[i] = &jobs[i];
             sets[n_sets++] = (ahead_set){.jobs = &ptrs[i], .n = 1};
         }
@@ -447,6 +453,18 @@ static void tick(run_ctx *rc, const grade_chapter *ch, const grade_test *t) {
     if (rc->cb) rc->cb(rc->user, ch, t, rc->done, rc->total);
 }
 
+/* Work made ahead of the chapters says which test it starts (the count stays). */
+static void note_start(run_ctx *rc, const grade_test *t) {
+    const grade_chapter *ch = NULL;
+    for (int c = 0; c < rc->r->n_chapters && !ch; c++)
+        if (t >= rc->r->chapters[c].tests && t < rc->r->chapters[c].tests + rc->r->chapters[c].n_tests)
+            ch = &rc->r->chapters[c];
+    if (!ch || !rc->cb) return;
+    pthread_mutex_lock(&rc->progress_mu);
+    rc->cb(rc->user, ch, t, rc->done, rc->total);
+    pthread_mutex_unlock(&rc->progress_mu);
+}
+
 static void mark_missing(grade_test *t, const char *status, const char *msg) {
     t->outcome = GO_FAIL;
     snprintf(t->status, sizeof t->status, "%s", status);
@@ -566,6 +584,7 @@ static int file_of(const chapter_file *files, int nf, const grade_test *t) {
  * themselves); returns their reports by test, for the chapter's loop to take in order, or NULL: none ran. */
 static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
                                     int nf) {
+    ahead_job *first = rc->first_runs ? rc->first_runs[ch - rc->r->chapters] : NULL;
     ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
     if (!ahead) return NULL;
     ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
@@ -576,6 +595,12 @@ static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter 
         if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
             continue;
         ahead_job *j = &list[n_list++];
+        if (first && first[i].ran) { /* made before the chapters began: its report is this test's */
+            j->rep = first[i].rep;
+            j->ran = 1;
+            first[i].ran = 0;
+            if (j->rep.status == ENG_TIMEOUT) note_timeout(&files[f].hang, t->id);
+        }
         j->l = l;
         j->path = files[f].path;
         j->hang = &files[f].hang;
@@ -636,6 +661,116 @@ static void score_chapter(run_ctx *rc, const lesson *l, grade_chapter *ch, const
     }
     ch->max_score = 0;
     for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
+}
+
+/* One chapter's analyses, made ahead (grade_analysis_ahead). */
+typedef struct {
+    const lesson *l;
+    const grade_test *t, *scale;
+    const char *path;
+    char display[256];
+} model_job;
+
+typedef struct {
+    run_ctx *rc;
+    model_job *jobs;
+    int n, next;
+    pthread_mutex_t mu;
+} model_pool;
+
+static void *model_thread(void *arg) {
+    model_pool *p = arg;
+    grade_model_limits lim = limits_of(p->rc);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
+        const model_job *j = &p->jobs[i];
+        note_start(p->rc, j->t);
+        grade_analysis_ahead(&lim, j->l, j->t, j->scale, j->path, j->display);
+    }
+}
+
+/* The analyses of each chapter whose exercise passed its first run, on rc->threads threads. */
+static void run_models_ahead(run_ctx *rc) {
+    grade_result *r = rc->r;
+    char kept[PATH_MAX];
+    if (runcache_folder(kept, sizeof kept) != 0) return; /* nothing would keep them for the chapters */
+    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters, sizeof *mp.jobs)};
+    for (int c = 0; mp.jobs && c < r->n_chapters; c++) {
+        const grade_chapter *ch = &r->chapters[c];
+        const ahead_job *first = NULL;
+        const grade_test *t = NULL, *scale = NULL;
+        for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
+            const ahead_job *j = &rc->first_runs[c][i];
+            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise)) first = j;
+            if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
+            if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
+        }
+        if (!first || first->rep.status != ENG_PASS || !t) continue;
+        mp.jobs[mp.n++] = (model_job){.l = rc->o->lessons[c], .t = t, .scale = scale, .path = first->path};
+        snprintf(mp.jobs[mp.n - 1].display, sizeof mp.jobs[mp.n - 1].display, "%s", first->display);
+    }
+    pthread_mutex_init(&mp.mu, NULL);
+    pthread_t tid[8];
+    int started = 0;
+    for (int k = 0; k < rc->threads - 1 && k < 8; k++)
+        if (pthread_create(&tid[k], NULL, model_thread, &mp) == 0) started++;
+    model_thread(&mp);
+    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    pthread_mutex_destroy(&mp.mu);
+    free(mp.jobs);
+}
+
+/* Each file's first untimed test, for every chapter at once, on rc->threads
+ * threads before any chapter runs: a new text's first run is mostly the
+ * runtime compiling it, on one core, and a chapter holds one or two files;
+ * the course's eighteen compile side by side. Their reports wait in
+ * rc->first_runs for the chapters' loops. */
+static void run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, const char *ex_err, int flat) {
+    grade_result *r = rc->r;
+    if (rc->threads < 2 || r->n_chapters < 2 || !(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs)))
+        return;
+    int n_jobs = 0, n = 0;
+    for (int c = 0; c < r->n_chapters; c++) n_jobs += r->chapters[c].n_tests;
+    ahead_job **ptrs = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *ptrs);
+    ahead_set *sets = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *sets);
+    chapter_file(*files)[LESSON_MAX_BUGS + 1] = calloc((size_t)r->n_chapters, sizeof *files);
+    for (int c = 0; ptrs && sets && files && c < r->n_chapters; c++) {
+        const lesson *l = rc->o->lessons[c];
+        grade_chapter *ch = &r->chapters[c];
+        if (!(rc->first_runs[c] = calloc((size_t)(ch->n_tests ? ch->n_tests : 1), sizeof **rc->first_runs))) break;
+        int nf = read_chapter_files(rc, l, ch, files[c], exercises, have_ex, ex_err, flat);
+        for (int f = 0; f < nf; f++) {
+            int i = 0;
+            while (i < ch->n_tests && (strcmp(ch->tests[i].file, files[c][f].file) != 0 || !strcmp(ch->tests[i].id, "large") ||
+                                       (ch->tests[i].kind != GT_HIDDEN && ch->tests[i].kind != GT_FIX)))
+                i++;
+            if (i == ch->n_tests || !files[c][f].ok) continue;
+            ahead_job *j = &rc->first_runs[c][i];
+            *j = (ahead_job){.l = l, .path = files[c][f].path, .t = &ch->tests[i], .hang = &files[c][f].hang};
+            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, ch->tests[i].file);
+            ptrs[n] = j;
+            sets[n] = (ahead_set){.jobs = &ptrs[n], .n = 1};
+            n++;
+        }
+    }
+    run_pool(rc, sets, n, rc->threads);
+    run_models_ahead(rc);
+    free(ptrs);
+    free(sets);
+    free(files);
+}
+
+static void free_first_runs(run_ctx *rc) {
+    for (int c = 0; rc->first_runs && c < rc->r->n_chapters; c++) {
+        for (int i = 0; rc->first_runs[c] && i < rc->r->chapters[c].n_tests; i++)
+            if (rc->first_runs[c][i].ran) engine_report_free(&rc->first_runs[c][i].rep); /* not taken: stopped early */
+        free(rc->first_runs[c]);
+    }
+    free(rc->first_runs);
+    rc->first_runs = NULL;
 }
 
 static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
@@ -720,6 +855,7 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
         r->n_chapters++;
     }
     run_ctx rc = {.o = o, .r = r, .cb = cb, .user = user, .cancel = cancel, .cpu_s = r->cpu_s};
+    pthread_mutex_init(&rc.progress_mu, NULL);
     rc.threads = o->threads > 0 ? o->threads : (int)(ncpu > 0 ? (ncpu < 4 ? ncpu : 4) : 1);
     /* compiled kernels are cached per kernel text in the user's cache (a
      * text compiles once, and no kernel can plant a binary for another); a
@@ -741,10 +877,13 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
             have_ex = flat = 1;
         }
     }
-    for (int i = 0; i < r->n_chapters && !r->fatal; i++) {
+    for (int i = 0; i < r->n_chapters; i++)
         if (flat) snprintf(r->chapters[i].file, sizeof r->chapters[i].file, "%s", o->lessons[i]->exercise);
+    run_first_ahead(&rc, exercises, have_ex, ex_err, flat);
+    for (int i = 0; i < r->n_chapters && !r->fatal; i++)
         grade_chapter_run(&rc, o->lessons[i], &r->chapters[i], exercises, have_ex, ex_err, flat);
-    }
+    free_first_runs(&rc);
+    pthread_mutex_destroy(&rc.progress_mu);
     for (int i = 0; i < r->n_chapters; i++) {
         const grade_chapter *ch = &r->chapters[i];
         r->score += ch->score;

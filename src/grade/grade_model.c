@@ -82,6 +82,15 @@ void grade_analysis_once(const grade_model_limits *lim, const lesson *l, const g
     gpumodel_analyze(&rq, NULL, NULL, lim->cancel, &an->gm);
 }
 
+void grade_analysis_ahead(const grade_model_limits *lim, const lesson *l, const grade_test *t,
+                          const grade_test *scale, const char *path, const char *display) {
+    grade_analysis an = {0};
+    grade_analysis_once(lim, l, t, path, display, &an);
+    if (scale && an.gm.status == GM_OK && grade_analysis_reference(lim, l, &an))
+        grade_analysis_at_scale(lim, l, scale, path, display, &an);
+    grade_analysis_free(&an);
+}
+
 void grade_analysis_free(grade_analysis *an) {
     if (an->done) gpumodel_report_free(&an->gm);
     if (an->prev_done) gpumodel_report_free(&an->prev);

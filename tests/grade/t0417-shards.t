@@ -2,6 +2,7 @@
 # Across machines: four shards graded by separate processes and joined by `grade merge` give the CSV (and
 # the JSON) of one whole-class run with the same seed; merge refuses a student twice and names the missing.
 # Each student's seed comes from the batch seed and the name: reproducible, different for each.
+# (--timeout 60: the shards run side by side, and no test here is about time.)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, a workspace, check, need_plan, make_correct, put, nomodel, make_course
@@ -17,13 +18,13 @@ put "$b/eve" 02-atomic "$k/garbage.cl"
 import shutil; shutil.make_archive('hal', 'zip', 'ada')")  # one student as a zip
 printf 'x' > "$b/readme.md"                                  # and a refused entry
 mkdir -p "$tmp/whole" "$tmp/shards"
-(cd "$tmp/whole" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 10 --reports reports -o grades.csv 2> err)
+(cd "$tmp/whole" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 60 --reports reports -o grades.csv 2> err)
 rc=$?
-(cd "$tmp/whole" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 10 --reports reports --format json -o grades.json 2> /dev/null)
+(cd "$tmp/whole" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 60 --reports reports --format json -o grades.json 2> /dev/null)
 pids=""
 for i in 1 2 3 4; do
-  (cd "$tmp/shards" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 10 --shard $i/4 --reports reports -o s$i.csv 2> err$i &&
-   nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 10 --shard $i/4 --reports reports --format json -o s$i.json 2>> err$i) &
+  (cd "$tmp/shards" && nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 60 --shard $i/4 --reports reports -o s$i.csv 2> err$i &&
+   nomodel "$bin" grade 1 2 --batch "$b" --seed 99 --timeout 60 --shard $i/4 --reports reports --format json -o s$i.json 2>> err$i) &
   pids="$pids $!"
 done
 for p in $pids; do wait $p || bad "a shard exited with $?"; done
@@ -53,7 +54,7 @@ for c in 02 03 04 05 06 07 08 09; do
 done
 (cd "$w/.." && python3 -c "import shutil; shutil.make_archive('weighed/e', 'zip', 'weighed/a')")  # e: heavy, as an archive
 for i in 1 2; do
-  (cd "$tmp" && nomodel "$bin" grade 1 --batch "$w" --seed 5 --timeout 10 --shard $i/2 --reports wr -o w$i.csv 2> werr$i)
+  (cd "$tmp" && nomodel "$bin" grade 1 --batch "$w" --seed 5 --timeout 60 --shard $i/2 --reports wr -o w$i.csv 2> werr$i)
 done
 got=$(for i in 1 2; do cut -d, -f1 "$tmp/w$i.csv" | sed 1d | tr '\n' ' '; echo; done)
 # heaviest first (a, c, e: 9 kernels; then b, d: 1), each to the lighter shard: a 1, c 2, e 1, b 2, d 2
@@ -113,7 +114,7 @@ assert "99" not in seeds
 PY
 then ok "each student has a seed of their own, drawn from the batch seed"
 else bad "per-student seeds" "$(cat "$tmp/whole/grades.csv")"; fi
-nomodel "$bin" grade 1 --batch "$b" --seed 99 --same-seed --timeout 10 -o "$tmp/same.csv" 2>/dev/null
+nomodel "$bin" grade 1 --batch "$b" --seed 99 --same-seed --timeout 60 -o "$tmp/same.csv" 2>/dev/null
 if python3 -c "
 import csv, sys
 sys.exit(0 if {r['seed'] for r in csv.DictReader(open(sys.argv[1]))} == {'99'} else 1)" "$tmp/same.csv"; then
@@ -121,7 +122,7 @@ sys.exit(0 if {r['seed'] for r in csv.DictReader(open(sys.argv[1]))} == {'99'} e
 else bad "--same-seed" "$(cat "$tmp/same.csv")"; fi
 expect "--same-seed needs --batch" 64 'same-seed needs --batch' -- "$bin" grade 1 --same-seed
 seed=$(awk -F, '$1 == "eve" { print $(NF-2) }' "$tmp/whole/grades.csv")
-nomodel "$bin" grade 1 2 --dir "$b/eve" --seed "$seed" --analysis-seed 99 --timeout 10 --format json -o "$tmp/eve.json" 2>/dev/null
+nomodel "$bin" grade 1 2 --dir "$b/eve" --seed "$seed" --analysis-seed 99 --timeout 60 --format json -o "$tmp/eve.json" 2>/dev/null
 if python3 - "$tmp/eve.json" "$tmp/whole/reports/eve.json" <<'PY'
 import json, sys
 a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

@@ -65,6 +65,27 @@ put "$tmp/r" 03-coalesced "$root/kernels/03-coalesced/histogram.cl"
 check "grade 3: the reference gets technique.cost's points" "$tmp/r.json" \
   "test('03-coalesced', 'technique.cost')['outcome'] == 'pass' and test('03-coalesced', 'technique.cost')['score'] == test('03-coalesced', 'technique.cost')['max_score'] > 0"
 
+# a student graded alone makes each chapter's first runs and analyses ahead, side by side (grade.c,
+# run_first_ahead); in a batch of two at a time each student has one thread and makes none ahead: the
+# same tests, outcomes and points either way
+mkdir -p "$tmp/alone/ada"
+put "$tmp/alone/ada" 03-coalesced "$root/kernels/03-coalesced/histogram.cl"
+put "$tmp/alone/ada" 08-scan "$root/kernels/08-scan/scan.cl"
+put "$tmp/alone/ada" 09-integral-image "$cheats/ch09-copy-transpose.cl"
+cp -R "$tmp/alone/ada" "$tmp/alone/bob"
+"$bin" grade 3 8 9 --dir "$tmp/alone/ada" --seed 6 --exercise-only --format json -o "$tmp/ahead.json" 2>/dev/null
+"$bin" grade 3 8 9 --batch "$tmp/alone" --same-seed --seed 6 --exercise-only -j 2 --reports "$tmp/alone-reports" \
+  -o "$tmp/alone.csv" 2>/dev/null
+if python3 - "$tmp/ahead.json" "$tmp/alone-reports/ada.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+key = lambda j: [(t["id"], t.get("size"), t["outcome"], t["score"]) for c in j["chapters"] for t in c["tests"]]
+assert key(a) == key(b), [x for x in zip(key(a), key(b)) if x[0] != x[1]]
+assert any(t["id"] == "technique.cost" and t["outcome"] == "fail" for c in a["chapters"] for t in c["tests"])
+PY
+then ok "grade alone (work made ahead) and in a batch of two at a time (none): the same outcomes and points"
+else bad "grade alone against a batch" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['score'])" "$tmp/ahead.json" 2>&1)"; fi
+
 # hidden shapes: feature counts other than 64 in every histogram chapter, a narrow image in chapter 9
 "$bin" grade --plan --format json --seed 6 > "$tmp/plan.json"
 check "grade --plan: chapters 1-6 test feature counts below and above 64, chapter 9 an image narrower than a tile" "$tmp/plan.json" \
