@@ -6,6 +6,7 @@
 #include "grade/grade.h"
 #include "grade/grade_late.h"
 #include "grade/grade_model.h"
+#include "grade/grade_ahead.h"
 #include "base/exitcode.h"
 #include "gpumodel/gpumodel.h"
 #include "problem/problem.h"
@@ -17,7 +18,6 @@
 #include "grade/verdict.h"
 #include "grade/grade_credit.h"
 #include "grade/grade_detail.h"
-#include "run/runcache.h"
 #include "run/wproto.h"
 
 #include <ctype.h>
@@ -33,7 +33,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
 
 void grade_options_defaults(grade_options *o) {
     memset(o, 0, sizeof *o);
@@ -70,22 +69,6 @@ uint64_t grade_student_seed(uint64_t batch_seed, const char *student) {
 
 /* ---- running ---------------------------------------------------------------- */
 
-typedef struct {
-    const grade_options *o;
-    grade_result *r;
-    grade_progress_cb cb;
-    void *user;
-    volatile int *cancel;
-    int done, total;
-    long cpu_s;
-    const char *cache_root;       /* where compiled kernels are cached (NULL: the user's cache) */
-    int threads;                  /* untimed tests run side by side on this many threads */
-    struct ahead_job **first_runs; /* by chapter, by test: each file's first run, made before any chapter */
-    pthread_mutex_t progress_mu;  /* the work made ahead tells what it starts from several threads */
-} run_ctx;
-
-static void note_start(run_ctx *rc, const grade_test *t);
-
 /* Runs a kernel file once through the engine; returns the engine's status. */
 static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path, const char *display,
                                  const char *size, uint64_t seed, double budget_s, const char *cache_root,
@@ -97,7 +80,7 @@ static engine_status run_once(run_ctx *rc, const lesson *l, const char *path, co
 }
 
 /* The engine's request for one run of a kernel file (budget_s > 0: timed). */
-static void request_for(const run_ctx *rc, const lesson *l, const char *path, const char *display, const char *size,
+void grade_request_for(const run_ctx *rc, const lesson *l, const char *path, const char *display, const char *size,
                         uint64_t seed, double budget_s, const char *cache_root, engine_request *rq) {
     engine_request_defaults(rq);
     rq->lesson = l;
@@ -123,7 +106,7 @@ static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path,
                                  const char *size, uint64_t seed, double budget_s, const char *cache_root,
                                  engine_report *rep) {
     engine_request rq;
-    request_for(rc, l, path, display, size, seed, budget_s, cache_root, &rq);
+    grade_request_for(rc, l, path, display, size, seed, budget_s, cache_root, &rq);
     engine_run(&rq, NULL, NULL, rc->cancel, rep);
     return rep->status;
 }
@@ -131,153 +114,6 @@ static engine_status run_once_in(run_ctx *rc, const lesson *l, const char *path,
 /* Notes the device the grade ran on (from the first run that opened one). */
 static void note_device(run_ctx *rc, const engine_report *rep) {
     if (rep->device.name[0] && !rc->r->device.name[0]) rc->r->device = rep->device;
-}
-
-/* ---- running a chapter's untimed tests side by side ---------------------- */
-
-/* How a file fared against the time limit in its chapter. One timeout can be the machine's load; a second
- * one makes it a kernel that does not finish, and its other tests are then not run. */
-#define HANG_AFTER_TIMEOUTS 2
-typedef struct {
-    int timeouts;
-    char first[sizeof ((grade_test *)0)->id]; /* the first test it did not finish */
-} file_hang;
-
-static void note_timeout(file_hang *h, const char *test_id) {
-    if (h->timeouts++ == 0) snprintf(h->first, sizeof h->first, "%s", test_id);
-}
-static int file_hung(const file_hang *h) { return h->timeouts >= HANG_AFTER_TIMEOUTS; }
-
-/* One untimed test a worker thread runs ahead of the chapter's loop. */
-typedef struct ahead_job {
-    const lesson *l;
-    const char *path;
-    char display[256];
-    grade_test *t;
-    file_hang *hang;             /* its file's, shared by its jobs (under the pool's lock) */
-    engine_report rep;
-    int ran;
-} ahead_job;
-
-/* Jobs of one file that one worker runs in turn (engine_run_set). */
-typedef struct {
-    ahead_job **jobs;
-    int n;
-} ahead_set;
-
-typedef struct {
-    run_ctx *rc;
-    ahead_set *sets;
-    int n, next;
-    pthread_mutex_t mu;
-} ahead_pool;
-
-/* Runs a set's jobs, in as few workers as they allow: after a worker stops
- * early (a crash, a time-out) the rest go to the next, unless their file
- * did not finish two tests already (then they are not run). */
-static void run_set(ahead_pool *p, ahead_set *set) {
-    run_ctx *rc = p->rc;
-    engine_request *rqs = calloc((size_t)set->n, sizeof *rqs);
-    engine_report *reps = calloc((size_t)set->n, sizeof *reps);
-    for (int from = 0; rqs && reps && from < set->n;) {
-        pthread_mutex_lock(&p->mu);
-        int hung = file_hung(set->jobs[from]->hang);
-        pthread_mutex_unlock(&p->mu);
-        if (hung || (rc->cancel && *rc->cancel)) break;
-        int m = set->n - from;
-        for (int k = 0; k < m; k++) {
-            ahead_job *j = set->jobs[from + k];
-            request_for(rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, rc->cache_root, &rqs[k]);
-        }
-        int done = engine_run_set(rqs, m, NULL, NULL, rc->cancel, reps);
-        pthread_mutex_lock(&p->mu);
-        for (int k = 0; k < done; k++) {
-            ahead_job *j = set->jobs[from + k];
-            j->rep = reps[k];
-            j->ran = 1;
-            if (j->rep.status == ENG_TIMEOUT) note_timeout(j->hang, j->t->id);
-        }
-        pthread_mutex_unlock(&p->mu);
-        from += done;
-    }
-    free(rqs);
-    free(reps);
-}
-
-/* Every thread shares the grade's cache of compiled kernels: the first run
- * of each file has filled it (run_ahead), and a filled folder is read by
- * any number of runs at once. */
-static void *ahead_thread(void *arg) {
-    ahead_pool *p = arg;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int i = p->next < p->n ? p->next++ : -1;
-        pthread_mutex_unlock(&p->mu);
-        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
-        if (p->sets[i].n > 0) note_start(p->rc, p->sets[i].jobs[0]->t);
-        run_set(p, &p->sets[i]);
-    }
-}
-
-static void run_pool(run_ctx *rc, ahead_set *sets, int n, int threads) {
-    ahead_pool p = {.rc = rc, .sets = sets, .n = n};
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_t tid[8];
-    int started = 0;
-    for (int k = 0; k < threads - 1 && k < 8; k++)
-        if (pthread_create(&tid[k], NULL, ahead_thread, &p) == 0) started++;
-    ahead_thread(&p);
-    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
-    pthread_mutex_destroy(&p.mu);
-}
-
-/* Runs jobs on up to `threads` threads. The first run of each file goes
- * alone: it compiles the kernel into the cache, which two compilers of the
- * same text must not fill at once (different texts compile into different
- * folders, so those may run side by side). Then each file's other runs go
- * in `threads` sets, a worker each, that build the kernel once and run
- * their sizes in turn. */
-static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
-    ahead_job **ptrs = calloc((size_t)(n ? n : 1), sizeof *ptrs);
-    ahead_set *sets = calloc((size_t)(n ? n : 1), sizeof *sets);
-    if (!ptrs || !sets) {
-        free(ptrs);
-        free(sets);
-        return; /* the chapter's loop runs each test itself */
-    }
-    int n_sets = 0;
-    for (int i = 0; i < n; i++) {
-        int first = 1;
-        for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
-        if (first && !jobs[i].ran) {
-            ptrs[i] = &jobs[i];
-            sets[n_sets++] = (ahead_set){.jobs = &ptrs[i], .n = 1};
-        }
-    }
-    run_pool(rc, sets, n_sets, threads);
-    /* the others, each file's dealt into `threads` sets, one after another in ptrs */
-    int used = 0;
-    n_sets = 0;
-    for (int i = 0; i < n; i++) {
-        int first = 1;
-        for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
-        if (!first) continue;
-        for (int lane = 0; lane < threads; lane++) {
-            ahead_set *set = &sets[n_sets];
-            set->jobs = &ptrs[used];
-            set->n = 0;
-            int nth = 0;
-            for (int k = i; k < n; k++) {
-                if (strcmp(jobs[k].path, jobs[i].path) != 0 || jobs[k].ran) continue;
-                if (nth++ % threads == lane) ptrs[used + set->n++] = &jobs[k];
-            }
-            used += set->n;
-            if (set->n > 0) n_sets++;
-        }
-    }
-    run_pool(rc, sets, n_sets, threads);
-    free(ptrs);
-    free(sets);
 }
 
 static int is_fatal(engine_status s) { return s == ENG_USAGE || s == ENG_NO_DEVICE || s == ENG_CANCELLED; }
@@ -291,7 +127,7 @@ static void fatal_from(run_ctx *rc, const engine_report *rep, const char *what) 
 static void mark_missing(grade_test *t, const char *status, const char *msg);
 
 /* What a chapter's analyses may take: the run's limits. */
-static grade_model_limits limits_of(const run_ctx *rc) {
+grade_model_limits grade_limits_of(const run_ctx *rc) {
     return (grade_model_limits){.o = rc->o, .cpu_s = rc->cpu_s, .cache_root = rc->cache_root, .cancel = rc->cancel};
 }
 
@@ -325,7 +161,6 @@ static void from_item(grade_test *t, const verdict_item *it) {
 /* path NULL: the file is missing or refused (missing_status, missing say how); hung: the file did not
  * finish a test, so a technique is not measured (the race check still is: a racy kernel must not escape
  * it by hanging once). */
-typedef struct chapter_file chapter_file;
 static void mark_not_run_after_hang(grade_test *t, const chapter_file *f);
 
 static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
@@ -365,7 +200,7 @@ static void evaluate_model_test(run_ctx *rc, const lesson *l, grade_test *t, con
                                       "Make the kernel correct first.")));
         return;
     }
-    grade_model_limits lim = limits_of(rc);
+    grade_model_limits lim = grade_limits_of(rc);
     grade_analysis_once(&lim, l, t, path, display, an);
     if (t->kind == GT_SAFETY) {
         verdict_safety(&an->gm, &it);
@@ -454,7 +289,7 @@ static void tick(run_ctx *rc, const grade_chapter *ch, const grade_test *t) {
 }
 
 /* Work made ahead of the chapters says which test it starts (the count stays). */
-static void note_start(run_ctx *rc, const grade_test *t) {
+void grade_note_start(run_ctx *rc, const grade_test *t) {
     const grade_chapter *ch = NULL;
     for (int c = 0; c < rc->r->n_chapters && !ch; c++)
         if (t >= rc->r->chapters[c].tests && t < rc->r->chapters[c].tests + rc->r->chapters[c].n_tests)
@@ -505,17 +340,6 @@ static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *c
     engine_report_free(&rep);
 }
 
-/* One file a chapter grades (the exercise, or a listing): the grader's private copy of it, or why there is none,
- * and the test it did not finish in time, after which its other tests are not run ("": none). */
-struct chapter_file {
-    char file[96];
-    char path[1400];
-    int ok;
-    char status[16];
-    char err[512];
-    file_hang hang;
-};
-
 /* A test not run because its file did not finish earlier ones (the time limit, every test again, would
  * only make the student wait). */
 static void mark_not_run_after_hang(grade_test *t, const chapter_file *f) {
@@ -554,7 +378,7 @@ static void read_chapter_file(run_ctx *rc, const lesson *l, chapter_file *f, con
 }
 
 /* The files this chapter grades, each read once (the exercise and each find-the-bug listing); returns how many. */
-static int read_chapter_files(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
+int grade_read_chapter_files(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
                               const char *exercises, int have_ex, const char *ex_err, int flat) {
     int nf = 0;
     for (int i = 0; i < ch->n_tests; i++) {
@@ -574,43 +398,10 @@ static int read_chapter_files(run_ctx *rc, const lesson *l, grade_chapter *ch, c
 }
 
 /* The index of the file a test grades among files, or nf when it has none. */
-static int file_of(const chapter_file *files, int nf, const grade_test *t) {
+int grade_file_of(const chapter_file *files, int nf, const grade_test *t) {
     int f = 0;
     while (f < nf && strcmp(files[f].file, t->file)) f++;
     return f;
-}
-
-/* Runs the untimed tests side by side first (the timed 'large' one and the simulator's run keep the machine to
- * themselves); returns their reports by test, for the chapter's loop to take in order, or NULL: none ran. */
-static ahead_job *run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
-                                    int nf) {
-    ahead_job *first = rc->first_runs ? rc->first_runs[ch - rc->r->chapters] : NULL;
-    ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
-    if (!ahead) return NULL;
-    ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
-    int n_list = 0;
-    for (int i = 0; list && i < ch->n_tests; i++) {
-        grade_test *t = &ch->tests[i];
-        int f = file_of(files, nf, t);
-        if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
-            continue;
-        ahead_job *j = &list[n_list++];
-        if (first && first[i].ran) { /* made before the chapters began: its report is this test's */
-            j->rep = first[i].rep;
-            j->ran = 1;
-            first[i].ran = 0;
-            if (j->rep.status == ENG_TIMEOUT) note_timeout(&files[f].hang, t->id);
-        }
-        j->l = l;
-        j->path = files[f].path;
-        j->hang = &files[f].hang;
-        j->t = t;
-        snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
-    }
-    run_ahead(rc, list, n_list, rc->threads);
-    for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
-    free(list);
-    return ahead;
 }
 
 /* Runs a hidden or fix test through the engine (or takes its report run ahead); -1: the grade cannot go on. */
@@ -626,7 +417,7 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
         st = rep.status;
     } else {
         st = run_once(rc, l, path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
-        if (st == ENG_TIMEOUT) note_timeout(&file->hang, t->id); /* a run ahead noted its own */
+        if (st == ENG_TIMEOUT) grade_note_timeout(&file->hang, t->id); /* a run ahead noted its own */
     }
     note_device(rc, &rep);
     if (is_fatal(st)) {
@@ -663,121 +454,11 @@ static void score_chapter(run_ctx *rc, const lesson *l, grade_chapter *ch, const
     for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
 }
 
-/* One chapter's analyses, made ahead (grade_analysis_ahead). */
-typedef struct {
-    const lesson *l;
-    const grade_test *t, *scale;
-    const char *path;
-    char display[256];
-} model_job;
-
-typedef struct {
-    run_ctx *rc;
-    model_job *jobs;
-    int n, next;
-    pthread_mutex_t mu;
-} model_pool;
-
-static void *model_thread(void *arg) {
-    model_pool *p = arg;
-    grade_model_limits lim = limits_of(p->rc);
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        int i = p->next < p->n ? p->next++ : -1;
-        pthread_mutex_unlock(&p->mu);
-        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
-        const model_job *j = &p->jobs[i];
-        note_start(p->rc, j->t);
-        grade_analysis_ahead(&lim, j->l, j->t, j->scale, j->path, j->display);
-    }
-}
-
-/* The analyses of each chapter whose exercise passed its first run, on rc->threads threads. */
-static void run_models_ahead(run_ctx *rc) {
-    grade_result *r = rc->r;
-    char kept[PATH_MAX];
-    if (runcache_folder(kept, sizeof kept) != 0) return; /* nothing would keep them for the chapters */
-    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters, sizeof *mp.jobs)};
-    for (int c = 0; mp.jobs && c < r->n_chapters; c++) {
-        const grade_chapter *ch = &r->chapters[c];
-        const ahead_job *first = NULL;
-        const grade_test *t = NULL, *scale = NULL;
-        for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
-            const ahead_job *j = &rc->first_runs[c][i];
-            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise)) first = j;
-            if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
-            if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
-        }
-        if (!first || first->rep.status != ENG_PASS || !t) continue;
-        mp.jobs[mp.n++] = (model_job){.l = rc->o->lessons[c], .t = t, .scale = scale, .path = first->path};
-        snprintf(mp.jobs[mp.n - 1].display, sizeof mp.jobs[mp.n - 1].display, "%s", first->display);
-    }
-    pthread_mutex_init(&mp.mu, NULL);
-    pthread_t tid[8];
-    int started = 0;
-    for (int k = 0; k < rc->threads - 1 && k < 8; k++)
-        if (pthread_create(&tid[k], NULL, model_thread, &mp) == 0) started++;
-    model_thread(&mp);
-    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
-    pthread_mutex_destroy(&mp.mu);
-    free(mp.jobs);
-}
-
-/* Each file's first untimed test, for every chapter at once, on rc->threads
- * threads before any chapter runs: a new text's first run is mostly the
- * runtime compiling it, on one core, and a chapter holds one or two files;
- * the course's eighteen compile side by side. Their reports wait in
- * rc->first_runs for the chapters' loops. */
-static void run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, const char *ex_err, int flat) {
-    grade_result *r = rc->r;
-    if (rc->threads < 2 || r->n_chapters < 2 || !(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs)))
-        return;
-    int n_jobs = 0, n = 0;
-    for (int c = 0; c < r->n_chapters; c++) n_jobs += r->chapters[c].n_tests;
-    ahead_job **ptrs = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *ptrs);
-    ahead_set *sets = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *sets);
-    chapter_file(*files)[LESSON_MAX_BUGS + 1] = calloc((size_t)r->n_chapters, sizeof *files);
-    for (int c = 0; ptrs && sets && files && c < r->n_chapters; c++) {
-        const lesson *l = rc->o->lessons[c];
-        grade_chapter *ch = &r->chapters[c];
-        if (!(rc->first_runs[c] = calloc((size_t)(ch->n_tests ? ch->n_tests : 1), sizeof **rc->first_runs))) break;
-        int nf = read_chapter_files(rc, l, ch, files[c], exercises, have_ex, ex_err, flat);
-        for (int f = 0; f < nf; f++) {
-            int i = 0;
-            while (i < ch->n_tests && (strcmp(ch->tests[i].file, files[c][f].file) != 0 || !strcmp(ch->tests[i].id, "large") ||
-                                       (ch->tests[i].kind != GT_HIDDEN && ch->tests[i].kind != GT_FIX)))
-                i++;
-            if (i == ch->n_tests || !files[c][f].ok) continue;
-            ahead_job *j = &rc->first_runs[c][i];
-            *j = (ahead_job){.l = l, .path = files[c][f].path, .t = &ch->tests[i], .hang = &files[c][f].hang};
-            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, ch->tests[i].file);
-            ptrs[n] = j;
-            sets[n] = (ahead_set){.jobs = &ptrs[n], .n = 1};
-            n++;
-        }
-    }
-    run_pool(rc, sets, n, rc->threads);
-    run_models_ahead(rc);
-    free(ptrs);
-    free(sets);
-    free(files);
-}
-
-static void free_first_runs(run_ctx *rc) {
-    for (int c = 0; rc->first_runs && c < rc->r->n_chapters; c++) {
-        for (int i = 0; rc->first_runs[c] && i < rc->r->chapters[c].n_tests; i++)
-            if (rc->first_runs[c][i].ran) engine_report_free(&rc->first_runs[c][i].rep); /* not taken: stopped early */
-        free(rc->first_runs[c]);
-    }
-    free(rc->first_runs);
-    rc->first_runs = NULL;
-}
-
 static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, const char *exercises, int have_ex,
                               const char *ex_err, int flat) {
     chapter_file files[LESSON_MAX_BUGS + 1];
-    int nf = read_chapter_files(rc, l, ch, files, exercises, have_ex, ex_err, flat);
-    ahead_job *ahead = run_untimed_ahead(rc, l, ch, files, nf);
+    int nf = grade_read_chapter_files(rc, l, ch, files, exercises, have_ex, ex_err, flat);
+    ahead_job *ahead = grade_run_untimed_ahead(rc, l, ch, files, nf);
     int have_passed = 0;
     grade_analysis an = {0};
     for (int i = 0; i < ch->n_tests && !rc->r->fatal; i++) {
@@ -787,12 +468,12 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             util_errf(rc->r->fatal_msg, sizeof rc->r->fatal_msg, "%s", _("cancelled"));
             break;
         }
-        int f = file_of(files, nf, t);
+        int f = grade_file_of(files, nf, t);
         char display[256];
         snprintf(display, sizeof display, "exercises/%s/%s", l->id, t->file);
         /* after a test its file did not finish, the others are not run (the race check still is, in
          * evaluate_model_test) */
-        const chapter_file *hung = f < nf && files[f].ok && file_hung(&files[f].hang) ? &files[f] : NULL;
+        const chapter_file *hung = f < nf && files[f].ok && grade_file_hung(&files[f].hang) ? &files[f] : NULL;
         if (t->kind == GT_TECHNIQUE || t->kind == GT_SAFETY) {
             evaluate_model_test(rc, l, t, f < nf && files[f].ok ? files[f].path : NULL, display, have_passed, &an,
                                 f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"), hung);
@@ -879,10 +560,10 @@ int grade_run(const grade_options *o, grade_progress_cb cb, void *user, volatile
     }
     for (int i = 0; i < r->n_chapters; i++)
         if (flat) snprintf(r->chapters[i].file, sizeof r->chapters[i].file, "%s", o->lessons[i]->exercise);
-    run_first_ahead(&rc, exercises, have_ex, ex_err, flat);
+    grade_run_first_ahead(&rc, exercises, have_ex, ex_err, flat);
     for (int i = 0; i < r->n_chapters && !r->fatal; i++)
         grade_chapter_run(&rc, o->lessons[i], &r->chapters[i], exercises, have_ex, ex_err, flat);
-    free_first_runs(&rc);
+    grade_free_first_runs(&rc);
     pthread_mutex_destroy(&rc.progress_mu);
     for (int i = 0; i < r->n_chapters; i++) {
         const grade_chapter *ch = &r->chapters[i];

@@ -154,15 +154,6 @@ START_TEST(device_branches) {
     ck_assert_str_eq(srcpolicy_kind_name(f.kind), "builtin_macro");
     ck_assert_ptr_nonnull(strstr(f.message, "makes a macro of get_num_groups"));
     ACCEPTED("#define GID get_global_id(0)\nkernel void k(global int *a) { a[GID] = get_group_id(0); }\n");
-    /* the work-item functions: the analysis at a large size sees its work-groups through them */
-    REFUSED("int a;\n#ifdef get_group_id\n#endif\n", SP_DEVICE_BRANCH, 2);
-    REFUSED("#if defined(get_global_id) || 1\n#endif\n", SP_DEVICE_BRANCH, 1);
-    REFUSED("#undef get_group_id\n", SP_BUILTIN_MACRO, 1);
-    REFUSED("int a;\n#define get_global_id(d) get_local_id(d)\n", SP_BUILTIN_MACRO, 2);
-    f = check("#define get_num_groups(d) 1\n");
-    ck_assert_str_eq(srcpolicy_kind_name(f.kind), "builtin_macro");
-    ck_assert_ptr_nonnull(strstr(f.message, "makes a macro of get_num_groups"));
-    ACCEPTED("#define GID get_global_id(0)\nkernel void k(global int *a) { a[GID] = get_group_id(0); }\n");
     ACCEPTED("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#pragma unroll\n#pragma nounroll\n"
              "kernel void k(global int *a) { int cl = 1, mine_ = 2; a[0] = cl + mine_; }\n");
 }

@@ -1,0 +1,280 @@
+/* grade_ahead — the work a grade makes side by side ahead of the chapters'
+ * loops (see grade_ahead.h). */
+#define _GNU_SOURCE
+#include "grade/grade_ahead.h"
+#include "run/runcache.h"
+#include "base/util.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void grade_note_timeout(file_hang *h, const char *test_id) {
+    if (h->timeouts++ == 0) snprintf(h->first, sizeof h->first, "%s", test_id);
+}
+int grade_file_hung(const file_hang *h) { return h->timeouts >= HANG_AFTER_TIMEOUTS; }
+
+/* Jobs of one file that one worker runs in turn (engine_run_set). */
+typedef struct {
+    ahead_job **jobs;
+    int n;
+} ahead_set;
+
+typedef struct {
+    run_ctx *rc;
+    ahead_set *sets;
+    int n, next;
+    pthread_mutex_t mu;
+} ahead_pool;
+
+/* Runs a set's jobs, in as few workers as they allow: after a worker stops
+ * early (a crash, a time-out) the rest go to the next, unless their file
+ * did not finish two tests already (then they are not run). */
+static void run_set(ahead_pool *p, ahead_set *set) {
+    run_ctx *rc = p->rc;
+    engine_request *rqs = calloc((size_t)set->n, sizeof *rqs);
+    engine_report *reps = calloc((size_t)set->n, sizeof *reps);
+    for (int from = 0; rqs && reps && from < set->n;) {
+        pthread_mutex_lock(&p->mu);
+        int hung = grade_file_hung(set->jobs[from]->hang);
+        pthread_mutex_unlock(&p->mu);
+        if (hung || (rc->cancel && *rc->cancel)) break;
+        int m = set->n - from;
+        for (int k = 0; k < m; k++) {
+            ahead_job *j = set->jobs[from + k];
+            grade_request_for(rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, rc->cache_root, &rqs[k]);
+        }
+        int done = engine_run_set(rqs, m, NULL, NULL, rc->cancel, reps);
+        pthread_mutex_lock(&p->mu);
+        for (int k = 0; k < done; k++) {
+            ahead_job *j = set->jobs[from + k];
+            j->rep = reps[k];
+            j->ran = 1;
+            if (j->rep.status == ENG_TIMEOUT) grade_note_timeout(j->hang, j->t->id);
+        }
+        pthread_mutex_unlock(&p->mu);
+        from += done;
+    }
+    free(rqs);
+    free(reps);
+}
+
+/* Every thread shares the grade's cache of compiled kernels: the first run
+ * of each file has filled it (run_ahead), and a filled folder is read by
+ * any number of runs at once. */
+static void *ahead_thread(void *arg) {
+    ahead_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
+        if (p->sets[i].n > 0) grade_note_start(p->rc, p->sets[i].jobs[0]->t);
+        run_set(p, &p->sets[i]);
+    }
+}
+
+static void run_pool(run_ctx *rc, ahead_set *sets, int n, int threads) {
+    ahead_pool p = {.rc = rc, .sets = sets, .n = n};
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_t tid[8];
+    int started = 0;
+    for (int k = 0; k < threads - 1 && k < 8; k++)
+        if (pthread_create(&tid[k], NULL, ahead_thread, &p) == 0) started++;
+    ahead_thread(&p);
+    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    pthread_mutex_destroy(&p.mu);
+}
+
+/* Runs jobs on up to `threads` threads. The first run of each file goes
+ * alone: it compiles the kernel into the cache, which two compilers of the
+ * same text must not fill at once (different texts compile into different
+ * folders, so those may run side by side). Then each file's other runs go
+ * in `threads` sets, a worker each, that build the kernel once and run
+ * their sizes in turn. */
+static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
+    ahead_job **ptrs = calloc((size_t)(n ? n : 1), sizeof *ptrs);
+    ahead_set *sets = calloc((size_t)(n ? n : 1), sizeof *sets);
+    if (!ptrs || !sets) {
+        free(ptrs);
+        free(sets);
+        return; /* the chapter's loop runs each test itself */
+    }
+    int n_sets = 0;
+    for (int i = 0; i < n; i++) {
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
+        if (first && !jobs[i].ran) {
+            ptrs[i] = &jobs[i];
+            sets[n_sets++] = (ahead_set){.jobs = &ptrs[i], .n = 1};
+        }
+    }
+    run_pool(rc, sets, n_sets, threads);
+    /* the others, each file's dealt into `threads` sets, one after another in ptrs */
+    int used = 0;
+    n_sets = 0;
+    for (int i = 0; i < n; i++) {
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = strcmp(jobs[k].path, jobs[i].path) != 0;
+        if (!first) continue;
+        for (int lane = 0; lane < threads; lane++) {
+            ahead_set *set = &sets[n_sets];
+            set->jobs = &ptrs[used];
+            set->n = 0;
+            int nth = 0;
+            for (int k = i; k < n; k++) {
+                if (strcmp(jobs[k].path, jobs[i].path) != 0 || jobs[k].ran) continue;
+                if (nth++ % threads == lane) ptrs[used + set->n++] = &jobs[k];
+            }
+            used += set->n;
+            if (set->n > 0) n_sets++;
+        }
+    }
+    run_pool(rc, sets, n_sets, threads);
+    free(ptrs);
+    free(sets);
+}
+
+/* Runs the untimed tests side by side first (the timed 'large' one and the simulator's run keep the machine to
+ * themselves); returns their reports by test, for the chapter's loop to take in order, or NULL: none ran. */
+ahead_job *grade_run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
+                                    int nf) {
+    ahead_job *first = rc->first_runs ? rc->first_runs[ch - rc->r->chapters] : NULL;
+    ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
+    if (!ahead) return NULL;
+    ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
+    int n_list = 0;
+    for (int i = 0; list && i < ch->n_tests; i++) {
+        grade_test *t = &ch->tests[i];
+        int f = grade_file_of(files, nf, t);
+        if ((t->kind != GT_HIDDEN && t->kind != GT_FIX) || !strcmp(t->id, "large") || f >= nf || !files[f].ok)
+            continue;
+        ahead_job *j = &list[n_list++];
+        if (first && first[i].ran) { /* made before the chapters began: its report is this test's */
+            j->rep = first[i].rep;
+            j->ran = 1;
+            first[i].ran = 0;
+            if (j->rep.status == ENG_TIMEOUT) grade_note_timeout(&files[f].hang, t->id);
+        }
+        j->l = l;
+        j->path = files[f].path;
+        j->hang = &files[f].hang;
+        j->t = t;
+        snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
+    }
+    run_ahead(rc, list, n_list, rc->threads);
+    for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
+    free(list);
+    return ahead;
+}
+
+/* One chapter's analyses, made ahead (grade_analysis_ahead). */
+typedef struct {
+    const lesson *l;
+    const grade_test *t, *scale;
+    const char *path;
+    char display[256];
+} model_job;
+
+typedef struct {
+    run_ctx *rc;
+    model_job *jobs;
+    int n, next;
+    pthread_mutex_t mu;
+} model_pool;
+
+static void *model_thread(void *arg) {
+    model_pool *p = arg;
+    grade_model_limits lim = grade_limits_of(p->rc);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int i = p->next < p->n ? p->next++ : -1;
+        pthread_mutex_unlock(&p->mu);
+        if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
+        const model_job *j = &p->jobs[i];
+        grade_note_start(p->rc, j->t);
+        grade_analysis_ahead(&lim, j->l, j->t, j->scale, j->path, j->display);
+    }
+}
+
+/* The analyses of each chapter whose exercise passed its first run, on rc->threads threads. */
+static void run_models_ahead(run_ctx *rc) {
+    grade_result *r = rc->r;
+    char kept[PATH_MAX];
+    if (runcache_folder(kept, sizeof kept) != 0) return; /* nothing would keep them for the chapters */
+    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters, sizeof *mp.jobs)};
+    for (int c = 0; mp.jobs && c < r->n_chapters; c++) {
+        const grade_chapter *ch = &r->chapters[c];
+        const ahead_job *first = NULL;
+        const grade_test *t = NULL, *scale = NULL;
+        for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
+            const ahead_job *j = &rc->first_runs[c][i];
+            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise)) first = j;
+            if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
+            if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
+        }
+        if (!first || first->rep.status != ENG_PASS || !t) continue;
+        mp.jobs[mp.n++] = (model_job){.l = rc->o->lessons[c], .t = t, .scale = scale, .path = first->path};
+        snprintf(mp.jobs[mp.n - 1].display, sizeof mp.jobs[mp.n - 1].display, "%s", first->display);
+    }
+    pthread_mutex_init(&mp.mu, NULL);
+    pthread_t tid[8];
+    int started = 0;
+    for (int k = 0; k < rc->threads - 1 && k < 8; k++)
+        if (pthread_create(&tid[k], NULL, model_thread, &mp) == 0) started++;
+    model_thread(&mp);
+    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    pthread_mutex_destroy(&mp.mu);
+    free(mp.jobs);
+}
+
+/* Each file's first untimed test, for every chapter at once, on rc->threads
+ * threads before any chapter runs: a new text's first run is mostly the
+ * runtime compiling it, on one core, and a chapter holds one or two files;
+ * the course's eighteen compile side by side. Their reports wait in
+ * rc->first_runs for the chapters' loops. */
+void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, const char *ex_err, int flat) {
+    grade_result *r = rc->r;
+    if (rc->threads < 2 || r->n_chapters < 2 || !(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs)))
+        return;
+    int n_jobs = 0, n = 0;
+    for (int c = 0; c < r->n_chapters; c++) n_jobs += r->chapters[c].n_tests;
+    ahead_job **ptrs = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *ptrs);
+    ahead_set *sets = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *sets);
+    chapter_file(*files)[LESSON_MAX_BUGS + 1] = calloc((size_t)r->n_chapters, sizeof *files);
+    for (int c = 0; ptrs && sets && files && c < r->n_chapters; c++) {
+        const lesson *l = rc->o->lessons[c];
+        grade_chapter *ch = &r->chapters[c];
+        if (!(rc->first_runs[c] = calloc((size_t)(ch->n_tests ? ch->n_tests : 1), sizeof **rc->first_runs))) break;
+        int nf = grade_read_chapter_files(rc, l, ch, files[c], exercises, have_ex, ex_err, flat);
+        for (int f = 0; f < nf; f++) {
+            int i = 0;
+            while (i < ch->n_tests && (strcmp(ch->tests[i].file, files[c][f].file) != 0 || !strcmp(ch->tests[i].id, "large") ||
+                                       (ch->tests[i].kind != GT_HIDDEN && ch->tests[i].kind != GT_FIX)))
+                i++;
+            if (i == ch->n_tests || !files[c][f].ok) continue;
+            ahead_job *j = &rc->first_runs[c][i];
+            *j = (ahead_job){.l = l, .path = files[c][f].path, .t = &ch->tests[i], .hang = &files[c][f].hang};
+            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, ch->tests[i].file);
+            ptrs[n] = j;
+            sets[n] = (ahead_set){.jobs = &ptrs[n], .n = 1};
+            n++;
+        }
+    }
+    run_pool(rc, sets, n, rc->threads);
+    run_models_ahead(rc);
+    free(ptrs);
+    free(sets);
+    free(files);
+}
+
+void grade_free_first_runs(run_ctx *rc) {
+    for (int c = 0; rc->first_runs && c < rc->r->n_chapters; c++) {
+        for (int i = 0; rc->first_runs[c] && i < rc->r->chapters[c].n_tests; i++)
+            if (rc->first_runs[c][i].ran) engine_report_free(&rc->first_runs[c][i].rep); /* not taken: stopped early */
+        free(rc->first_runs[c]);
+    }
+    free(rc->first_runs);
+    rc->first_runs = NULL;
+}
