@@ -5,11 +5,12 @@
 #include "grade/verdict.h"
 #include "text/i18n.h"
 #include "problem/problem.h"
-#include "text/srcdiff.h"
 #include "run/srcpolicy.h"
+#include "run/runcache.h"
 #include "base/util.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -513,8 +514,73 @@ static int run_tests_from(const verdict_request *rq, verdict *v, int i, run_prog
     return ids[done - 1];
 }
 
+/* The request the analyses of verdict_run are made from. */
+static void analysis_request(const verdict_request *rq, engine_request *erq) {
+    engine_request_defaults(erq);
+    erq->lesson = rq->lesson;
+    erq->kernel_path = rq->kernel_path;
+    erq->display_path = rq->display_path;
+    erq->size_spec = rq->analysis_size;
+    erq->timeout_s = 120;
+}
+
+/* The chapter's own size, in the input its analysis names: where the cost is judged a second time. */
+static void own_size(const lesson *l, char *buf, size_t len) {
+    char input[32];
+    verdict_analysis_input(l, input, sizeof input);
+    int named = *input && !strchr(l->default_size, ':');
+    snprintf(buf, len, "%s%s%s", l->default_size, named ? ":" : "", named ? input : "");
+}
+
+/* The cost at the chapter's own size made ahead, on a thread of its own,
+ * while the other tests and the race check run: one work-group simulated
+ * on one core. The verdict's own call then recalls it from the cache of
+ * run results (joined before that call, so never made twice). */
+typedef struct {
+    const verdict_request *rq;
+    volatile int *cancel;
+    pthread_t thread;
+    int started;
+} cost_ahead;
+
+static void *cost_ahead_main(void *arg) {
+    cost_ahead *ca = arg;
+    gp_profile prof;
+    char err[512], size[160];
+    if (verdict_cost_profile(ca->rq->lesson, &prof, err, sizeof err) != 0) return NULL;
+    engine_request erq;
+    analysis_request(ca->rq, &erq);
+    own_size(ca->rq->lesson, size, sizeof size);
+    gpumodel_report big;
+    gm_cost ref;
+    verdict_cost_at_scale(ca->rq->lesson, &erq, size, 1, &prof, NULL, NULL, ca->cancel, &big, &ref);
+    gpumodel_report_free(&big);
+    return NULL;
+}
+
+/* Starts it where the chapter judges the cost, the cache keeps results and the first test passed. */
+static void cost_ahead_start(cost_ahead *ca, const verdict_request *rq, const verdict *v, volatile int *cancel) {
+    technique_check tq[TECHNIQUE_MAX];
+    char err[256], kept[4096];
+    int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
+    int wants_ref = 0, first = first_test(v);
+    for (int i = 0; i < nq; i++) wants_ref |= technique_needs_reference(&tq[i]);
+    if (ca->started || !wants_ref || first < 0 || v->items[first].outcome != VO_PASS ||
+        runcache_folder(kept, sizeof kept) != 0)
+        return;
+    ca->rq = rq;
+    ca->cancel = cancel;
+    ca->started = pthread_create(&ca->thread, NULL, cost_ahead_main, ca) == 0;
+}
+
+static void cost_ahead_join(cost_ahead *ca) {
+    if (ca->started) pthread_join(ca->thread, NULL);
+    ca->started = 0;
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
+    cost_ahead ahead = {0};
     int stop = check_source(rq, v, item_cb, user) != 0;
     for (int i = 0; i < v->n; i++) {
         verdict_item *it = &v->items[i];
@@ -528,6 +594,7 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         }
         i = run_tests_from(rq, v, i, progress, progress_user, item_cb, user, cancel, &stop);
         if (v->cancelled) break;
+        if (!stop) cost_ahead_start(&ahead, rq, v, cancel);
     }
     int need_model = 0, any_passed = 0;
     for (int i = 0; i < v->n; i++) {
@@ -538,12 +605,7 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
     if (need_model && !v->cancelled) {
         gpumodel_report gm;
         engine_request erq;
-        engine_request_defaults(&erq);
-        erq.lesson = rq->lesson;
-        erq.kernel_path = rq->kernel_path;
-        erq.display_path = rq->display_path;
-        erq.size_spec = rq->analysis_size;
-        erq.timeout_s = 120;
+        analysis_request(rq, &erq);
         if (stop) {
             memset(&gm, 0, sizeof gm);
             gm.status = GM_FAILED;
@@ -578,10 +640,9 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
             if (verdict_reference_cost(rq->lesson, &erq, &gm, &prof, progress, progress_user, cancel, &ref_cost) == 0)
                 in.reference = &ref_cost;
             /* and at the chapter's own size, where a kernel cannot keep the reference's path for small sizes */
-            char input[32], big_size[160];
-            verdict_analysis_input(rq->lesson, input, sizeof input);
-            int named = *input && !strchr(rq->lesson->default_size, ':');
-            snprintf(big_size, sizeof big_size, "%s%s%s", rq->lesson->default_size, named ? ":" : "", named ? input : "");
+            char big_size[160];
+            own_size(rq->lesson, big_size, sizeof big_size);
+            cost_ahead_join(&ahead);
             have_big = verdict_cost_at_scale(rq->lesson, &erq, big_size, 1, &prof, progress,
                                              progress_user, cancel, &big, &big_ref) == 0;
             if (have_big) {
@@ -602,163 +663,8 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         if (!stop) gpumodel_report_free(&gm);
         if (in.profile) gpumodel_report_free(&big);
     }
+    cost_ahead_join(&ahead);
     verdict_settle(v);
-}
-
-/* The code of an OpenCL C text, one statement line per line: comments
- * removed, runs of white space folded, blank lines dropped. */
-static char *code_only(const char *src) {
-    size_t n = strlen(src);
-    char *out = malloc(n + 2);
-    if (!out) return NULL;
-    size_t o = 0;
-    int space = 0, line_has = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = src[i];
-        if (c == '/' && src[i + 1] == '/') {
-            while (i + 1 < n && src[i + 1] != '\n') i++;
-            continue;
-        }
-        if (c == '/' && src[i + 1] == '*') {
-            i += 2;
-            while (i + 1 < n && !(src[i] == '*' && src[i + 1] == '/')) i++;
-            i++;
-            space = 1;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            char q = c;
-            out[o++] = c;
-            while (++i < n && src[i] != q && src[i] != '\n') {
-                out[o++] = src[i];
-                if (src[i] == '\\' && i + 1 < n) out[o++] = src[++i];
-            }
-            if (i < n) out[o++] = src[i];
-            line_has = 1;
-            continue;
-        }
-        if (c == '\n') {
-            if (line_has) out[o++] = '\n';
-            line_has = space = 0;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            space = 1;
-            continue;
-        }
-        if (space && line_has) out[o++] = ' ';
-        space = 0;
-        out[o++] = c;
-        line_has = 1;
-    }
-    if (line_has) out[o++] = '\n';
-    out[o] = '\0';
-    return out;
-}
-
-/* The directive a code line (as code_only writes it) holds: "if", "ifdef",
- * "else", ... into word, or "" for a line of code. */
-static void directive_word(const char *line, size_t len, char *word, size_t wlen) {
-    word[0] = '\0';
-    size_t i = 0;
-    while (i < len && line[i] == ' ') i++;
-    if (i >= len || line[i] != '#') return;
-    i++;
-    while (i < len && line[i] == ' ') i++;
-    size_t n = 0;
-    while (i + n < len && isalpha((unsigned char)line[i + n])) n++;
-    snprintf(word, wlen, "%.*s", (int)n, line + i);
-}
-
-/* Whether a #if or #elif line's condition is a literal 0 (or false). */
-static int condition_is_zero(const char *line, size_t len, const char *word) {
-    const char *p = memchr(line, '#', len);
-    const char *end = line + len;
-    p = p ? strstr(p, word) : NULL;
-    if (!p || p >= end) return 0;
-    p += strlen(word);
-    while (p < end && (*p == ' ' || *p == '(')) p++;
-    const char *q = end;
-    while (q > p && (q[-1] == ' ' || q[-1] == ')')) q--;
-    return (q - p == 1 && *p == '0') || (q - p == 5 && !strncmp(p, "false", 5));
-}
-
-/* The code as the compiler sees it, one statement a line: code_only, then
- * what #if 0 (or #elif 0) leaves out and the conditional directives
- * themselves dropped, and a line split after each
- * ; (outside parentheses), { and } outside strings, so that one long line
- * holds no more than a statement. A listing kept whole under #if 0 counts as removed. */
-static char *compiled_statements(const char *src) {
-    char *code = code_only(src);
-    if (!code) return NULL;
-    size_t n = strlen(code);
-    char *out = malloc(2 * n + 2);
-    if (!out) {
-        free(code);
-        return NULL;
-    }
-    size_t o = 0;
-    int depth = 0, skip_from = 0; /* skip_from: the #if depth whose branch is left out (0: none) */
-    for (char *line = code; *line;) {
-        char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        char word[16];
-        directive_word(line, len, word, sizeof word);
-        int keep = !skip_from;
-        if (!strcmp(word, "if") || !strcmp(word, "ifdef") || !strcmp(word, "ifndef")) {
-            depth++;
-            if (!skip_from && !strcmp(word, "if") && condition_is_zero(line, len, "if")) skip_from = depth, keep = 0;
-        } else if (!strcmp(word, "elif") || !strcmp(word, "else")) {
-            if (skip_from == depth) skip_from = 0, keep = 0; /* the #else of an #if 0 is compiled */
-            else if (!skip_from && !strcmp(word, "elif") && condition_is_zero(line, len, "elif")) skip_from = depth;
-        } else if (!strcmp(word, "endif")) {
-            if (skip_from == depth) skip_from = 0, keep = 0;
-            if (depth > 0) depth--;
-        }
-        int conditional = !strcmp(word, "if") || !strcmp(word, "ifdef") || !strcmp(word, "ifndef") ||
-                          !strcmp(word, "elif") || !strcmp(word, "else") || !strcmp(word, "endif");
-        if (keep && !conditional) { /* the conditionals themselves are no code */
-            char quote = 0;
-            int parens = 0; /* a for loop's header stays one statement */
-            for (size_t i = 0; i < len; i++) {
-                char c = line[i];
-                out[o++] = c;
-                if (quote) {
-                    if (c == '\\' && i + 1 < len) out[o++] = line[++i];
-                    else if (c == quote) quote = 0;
-                } else if (c == '"' || c == '\'') {
-                    quote = c;
-                } else if (c == '(' || c == ')') {
-                    parens += c == '(' ? 1 : parens > 0 ? -1 : 0;
-                } else if (!word[0] && ((c == ';' && parens == 0) || c == '{' || c == '}') && i + 1 < len) {
-                    out[o++] = '\n';
-                    while (i + 1 < len && line[i + 1] == ' ') i++;
-                }
-            }
-            out[o++] = '\n';
-        }
-        line = nl ? nl + 1 : line + len;
-    }
-    out[o] = '\0';
-    free(code);
-    return out;
-}
-
-int verdict_fix_distance(const char *listing, const char *fixed) {
-    char *a = compiled_statements(listing), *b = compiled_statements(fixed);
-    int dist = -1;
-    sd_diff d;
-    if (a && b && srcdiff_compute(a, b, &d) == 0) {
-        dist = d.n_add > d.n_del ? d.n_add : d.n_del;
-        srcdiff_free(&d);
-    }
-    free(a);
-    free(b);
-    return dist;
-}
-
-int verdict_fix_allowed(const lesson_bug *b) {
-    return b->max_changed_lines > 0 ? b->max_changed_lines : VERDICT_FIX_DEFAULT_LINES;
 }
 
 void verdict_to_progress(const verdict *v, progress_run *run) {

@@ -12,6 +12,7 @@
 #include "course/progress.h"
 #include "gpumodel/technique.h"
 #include "text/tmsg.h"
+#include "grade/verdict_fix.h"
 
 /* X(enum, name for machines) */
 #define VERDICT_KINDS(X) X(VK_TEST, "test") X(VK_SAFETY, "safety") X(VK_TECHNIQUE, "technique")
@@ -142,13 +143,6 @@ int verdict_reference_cost(const lesson *l, const engine_request *like, const gp
 int verdict_cost_at_scale(const lesson *l, const engine_request *like, const char *size, uint64_t draw,
                           const gp_profile *p, run_progress_cb progress, void *progress_user, volatile int *cancel,
                           gpumodel_report *mine, gm_cost *ref);
-
-/* A fixed find-the-bug listing must be that listing with its bug mended, not
- * another kernel: the code lines (comments and spacing aside) that differ
- * from the shipped listing, the larger of lines added and removed. */
-#define VERDICT_FIX_DEFAULT_LINES 8
-int verdict_fix_distance(const char *listing, const char *fixed);
-int verdict_fix_allowed(const lesson_bug *b);
 
 /* The verdict as a run in the learner's history: its outcome and the
  * first thing that failed, in words (run's other fields untouched). */
