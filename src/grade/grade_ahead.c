@@ -75,15 +75,20 @@ static void *ahead_thread(void *arg) {
     }
 }
 
-static void run_pool(run_ctx *rc, ahead_set *sets, int n, int threads) {
-    ahead_pool p = {.rc = rc, .sets = sets, .n = n};
-    pthread_mutex_init(&p.mu, NULL);
+/* Runs fn(arg) on `threads` threads, this one among them (at most 8), until each returns. */
+static void on_threads(int threads, void *(*fn)(void *), void *arg) {
     pthread_t tid[8];
     int started = 0;
     for (int k = 0; k < threads - 1 && k < 8; k++)
-        if (pthread_create(&tid[k], NULL, ahead_thread, &p) == 0) started++;
-    ahead_thread(&p);
+        if (pthread_create(&tid[k], NULL, fn, arg) == 0) started++;
+    fn(arg);
     for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+}
+
+static void run_pool(run_ctx *rc, ahead_set *sets, int n, int threads) {
+    ahead_pool p = {.rc = rc, .sets = sets, .n = n};
+    pthread_mutex_init(&p.mu, NULL);
+    on_threads(threads, ahead_thread, &p);
     pthread_mutex_destroy(&p.mu);
 }
 
@@ -219,12 +224,7 @@ static void run_models_ahead(run_ctx *rc) {
         snprintf(mp.jobs[mp.n - 1].display, sizeof mp.jobs[mp.n - 1].display, "%s", first->display);
     }
     pthread_mutex_init(&mp.mu, NULL);
-    pthread_t tid[8];
-    int started = 0;
-    for (int k = 0; k < rc->threads - 1 && k < 8; k++)
-        if (pthread_create(&tid[k], NULL, model_thread, &mp) == 0) started++;
-    model_thread(&mp);
-    for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+    on_threads(rc->threads, model_thread, &mp);
     pthread_mutex_destroy(&mp.mu);
     free(mp.jobs);
 }
@@ -236,8 +236,8 @@ static void run_models_ahead(run_ctx *rc) {
  * rc->first_runs for the chapters' loops. */
 void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, const char *ex_err, int flat) {
     grade_result *r = rc->r;
-    if (rc->threads < 2 || r->n_chapters < 2 || !(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs)))
-        return;
+    if (rc->threads < 2 || r->n_chapters < 2) return;
+    if (!(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs))) return;
     int n_jobs = 0, n = 0;
     for (int c = 0; c < r->n_chapters; c++) n_jobs += r->chapters[c].n_tests;
     ahead_job **ptrs = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *ptrs);

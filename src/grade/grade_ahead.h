@@ -53,7 +53,7 @@ typedef struct run_ctx {
     long cpu_s;
     const char *cache_root;       /* where compiled kernels are cached (NULL: the user's cache) */
     int threads;                  /* untimed tests run side by side on this many threads */
-    ahead_job **first_runs;    /* by chapter, by test: each file's first run, made before any chapter */
+    ahead_job **first_runs;       /* by chapter, by test: each file's first run, made before any chapter */
     pthread_mutex_t progress_mu;  /* the work made ahead tells what it starts from several threads */
 } run_ctx;
 

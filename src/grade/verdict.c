@@ -10,6 +10,7 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -560,14 +561,14 @@ static void *cost_ahead_main(void *arg) {
 
 /* Starts it where the chapter judges the cost, the cache keeps results and the first test passed. */
 static void cost_ahead_start(cost_ahead *ca, const verdict_request *rq, const verdict *v, volatile int *cancel) {
+    int first = first_test(v);
+    if (ca->started || first < 0 || v->items[first].outcome != VO_PASS) return;
     technique_check tq[TECHNIQUE_MAX];
-    char err[256], kept[4096];
+    char err[256], kept[PATH_MAX];
     int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
-    int wants_ref = 0, first = first_test(v);
+    int wants_ref = 0;
     for (int i = 0; i < nq; i++) wants_ref |= technique_needs_reference(&tq[i]);
-    if (ca->started || !wants_ref || first < 0 || v->items[first].outcome != VO_PASS ||
-        runcache_folder(kept, sizeof kept) != 0)
-        return;
+    if (!wants_ref || runcache_folder(kept, sizeof kept) != 0) return;
     ca->rq = rq;
     ca->cancel = cancel;
     ca->started = pthread_create(&ca->thread, NULL, cost_ahead_main, ca) == 0;
