@@ -50,9 +50,11 @@ const void *blob_get(const char *blob, size_t blob_len, uint32_t tag, int nth, s
     return NULL;
 }
 
-char *blob_get_str(const char *blob, size_t blob_len, uint32_t tag) {
+char *blob_get_str(const char *blob, size_t blob_len, uint32_t tag) { return blob_get_str_at(blob, blob_len, tag, 0); }
+
+char *blob_get_str_at(const char *blob, size_t blob_len, uint32_t tag, int nth) {
     size_t len;
-    const char *p = blob_get(blob, blob_len, tag, 0, &len);
+    const char *p = blob_get(blob, blob_len, tag, nth, &len);
     if (!p) return NULL;
     char *s = malloc(len + 1);
     if (!s) return NULL;

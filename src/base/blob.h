@@ -17,7 +17,8 @@ int blob_put_str(int fd, uint32_t tag, const char *s);
  * aligned when blob is) or NULL. */
 const void *blob_get(const char *blob, size_t blob_len, uint32_t tag, int nth, size_t *len);
 
-/* The record as a malloc'd, NUL-terminated string, or NULL. */
+/* The (first, or nth) record as a malloc'd, NUL-terminated string, or NULL. */
 char *blob_get_str(const char *blob, size_t blob_len, uint32_t tag);
+char *blob_get_str_at(const char *blob, size_t blob_len, uint32_t tag, int nth);
 
 #endif

@@ -87,6 +87,7 @@ void grade_request_for(const run_ctx *rc, const lesson *l, const char *path, con
     rq->kernel_path = path;
     rq->display_path = display;
     rq->device_spec = rc->o->device_spec;
+    rq->serial_untimed = 1; /* a grade shows kernel times, never the serial C time */
     rq->size_spec = size;
     rq->seed = seed;
     rq->timeout_s = rc->o->timeout_s;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "grade/grade_ahead.h"
 #include "run/runcache.h"
+#include "run/wproto.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -229,6 +230,42 @@ static void run_models_ahead(run_ctx *rc) {
     free(mp.jobs);
 }
 
+/* The files of the first runs, compiled ahead in rc->threads workers, each
+ * file in turn (wproto_build): the runtime's compiler starts once a worker,
+ * not once a file. */
+typedef struct {
+    run_ctx *rc;
+    ahead_job **jobs;
+    int n, next;
+    pthread_mutex_t mu;
+} build_pool;
+
+static void *build_thread(void *arg) {
+    build_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    int lane = p->next++;
+    pthread_mutex_unlock(&p->mu);
+    wproto_build_item items[64];
+    int m = 0;
+    for (int i = lane; i < p->n && m < 64; i += p->rc->threads)
+        items[m++] = (wproto_build_item){.lesson = p->jobs[i]->l, .kernel_path = p->jobs[i]->path};
+    if (m == 0) return NULL;
+    engine_request rq;
+    grade_request_for(p->rc, items[0].lesson, items[0].kernel_path, items[0].kernel_path, NULL, 1, 0,
+                      p->rc->cache_root, &rq);
+    char err[512];
+    wproto_build(items, m, rq.device_spec, rq.cache_root, rq.cpu_limit_s, rq.memory_limit_mb, p->rc->cancel, err,
+                 sizeof err); /* what it could not build, each file's first run builds and reports */
+    return NULL;
+}
+
+static void build_ahead(run_ctx *rc, ahead_job **jobs, int n) {
+    build_pool p = {.rc = rc, .jobs = jobs, .n = n};
+    pthread_mutex_init(&p.mu, NULL);
+    on_threads(rc->threads, build_thread, &p);
+    pthread_mutex_destroy(&p.mu);
+}
+
 /* Each file's first untimed test, for every chapter at once, on rc->threads
  * threads before any chapter runs: a new text's first run is mostly the
  * runtime compiling it, on one core, and a chapter holds one or two files;
@@ -262,6 +299,7 @@ void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, cons
             n++;
         }
     }
+    build_ahead(rc, ptrs, n);
     run_pool(rc, sets, n, rc->threads);
     run_models_ahead(rc);
     free(ptrs);

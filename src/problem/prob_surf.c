@@ -176,6 +176,35 @@ static void surf_golden(prob_instance *pi) {
     }
 }
 
+/* The golden state: the near ties, then the expected, lowest and highest count of each bin. */
+static size_t surf_golden_words(const prob_instance *pi, uint32_t *w, size_t max) {
+    const surf_instance *si = (const surf_instance *)pi;
+    size_t c = (size_t)pi->size.m, n = 1 + 3 * c;
+    if (!si->expected || !si->lo || !si->hi || si->near_ties > (long)UINT32_MAX) return 0;
+    if (n <= max) {
+        w[0] = (uint32_t)si->near_ties;
+        memcpy(w + 1, si->expected, c * sizeof *w);
+        memcpy(w + 1 + c, si->lo, c * sizeof *w);
+        memcpy(w + 1 + 2 * c, si->hi, c * sizeof *w);
+    }
+    return n;
+}
+
+static int surf_golden_restore(prob_instance *pi, const uint32_t *w, size_t n) {
+    surf_instance *si = (surf_instance *)pi;
+    size_t c = (size_t)pi->size.m;
+    if (n != 1 + 3 * c) return -1;
+    if (!si->expected) si->expected = calloc(c, sizeof(uint32_t));
+    if (!si->lo) si->lo = calloc(c, sizeof(uint32_t));
+    if (!si->hi) si->hi = calloc(c, sizeof(uint32_t));
+    if (!si->expected || !si->lo || !si->hi) return -1;
+    si->near_ties = (long)w[0];
+    memcpy(si->expected, w + 1, c * sizeof *w);
+    memcpy(si->lo, w + 1 + c, c * sizeof *w);
+    memcpy(si->hi, w + 1 + 2 * c, c * sizeof *w);
+    return 0;
+}
+
 /* The straightforward OpenMP version: descriptors split among threads, each
  * with its own histogram, merged at the end. */
 static double surf_host_parallel(prob_instance *pi) {
@@ -355,6 +384,8 @@ const problem_ops prob_surf_ops = {
     .destroy = surf_destroy,
     .output_bytes = surf_output_bytes,
     .golden = surf_golden,
+    .golden_words = surf_golden_words,
+    .golden_restore = surf_golden_restore,
     .verify = surf_verify,
     .work = surf_work,
     .dev_setup = surf_dev_setup,

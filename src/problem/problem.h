@@ -78,6 +78,12 @@ typedef struct problem_ops {
      * golden counts no page faults. The parent calls it; the worker, which
      * never computes the answer, does not. */
     void (*prepare_golden)(prob_instance *pi);
+    /* Optional, where the golden answer costs far more to compute than to
+     * keep: its whole state (what verify reads) as 32-bit words, written
+     * into w when max allows (returns the count, 0: none), and read back
+     * into an instance of the same lesson, size and seed (0, or -1). */
+    size_t (*golden_words)(const prob_instance *pi, uint32_t *w, size_t max);
+    int (*golden_restore)(prob_instance *pi, const uint32_t *w, size_t n);
     void (*verify)(const prob_instance *pi, const void *out, size_t len, verify_report *vr);
     /* Optional: the expected output itself, after golden, where exactly one
      * output is right (no near ties to accept either way): a timed launch's

@@ -48,6 +48,8 @@ typedef struct {
     int min_runs, max_runs;      /* timing repeats (defaults 5 and 1000) */
     engine_timing timing;        /* how the timed launches are made (default ENGINE_TIMING_FRESH) */
     int check_all_launches;      /* check every timed launch's answer (grading), not a few drawn at random */
+    int serial_untimed;          /* the caller shows no serial C time (grading): a timed run's golden answer
+                                  * may come from the cache of run results too, as an untimed run's does */
     int compute_units;           /* the launch shape as on a device of this many compute units (the GPU
                                   * model's at scale, where the simulator has one); 0: the device's own */
     long cpu_limit_s;            /* CPU seconds for the whole worker, 0 none (grading) */

@@ -103,6 +103,57 @@ int runcache_key_run(runcache_key *k, const char *what, const engine_request *rq
     return 0;
 }
 
+static int golden_key(const prob_instance *pi, runcache_key *k) {
+    char size[160];
+    if (!pi->ops->golden_words || !pi->ops->golden_restore) return -1;
+    pi->ops->format_size(&pi->size, size, sizeof size);
+    runcache_key_init(k, "golden 1");
+    runcache_key_lesson(k, pi->lesson);
+    runcache_key_str(k, "size", size);
+    runcache_key_str(k, "input", pi->size.input);
+    runcache_key_u64(k, "seed", pi->seed);
+    runcache_key_file(k, "program", "/proc/self/exe");
+    return runcache_key_done(k);
+}
+
+int runcache_golden_recall(prob_instance *pi) {
+    runcache_key k;
+    if (golden_key(pi, &k) != 0) return -1;
+    cJSON *j = runcache_get(&k);
+    const cJSON *words = cJSON_GetObjectItemCaseSensitive(j, "words"), *e;
+    int n = cJSON_GetArraySize(words), i = 0, rc = -1;
+    uint32_t *w = cJSON_IsArray(words) && n > 0 ? calloc((size_t)n, sizeof *w) : NULL;
+    cJSON_ArrayForEach(e, words) {
+        if (!w || !cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > UINT32_MAX) break;
+        w[i++] = (uint32_t)e->valuedouble;
+    }
+    if (w && i == n) rc = pi->ops->golden_restore(pi, w, (size_t)n);
+    free(w);
+    cJSON_Delete(j);
+    return rc;
+}
+
+void runcache_golden_keep(const prob_instance *pi) {
+    runcache_key k;
+    if (golden_key(pi, &k) != 0) return;
+    size_t n = pi->ops->golden_words(pi, NULL, 0);
+    uint32_t *w = n ? calloc(n, sizeof *w) : NULL;
+    cJSON *j = cJSON_CreateObject(), *words = cJSON_AddArrayToObject(j, "words");
+    if (w && words && pi->ops->golden_words(pi, w, n) == n) {
+        for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(words, cJSON_CreateNumber(w[i]));
+        runcache_put(&k, j);
+    }
+    cJSON_Delete(j);
+    free(w);
+}
+
+void runcache_golden_answer(prob_instance *pi) {
+    if (runcache_golden_recall(pi) == 0) return;
+    if (pi->ops->prepare_golden) pi->ops->prepare_golden(pi);
+    pi->ops->golden(pi);
+    runcache_golden_keep(pi);
+}
+
 /* A vendor file's library, by its path or where the loader would find its name. */
 static void key_icd_library(runcache_key *k, const char *icd_text) {
     char name[PATH_MAX];

@@ -58,6 +58,14 @@ int runcache_put(const runcache_key *k, const cJSON *value);
  * it. The kernel's name in messages (display) is kept as a mark and given
  * back as the asker's name for it. from_json returns 0, or -1 when the JSON
  * lacks a field (the entry is then not used). */
+/* The golden answer of pi (a problem with golden_words), kept under the
+ * lesson, size, input and seed and this program: recalled into pi (0, or
+ * -1: not kept), or kept after golden ran. */
+int runcache_golden_recall(prob_instance *pi);
+void runcache_golden_keep(const prob_instance *pi);
+/* pi's golden answer, recalled, else computed (not timed) and kept. */
+void runcache_golden_answer(prob_instance *pi);
+
 cJSON *runcache_report_json(const engine_report *r, const char *display);
 int runcache_report_from_json(const cJSON *j, const char *display, engine_report *r);
 

@@ -2,6 +2,8 @@
  * and times the learner's kernel, and writes raw results for the parent. */
 #define _GNU_SOURCE
 #include "run/worker.h"
+#include "run/worker_build.h"
+#include "run/worker_cache.h"
 #include "base/exitcode.h"
 #include "run/confine.h"
 #include "run/sandbox.h"
@@ -98,71 +100,6 @@ static int finish_failure(int fd, prob_failure f, const char *msg) {
  * the kernel cache and the one folder the request names), no core files;
  * temporary files go to the scratch folder and compiled kernels to the
  * cache folder of this kernel's source. */
-/* A file name the cache may hold: no leftovers of a compile, no lock. */
-static int cache_name_kept(const char *name) {
-    return name[0] != '.' && strncmp(name, "tempfile_", 9) != 0;
-}
-
-/* Copies the regular files and folders of src into dst (which exists),
- * while *bytes and *files last. */
-static void copy_cache(const char *src, const char *dst, long long *bytes, int *files, int depth) {
-    DIR *d = depth < 8 ? opendir(src) : NULL;
-    struct dirent *e;
-    while (d && (e = readdir(d)) && *files > 0) {
-        if (!cache_name_kept(e->d_name)) continue;
-        char from[PATH_MAX], to[PATH_MAX];
-        if (util_pathf(from, sizeof from, "%s/%s", src, e->d_name) != 0 ||
-            util_pathf(to, sizeof to, "%s/%s", dst, e->d_name) != 0)
-            continue;
-        struct stat st;
-        if (lstat(from, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            if (mkdir(to, 0700) == 0) copy_cache(from, to, bytes, files, depth + 1);
-        } else if (S_ISREG(st.st_mode) && st.st_size <= *bytes) {
-            size_t len = 0;
-            char *data = util_read_file(from, &len);
-            if (data && util_write_file_atomic(to, data, len) == 0) *bytes -= (long long)len;
-            free(data);
-        } else continue;
-        (*files)--;
-    }
-    if (d) closedir(d);
-}
-
-/* Hands the runtime's compiled kernels (beneath dir, rel its path from the
- * cache's root) back to the parent, while *bytes and *files last. */
-static void send_cache(int fd, const char *dir, const char *rel, long long *bytes, int *files, int depth) {
-    DIR *d = depth < 8 ? opendir(dir) : NULL;
-    struct dirent *e;
-    while (d && (e = readdir(d)) && *files > 0) {
-        if (!cache_name_kept(e->d_name)) continue;
-        char path[PATH_MAX], sub[PATH_MAX];
-        if (util_pathf(path, sizeof path, "%s/%s", dir, e->d_name) != 0 ||
-            util_pathf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) != 0)
-            continue;
-        struct stat st;
-        if (lstat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) {
-            send_cache(fd, path, sub, bytes, files, depth + 1);
-            continue;
-        }
-        if (!S_ISREG(st.st_mode) || st.st_size > *bytes) continue;
-        size_t len = 0, nlen = strlen(sub) + 1;
-        char *data = util_read_file(path, &len);
-        char *rec = data ? malloc(nlen + len) : NULL;
-        if (rec) {
-            memcpy(rec, sub, nlen);
-            memcpy(rec + nlen, data, len);
-            blob_put(fd, W_CACHEFILE, rec, nlen + len);
-            *bytes -= (long long)len;
-            (*files)--;
-        }
-        free(rec);
-        free(data);
-    }
-    if (d) closedir(d);
-}
-
 /* The cache folder the runtime uses inside the worker's own tmpfs, when it has one. */
 static int own_cache(const wproto_request *wr, const confine_state *cs, char *buf, size_t len) {
     if (!cs->disk_bytes || !wr->cache || !wr->scratch) return 0;
@@ -175,14 +112,14 @@ static int confine_start(const wproto_request *wr, confine_state *cs, char *err,
     memset(cs, 0, sizeof *cs);
     /* one budget for every file it writes: its scratch folder becomes a tmpfs
      * of its own, and the runtime's compiled kernels go there (a copy of
-     * this source's cache); the parent keeps what comes back (send_cache) */
+     * this source's cache); the parent keeps what comes back (worker_cache_send) */
     char cache[PATH_MAX];
     snprintf(cache, sizeof cache, "%s", wr->cache ? wr->cache : "");
     if (wr->scratch && confine_private_folder(cs, wr->scratch, WORKER_DISK_BYTES, WORKER_DISK_FILES) &&
         own_cache(wr, cs, cache, sizeof cache) && mkdir(cache, 0700) == 0) {
         long long bytes = WORKER_CACHE_BYTES;
         int files = WORKER_CACHE_FILES;
-        copy_cache(wr->cache, cache, &bytes, &files, 0);
+        worker_cache_copy(wr->cache, cache, &bytes, &files, 0);
     }
     if (wr->scratch) writable[n++] = wr->scratch;
     if (cache[0]) writable[n++] = cache;
@@ -498,10 +435,8 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
         return finish(fd, ENG_USAGE, err);
     }
     sandbox_phase(pfd, PHASE_BUILD, BUILD_LIMIT_S);
-    char options[512];
-    problem_build_options(l, options, sizeof options);
-    size_t used = strlen(options);
-    snprintf(options + used, sizeof options - used, " -cl-kernel-arg-info");
+    char options[600];
+    worker_build_options(l, options, sizeof options);
     cl_program prog;
     char *log = NULL;
     cl_int e = clh_build(&ctx, wr->source, options, &prog, &log);
@@ -540,7 +475,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd) {
     if (own_cache(wr, &cs, cache, sizeof cache)) {
         long long bytes = WORKER_CACHE_BYTES;
         int files = WORKER_CACHE_FILES;
-        send_cache(fd, cache, "", &bytes, &files, 0);
+        worker_cache_send(fd, cache, "", &bytes, &files, 0);
     }
     return 0;
 }
@@ -762,6 +697,7 @@ int worker_main(void) {
     close(SANDBOX_FD_REQUEST);
     int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd)
            : wr.kind == WK_DEVICES ? list_devices(fd, pfd)
+           : wr.kind == WK_BUILD ? worker_build(&wr, fd, pfd)
            : selftest(&wr, fd, pfd);
     wproto_request_free(&wr);
     fflush(stdout);

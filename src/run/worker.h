@@ -25,7 +25,9 @@
 #define W_PROBE BLOB_TAG('P', 'R', 'O', 'B')   /* self-test: "NAME\tallowed|refused\tDETAIL\tEXPECTED" */
 #define W_ITEM BLOB_TAG('I', 'T', 'E', 'M')    /* worker_item_start: the records of a set's next run follow */
 #define W_CACHEFILE BLOB_TAG('C', 'F', 'I', 'L') /* "RELATIVE/PATH\0BYTES": a file the runtime compiled, for the
-                                                 * parent to keep in the kernel's cache folder */
+                                                 * parent to keep in the kernel's cache folder (WK_BUILD:
+                                                 * "INDEX/RELATIVE/PATH", INDEX the file's in the request) */
+#define W_BUILT BLOB_TAG('B', 'L', 'T', 'D')     /* WK_BUILD: int32 pair, a file's index and its cl_int build status */
 
 /* Where a run of a set (several sizes of one kernel, WR_ITEM) begins: its
  * index, and the seconds since the worker started. */

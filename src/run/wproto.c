@@ -6,6 +6,7 @@
 #include "run/confine.h"
 #include "base/util.h"
 #include "run/worker.h"
+#include "run/worker_build.h"
 #include "text/i18n.h"
 
 #include <ctype.h>
@@ -108,11 +109,31 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
         out->items[i] = *it;
         out->items[i].size[sizeof it->size - 1] = '\0';
     }
+    while (blob_get(blob, got, WR_SOURCE, out->n_sources, NULL) && blob_get(blob, got, WR_OPTIONS, out->n_sources, NULL))
+        out->n_sources++;
+    if (out->kind != WK_BUILD) out->n_sources = 0;
+    out->sources = out->n_sources ? calloc((size_t)out->n_sources, sizeof *out->sources) : NULL;
+    out->options = out->n_sources ? calloc((size_t)out->n_sources, sizeof *out->options) : NULL;
+    for (int i = 0; i < out->n_sources; i++) {
+        out->sources[i] = out->sources ? blob_get_str_at(blob, got, WR_SOURCE, i) : NULL;
+        out->options[i] = out->options ? blob_get_str_at(blob, got, WR_OPTIONS, i) : NULL;
+        if (!out->sources[i] || !out->options[i]) {
+            util_errf(err, errlen, "%s", _("a malformed file in the worker's request"));
+            free(blob);
+            return -1;
+        }
+    }
     free(blob);
     return 0;
 }
 
 void wproto_request_free(wproto_request *r) {
+    for (int i = 0; i < r->n_sources; i++) {
+        if (r->sources) free(r->sources[i]);
+        if (r->options) free(r->options[i]);
+    }
+    free(r->sources);
+    free(r->options);
     free(r->source);
     free(r->display);
     free(r->device);
@@ -271,22 +292,61 @@ static int cache_filled(const char *cache) {
     return filled;
 }
 
-static void keep_cache(const sandbox_result *sr, const char *cache) {
-    size_t total = 0;
-    for (int i = 0; i < WORKER_CACHE_FILES; i++) {
+/* Keeps the records of one file: all of them (index NULL), or those named
+ * "INDEX/..." (a build of several files), the index taken off. */
+static void keep_cache(const sandbox_result *sr, const char *cache, const char *index) {
+    size_t total = 0, skip = index ? strlen(index) + 1 : 0;
+    for (int i = 0;; i++) {
         size_t len = 0;
         const char *rec = blob_get(sr->blob, sr->blob_len, W_CACHEFILE, i, &len);
         if (!rec) break;
         const char *nul = memchr(rec, '\0', len);
-        if (!nul || !cache_path_ok(rec)) continue;
+        if (!nul || (index && (strncmp(rec, index, skip - 1) != 0 || rec[skip - 1] != '/'))) continue;
+        if (!cache_path_ok(rec + skip)) continue;
         size_t data_len = len - (size_t)(nul + 1 - rec);
         if (total + data_len > WORKER_CACHE_BYTES) break;
         char path[PATH_MAX], dir[PATH_MAX];
-        if (util_pathf(path, sizeof path, "%s/%s", cache, rec) != 0) continue;
+        if (util_pathf(path, sizeof path, "%s/%s", cache, rec + skip) != 0) continue;
         snprintf(dir, sizeof dir, "%s", path);
         *strrchr(dir, '/') = '\0';
         if (util_mkdirs(dir) == 0 && util_write_file_atomic(path, nul + 1, data_len) == 0) total += data_len;
     }
+}
+
+/* A scratch folder for one worker, by its real path; -1 with err. */
+static int make_scratch(char *scratch, size_t len, char *err, size_t errlen) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, len, "%s/cltutor-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch)) {
+        util_errf(err, errlen, _("cannot create a scratch folder for the worker in %s: %s"), tmp && *tmp ? tmp : "/tmp",
+                  strerror(errno));
+        return -1;
+    }
+    char *real = realpath(scratch, NULL); /* the worker changes into it: no relative path */
+    if (real) {
+        snprintf(scratch, len, "%s", real);
+        free(real);
+    }
+    return 0;
+}
+
+/* The variables a worker is given (passed_on), copied under the lock: the
+ * language switch may move environ meanwhile. NULL-terminated, or NULL. */
+static char **worker_environment(void) {
+    util_env_lock();
+    size_t n = 0;
+    while (environ[n]) n++;
+    char **envp = calloc(n + 1, sizeof *envp);
+    size_t k = 0;
+    for (size_t i = 0; envp && i < n; i++)
+        if (passed_on(environ[i]) && (envp[k] = strdup(environ[i]))) k++;
+    util_env_unlock();
+    return envp;
+}
+
+static void free_environment(char **envp) {
+    for (size_t i = 0; envp && envp[i]; i++) free(envp[i]);
+    free(envp);
 }
 
 int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir, const sandbox_limits *lim,
@@ -303,19 +363,8 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
     /* Without Landlock only this keeps a worker of the same user from
      * opening this process's memory (/proc/PID/mem): it stays so. */
     if (kind != WK_DEVICES && confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0);
-    const char *tmp = getenv("TMPDIR");
     char scratch[PATH_MAX];
-    snprintf(scratch, sizeof scratch, "%s/cltutor-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(scratch)) {
-        util_errf(err, errlen, _("cannot create a scratch folder for the worker in %s: %s"), tmp && *tmp ? tmp : "/tmp",
-                  strerror(errno));
-        return -1;
-    }
-    char *real = realpath(scratch, NULL); /* the worker changes into it: no relative path */
-    if (real) {
-        snprintf(scratch, sizeof scratch, "%s", real);
-        free(real);
-    }
+    if (make_scratch(scratch, sizeof scratch, err, errlen) != 0) return -1;
     char *source = kind == WK_RUN && rq && rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
     char cache[PATH_MAX + 64];
     if (!source || cache_dir(rq ? rq->cache_root : NULL, source, cache, sizeof cache) != 0) {
@@ -328,15 +377,7 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
     if (req < 0) {
         util_errf(err, errlen, _("cannot write the worker's request in %s"), scratch);
     } else {
-        /* a copy taken under the lock: the language switch may move environ meanwhile */
-        util_env_lock();
-        size_t n = 0;
-        while (environ[n]) n++;
-        char **envp = calloc(n + 1, sizeof *envp);
-        size_t k = 0;
-        for (size_t i = 0; envp && i < n; i++)
-            if (passed_on(environ[i]) && (envp[k] = strdup(environ[i]))) k++;
-        util_env_unlock();
+        char **envp = worker_environment();
         char *const argv[] = {exe, WPROTO_MODE, NULL};
         /* one runtime at a time fills a cache folder: other processes running
          * the same text (a class graded side by side, the course beside a
@@ -351,11 +392,10 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
                 while (flock(lock, cache_filled(cache) ? LOCK_SH : LOCK_EX) != 0 && errno == EINTR) {}
         }
         rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
-        if (rc == 0 && cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0) keep_cache(out, cache);
+        if (rc == 0 && cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0) keep_cache(out, cache, NULL);
         if (lock >= 0) close(lock);
         if (rc != 0) util_errf(err, errlen, "%s", envp ? _("fork failed") : _("out of memory"));
-        for (size_t i = 0; envp && envp[i]; i++) free(envp[i]);
-        free(envp);
+        free_environment(envp);
         close(req);
     }
     util_remove_tree(scratch);
@@ -364,6 +404,105 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
     if (cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0 && util_tree_bytes(cache) > CACHE_KEEP_BYTES)
         util_remove_tree(cache);
     return rc;
+}
+
+/* ---- building many files ahead of their runs */
+
+/* One file wproto_build compiles: its text, options and cache folder, held locked. */
+typedef struct {
+    char *source;
+    char options[600];
+    char cache[PATH_MAX + 64];
+    int lock;
+} build_file;
+
+/* Whether item's cache folder is empty and this process now holds it: a
+ * folder another process fills, or one already filled, is left alone. */
+static int take_build_file(const wproto_build_item *item, const char *cache_root, build_file *f) {
+    f->lock = -1;
+    f->source = util_read_file(item->kernel_path, NULL);
+    char lock_path[PATH_MAX + 80];
+    if (!f->source || cache_dir(cache_root, f->source, f->cache, sizeof f->cache) != 0 ||
+        util_pathf(lock_path, sizeof lock_path, "%s/.lock", f->cache) != 0 ||
+        (f->lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0 || flock(f->lock, LOCK_EX | LOCK_NB) != 0 ||
+        cache_filled(f->cache)) {
+        if (f->lock >= 0) close(f->lock);
+        free(f->source);
+        return 0;
+    }
+    worker_build_options(item->lesson, f->options, sizeof f->options);
+    return 1;
+}
+
+static int write_build_request(const build_file *files, int n, const char *device_spec, const char *scratch) {
+    char path[PATH_MAX];
+    if (util_pathf(path, sizeof path, "%s/request", scratch) != 0) return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    unlink(path);
+    wproto_header h;
+    memset(&h, 0, sizeof h);
+    h.version = WPROTO_VERSION;
+    h.kind = WK_BUILD;
+    h.lesson_size = sizeof(lesson);
+    h.device_size = sizeof(engine_device);
+    h.kinfo_size = sizeof(engine_kernel_info);
+    int ok = blob_put(fd, WR_HEADER, &h, sizeof h) == 0 && put_opt_str(fd, WR_DEVICE, device_spec) == 0 &&
+             blob_put_str(fd, WR_SCRATCH, scratch) == 0;
+    for (int i = 0; ok && i < n; i++)
+        ok = blob_put_str(fd, WR_SOURCE, files[i].source) == 0 && blob_put_str(fd, WR_OPTIONS, files[i].options) == 0;
+    if (!ok || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int wproto_build(const wproto_build_item *items, int n, const char *device_spec, const char *cache_root,
+                 long cpu_limit_s, long memory_limit_mb, volatile int *cancel, char *err, size_t errlen) {
+    char exe[PATH_MAX], scratch[PATH_MAX];
+    build_file *files = n > 0 ? calloc((size_t)n, sizeof *files) : NULL;
+    if (!files) return 0;
+    int m = 0;
+    for (int i = 0; i < n; i++) m += take_build_file(&items[i], cache_root, &files[m]);
+    int built = 0;
+    if (m > 0 && (wproto_find_worker(exe, sizeof exe, err, errlen) != 0 ||
+                  make_scratch(scratch, sizeof scratch, err, errlen) != 0))
+        built = -1;
+    else if (m > 0) {
+        if (confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0); /* as for a run (wproto_run_items) */
+        int req = write_build_request(files, m, device_spec, scratch);
+        char **envp = req >= 0 ? worker_environment() : NULL;
+        char *const argv[] = {exe, WPROTO_MODE, NULL};
+        sandbox_limits lim = {.total_s = 60 + 130.0 * m, .grace_s = 1.0, .cpu_s = cpu_limit_s,
+                              .memory_mb = memory_limit_mb,
+                              .result_max_bytes = (size_t)m * (WORKER_CACHE_BYTES + 65536) + 65536};
+        sandbox_result out;
+        memset(&out, 0, sizeof out);
+        if (!envp || sandbox_run(exe, argv, envp, req, &lim, NULL, NULL, cancel, &out) != 0) {
+            util_errf(err, errlen, "%s", envp ? _("fork failed") : _("cannot write the worker's request"));
+            built = -1;
+        }
+        for (int k = 0; built >= 0 && k < m; k++) {
+            const int32_t *b = NULL;
+            for (int r = 0; (b = blob_get(out.blob, out.blob_len, W_BUILT, r, NULL)) && b[0] != k; r++) {}
+            if (!b || b[1] != 0) continue;
+            char index[16];
+            snprintf(index, sizeof index, "%d", k);
+            keep_cache(&out, files[k].cache, index);
+            built++;
+        }
+        sandbox_result_free(&out);
+        free_environment(envp);
+        if (req >= 0) close(req);
+        util_remove_tree(scratch);
+    }
+    for (int k = 0; k < m; k++) {
+        close(files[k].lock);
+        free(files[k].source);
+    }
+    free(files);
+    return built;
 }
 
 /* ---- checking what a run handed back */

@@ -19,13 +19,15 @@
 #define WPROTO_ENV "CLTUTOR_WORKER"     /* names the program to run as the worker */
 
 /* What a worker is asked to do. */
-typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST } wproto_kind;
+typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST, WK_BUILD } wproto_kind;
 
 /* Request records, written by the parent to a file the worker reads on
  * SANDBOX_FD_REQUEST. Strings are records of their own, without the NUL. */
 #define WR_HEADER BLOB_TAG('R', 'H', 'D', 'R')   /* wproto_header */
 #define WR_LESSON BLOB_TAG('R', 'L', 'E', 'S')   /* lesson, its hint pointers cleared */
-#define WR_SOURCE BLOB_TAG('R', 'S', 'R', 'C')   /* the kernel's text; absent when the parent could not read it */
+#define WR_SOURCE BLOB_TAG('R', 'S', 'R', 'C')   /* the kernel's text; absent when the parent could not read it
+                                                  * (WK_BUILD: one per file, in order) */
+#define WR_OPTIONS BLOB_TAG('R', 'O', 'P', 'T')  /* WK_BUILD: the build options of each WR_SOURCE, in order */
 #define WR_DISPLAY BLOB_TAG('R', 'D', 'S', 'P')  /* how messages name the kernel file */
 #define WR_DEVICE BLOB_TAG('R', 'D', 'E', 'V')   /* device spec; absent: the default device */
 #define WR_SIZE BLOB_TAG('R', 'S', 'I', 'Z')     /* size spec */
@@ -64,6 +66,8 @@ typedef struct {
     char **env;                  /* NULL-terminated */
     wproto_item *items;          /* a set's runs (NULL: the one run rq describes) */
     int n_items;
+    char **sources, **options;   /* WK_BUILD: each file's text and build options */
+    int n_sources;
 } wproto_request;
 
 /* In the worker: reads and checks the request. Returns 0, or -1 with err. */
@@ -94,6 +98,22 @@ int wproto_run(wproto_kind kind, const engine_request *rq, const char *probe_dir
 int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
                      const char *probe_dir, const sandbox_limits *lim, run_progress_cb cb, void *user,
                      volatile int *cancel, sandbox_result *out, char *err, size_t errlen);
+
+/* One kernel file to build ahead of its runs (wproto_build). */
+typedef struct {
+    const lesson *lesson;        /* its build options */
+    const char *kernel_path;
+} wproto_build_item;
+
+/* Compiles each file in one worker (WK_BUILD) into its cache folder under
+ * cache_root (NULL: the user's), on the device of device_spec, where that
+ * folder holds nothing yet and no other process is filling it: the runtime's
+ * compiler starts once for them all, and each file's runs then find their
+ * program compiled. Nothing of the files runs. Returns how many files it
+ * built (0: none needed it), or -1 with err when no worker could start. A
+ * file that does not build is left to its runs, which report why. */
+int wproto_build(const wproto_build_item *items, int n, const char *device_spec, const char *cache_root,
+                 long cpu_limit_s, long memory_limit_mb, volatile int *cancel, char *err, size_t errlen);
 
 /* Checks a kernel run whose first output (of out_len bytes) was correct: no
  * input buffer changed, each result record came once and the timed outputs

@@ -10,6 +10,7 @@
 
 #include "course/catalog.h"
 #include "run/engine.h"
+#include "run/wproto.h"
 #include "base/util.h"
 
 #define ARGS "__global const float *descriptors, __global const float *centroids, __global int *histogram, " \
@@ -88,6 +89,60 @@ START_TEST(wrong_kernel_is_caught) {
     ck_assert_int_eq(r.n_samples, 0); /* a wrong kernel is not timed */
     ck_assert_ptr_null(r.samples_ms);
     engine_report_free(&r);
+}
+END_TEST
+
+/* How many compiled programs the folders beneath dir hold. */
+static int programs_in(const char *dir) {
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "find '%s' -name program.bc | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    return n;
+}
+
+START_TEST(files_build_ahead_in_one_worker) {
+    char root[64], cache[96], a[96], b[96], bad[96], err[512] = "";
+    snprintf(root, sizeof root, "/tmp/clt-build-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    snprintf(cache, sizeof cache, "%s/cache", root);
+    snprintf(a, sizeof a, "%s/a.cl", root);
+    snprintf(b, sizeof b, "%s/b.cl", root);
+    snprintf(bad, sizeof bad, "%s/bad.cl", root);
+    char b_src[2048];
+    snprintf(b_src, sizeof b_src, "%s// another text, another folder\n", correct_src);
+    ck_assert(util_write_file_atomic(a, correct_src, strlen(correct_src)) == 0);
+    ck_assert(util_write_file_atomic(b, b_src, strlen(b_src)) == 0);
+    const char *broken = "__kernel void histogram(" ARGS ") {\n  int d = get_global_id(0)\n}\n";
+    ck_assert(util_write_file_atomic(bad, broken, strlen(broken)) == 0);
+    wproto_build_item items[] = {{atomic_lesson, a}, {atomic_lesson, b}, {atomic_lesson, bad}};
+    ck_assert_int_eq(wproto_build(items, 3, NULL, cache, 60, 0, NULL, err, sizeof err), 2);
+    ck_assert_int_eq(programs_in(cache), 2); /* one each, the broken file none */
+    /* the filled folders are left alone; the broken file fails again */
+    ck_assert_int_eq(wproto_build(items, 3, NULL, cache, 60, 0, NULL, err, sizeof err), 0);
+    engine_request rq;
+    engine_request_defaults(&rq);
+    rq.lesson = atomic_lesson;
+    rq.kernel_path = a;
+    rq.display_path = "a.cl";
+    rq.size_spec = "300x8x8";
+    rq.cache_root = cache;
+    engine_report r;
+    engine_run(&rq, NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, ENG_PASS);
+    engine_report_free(&r);
+    /* the run found the program built ahead: built again with other options, it would be a second one */
+    ck_assert_int_eq(programs_in(cache), 2);
+    rq.kernel_path = bad;
+    rq.display_path = "bad.cl";
+    engine_run(&rq, NULL, NULL, NULL, &r);
+    ck_assert_int_eq(r.status, ENG_BUILD); /* its run says why */
+    ck_assert_int_eq(r.error_line, 2);
+    engine_report_free(&r);
+    util_remove_tree(root);
 }
 END_TEST
 
@@ -271,6 +326,7 @@ Suite *engine_suite(void) {
     tcase_add_test(t, correct_kernel_passes_with_timing);
     tcase_add_test(t, wrong_kernel_is_caught);
     tcase_add_test(t, build_error_names_file_line_column);
+    tcase_add_test(t, files_build_ahead_in_one_worker);
     tcase_add_test(t, missing_kernel_lists_what_is_there);
     tcase_add_test(t, failure_kinds_have_their_own_headlines);
     tcase_add_test(t, default_device_and_phase_labels);

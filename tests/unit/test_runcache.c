@@ -11,6 +11,8 @@
 
 #include "base/util.h"
 #include "run/runcache.h"
+#include "problem/problem.h"
+#include "testutil.h"
 
 static char folder[64];
 
@@ -150,6 +152,45 @@ START_TEST(report_round_trip) {
 }
 END_TEST
 
+START_TEST(golden_answer_recalled_whole) {
+    use_folder();
+    lesson l;
+    test_lesson(&l, "02-atomic", "surf", NULL, NULL, NULL, NULL);
+    const problem_ops *ops = problem_find("surf");
+    prob_instance *a = test_instance(ops, &l, "700x24x16:ties", 5);
+    ck_assert_int_eq(runcache_golden_recall(a), -1); /* nothing kept yet */
+    ops->golden(a);
+    runcache_golden_keep(a);
+    prob_instance *b = test_instance(ops, &l, "700x24x16:ties", 5);
+    ck_assert_int_eq(runcache_golden_recall(b), 0);
+    size_t n = ops->golden_words(a, NULL, 0);
+    ck_assert_uint_eq(n, 1 + 3 * 24);
+    uint32_t wa[1 + 3 * 24], wb[1 + 3 * 24];
+    ck_assert_uint_eq(ops->golden_words(a, wa, n), n);
+    ck_assert_uint_eq(ops->golden_words(b, wb, n), n);
+    ck_assert_mem_eq(wa, wb, sizeof wa);
+    ck_assert_uint_gt(wa[0], 0); /* the ties input has near ties: the accepted ranges came back too */
+    /* the recalled answer judges as the computed one: right passes, one count moved fails */
+    verify_report vr;
+    memset(&vr, 0, sizeof vr);
+    ops->verify(b, wa + 1, 24 * sizeof(uint32_t), &vr);
+    ck_assert(vr.ok);
+    uint32_t wrong[24];
+    memcpy(wrong, wa + 1, sizeof wrong);
+    wrong[0] += 1;
+    memset(&vr, 0, sizeof vr);
+    ops->verify(b, wrong, sizeof wrong, &vr);
+    ck_assert(!vr.ok);
+    /* another seed or size is another answer */
+    prob_instance *c = test_instance(ops, &l, "700x24x16:ties", 6);
+    prob_instance *d = test_instance(ops, &l, "701x24x16:ties", 5);
+    ck_assert_int_eq(runcache_golden_recall(c), -1);
+    ck_assert_int_eq(runcache_golden_recall(d), -1);
+    ops->destroy(a), ops->destroy(b), ops->destroy(c), ops->destroy(d);
+    drop_folder();
+}
+END_TEST
+
 Suite *runcache_suite(void) {
     Suite *s = suite_create("runcache");
     TCase *tc = tcase_create("runcache");
@@ -157,6 +198,7 @@ Suite *runcache_suite(void) {
     tcase_add_test(tc, entries_found_again);
     tcase_add_test(tc, turned_off);
     tcase_add_test(tc, report_round_trip);
+    tcase_add_test(tc, golden_answer_recalled_whole);
     suite_add_tcase(s, tc);
     return s;
 }

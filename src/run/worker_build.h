@@ -1,0 +1,18 @@
+/* worker_build — the worker's build mode (WK_BUILD): compiles many kernel
+ * files in one process, each into a cache folder of its own, so that the
+ * runtime's compiler and its built-in library load once, not once a file. */
+#ifndef CLT_WORKER_BUILD_H
+#define CLT_WORKER_BUILD_H
+#include "run/wproto.h"
+
+/* The options every build of a chapter's kernel gets, here and in a run:
+ * the runtime's cache knows a program by its text and options together. */
+void worker_build_options(const lesson *l, char *buf, size_t len);
+
+/* In the worker: builds each of wr's sources with its options, a W_BUILT
+ * record each, then hands back each one's compiled program (W_CACHEFILE,
+ * named under its index). Nothing of the sources runs. Returns 0, or -1
+ * with a W_MESSAGE when it could not start. */
+int worker_build(const wproto_request *wr, int fd, int pfd);
+
+#endif
