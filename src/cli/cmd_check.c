@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "cli/cli.h"
 #include "run/engine.h"
+#include "run/wproto.h"
 #include "run/report.h"
 #include "base/util.h"
 #include "grade/verdict.h"
@@ -271,6 +272,29 @@ static int check_verdict(check_run *cr, const lesson *l, const char *path, const
     return !v.failed && !v.cancelled;
 }
 
+/* Compiles the files about to be checked in one worker first (wproto_build):
+ * the runtime's compiler then starts once, not once a file. A file it could
+ * not build, or one the cache already holds, its own checks build. */
+static void build_ahead(cli_ctx *cx, const check_run *cr, const int *selected, int solution) {
+    enum { MAX_FILES = CATALOG_MAX * (LESSON_MAX_BUGS + 1), PATH_LEN = 1400 };
+    char *paths = malloc((size_t)MAX_FILES * PATH_LEN), err[PATH_LEN];
+    wproto_build_item *items = malloc(MAX_FILES * sizeof *items);
+    int n = 0;
+    for (int i = 0; paths && items && i < cx->cat.count; i++) {
+        const lesson *l = &cx->cat.items[i];
+        for (int b = -1; selected[i] && b < (solution ? 0 : l->n_bugs); b++) {
+            char *path = paths + (size_t)n * PATH_LEN;
+            int found = solution ? cx->cfg.solutions_shown && paths_solution(&cx->paths, l, path, PATH_LEN) == 0
+                                 : paths_exercise_file(&cx->paths, l, b < 0 ? l->exercise : l->bugs[b].file, path,
+                                                       PATH_LEN, err, sizeof err) == 0;
+            if (found) items[n++] = (wproto_build_item){.lesson = l, .kernel_path = path};
+        }
+    }
+    if (n > 1) wproto_build(items, n, cr->device, NULL, 0, 0, NULL, err, sizeof err);
+    free(paths);
+    free(items);
+}
+
 int cmd_check(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {
         {"device", required_argument, 0, 'd'}, {"kernel", required_argument, 0, 'k'},
@@ -309,6 +333,7 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
     cr.style = report_style_for(stdout);
     cr.live.enabled = !cr.json && isatty(2);
     cr.results = cJSON_CreateArray();
+    if (!kernel) build_ahead(cx, &cr, selected, solution);
     for (int i = 0; i < cx->cat.count && !cr.fatal; i++) {
         const lesson *l = &cx->cat.items[i];
         if (!selected[i]) continue;
