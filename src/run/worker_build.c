@@ -11,6 +11,7 @@
 #include "problem/problem.h"
 #include "base/util.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,17 @@ static int point_cache(const char *scratch, int index) {
         return -1;
     unlink(next);
     return symlink(target, next) == 0 && rename(next, link) == 0 ? 0 : -1;
+}
+
+/* Whether the runtime wrote anything into file index's cache folder. */
+static int kept_anything(const char *scratch, int index) {
+    char dir[PATH_MAX];
+    if (util_pathf(dir, sizeof dir, "%s/cache.%d", scratch, index) != 0) return 0;
+    DIR *d = opendir(dir);
+    int any = 0;
+    for (struct dirent *e; d && !any && (e = readdir(d));) any = e->d_name[0] != '.' && strncmp(e->d_name, "tempfile_", 9);
+    if (d) closedir(d);
+    return any;
 }
 
 /* Confines the process as for a run (writes only into the scratch folder, a
@@ -99,6 +111,7 @@ int worker_build(const wproto_request *wr, int fd, int pfd) {
         if (prog) clReleaseProgram(prog);
         int32_t built[2] = {i, e};
         blob_put(fd, W_BUILT, built, sizeof built);
+        if (e == CL_SUCCESS && !kept_anything(wr->scratch, i)) break; /* a runtime without a program cache */
     }
     clh_close(&ctx);
     for (int i = 0; i < wr->n_sources; i++) {

@@ -11,8 +11,10 @@ void worker_build_options(const lesson *l, char *buf, size_t len);
 
 /* In the worker: builds each of wr's sources with its options, a W_BUILT
  * record each, then hands back each one's compiled program (W_CACHEFILE,
- * named under its index). Nothing of the sources runs. Returns 0, or -1
- * with a W_MESSAGE when it could not start. */
+ * named under its index). It stops after the first file built when the
+ * runtime kept nothing of it (a runtime without a program cache gains
+ * nothing from building ahead). Nothing of the sources runs. Returns 0, or
+ * -1 with a W_MESSAGE when it could not start. */
 int worker_build(const wproto_request *wr, int fd, int pfd);
 
 #endif

@@ -6,7 +6,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 . "$here/lib.sh"      # k, workspace, json_check
 export CLTUTOR_RESULT_CACHE="$tmp/results"
-entries() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' 2>/dev/null | wc -l | tr -d ' '; }
+# runs kept, and golden answers kept (the descriptor histogram's: a "words" array)
+entries() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' -exec grep -L '"words"' {} + 2>/dev/null | wc -l | tr -d ' '; }
+answers() { find "$CLTUTOR_RESULT_CACHE" -name '*.json' -exec grep -l '"words"' {} + 2>/dev/null | wc -l | tr -d ' '; }
 recalled() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['recalled'])" "$1"; }
 run() { # NAME FILE ARGS...: cltutor run 3 on FILE, JSON in $tmp/NAME.json
   name=$1 file=$2
@@ -19,6 +21,7 @@ run again "$tmp/mine.cl" --no-timing --size 700x20
 if [ "$(recalled "$tmp/first.json")" = False ] && [ "$(recalled "$tmp/again.json")" = True ] && [ "$(entries)" = 1 ]; then
   ok "an untimed run is kept, and found again the second time"
 else bad "kept and found again (entries $(entries))" "$(cat "$tmp/first.err" "$tmp/again.json")"; fi
+[ "$(answers)" = 1 ] && ok "the golden answer at that size and seed is kept once" || bad "answers kept: $(answers), wanted 1"
 json_check "what is found again is the run's answer, checked" 'j["status"] == "pass" and j["verify"] is not None and j["recalled"]' -- cat "$tmp/again.json"
 
 cp "$tmp/mine.cl" "$tmp/yours.cl"
