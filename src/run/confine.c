@@ -397,6 +397,8 @@ void confine_describe_access(const confine_state *st, char *buf, size_t len) {
 void confine_support_probe(confine_support *s) {
     memset(s, 0, sizeof *s);
     s->landlock_abi = confine_landlock_abi();
+    const char *root_ok = getenv(CONFINE_ROOT_ENV);
+    s->as_root = geteuid() == 0 && !(root_ok && !strcmp(root_ok, "1"));
     const char *tmp = getenv("TMPDIR");
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/cltutor-probe-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -436,6 +438,19 @@ void confine_support_warning(const confine_support *s, char *buf, size_t len) {
         util_textf(buf, len, "%s", _("This Linux kernel has no Landlock (5.13 or later, with landlock among its "
                                      "security modules): a kernel run by the grader can read whatever the grader's "
                                      "user can, other submissions included, and write outside its folder. "));
+    if (s->as_root) {
+        size_t u = strlen(buf);
+        if (s->landlock_abi > 0)
+            util_textf(buf + u, len - u, _("The grader runs as root: its workers start as root, and a kernel on a CPU "
+                                           "device runs with root's powers, held back only by Landlock and seccomp. "
+                                           "Grade as an ordinary user (or set %s=1 in a container made for one "
+                                           "submission). "), CONFINE_ROOT_ENV);
+        else
+            util_textf(buf + u, len - u, _("The grader runs as root without Landlock: a kernel on a CPU device runs "
+                                           "with root's powers and passes every file permission check. Grade as an "
+                                           "ordinary user (or set %s=1 in a container made for one submission). "),
+                       CONFINE_ROOT_ENV);
+    }
     if (!s->private_folder) {
         size_t u = strlen(buf);
         util_textf(buf + u, len - u, _("Workers get no mount namespace here (%s): what a kernel writes is capped per "
