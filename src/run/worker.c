@@ -126,13 +126,7 @@ static int confine_start(const wproto_request *wr, confine_state *cs, char *err,
     if (wr->writable) writable[n++] = wr->writable;
     writable[n] = NULL;
     /* the request's variables first: Landlock lets the worker read what they name (OCL_ICD_VENDORS, ...) */
-    for (char **env = wr->env; env && *env; env++) {
-        const char *eq = strchr(*env, '=');
-        if (!eq) continue;
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
-        setenv(name, eq + 1, 1);
-    }
+    wproto_apply_env(wr);
     if (confine_begin(cs, writable, err, errlen) != 0) return -1;
     if (wr->scratch) {
         setenv("TMPDIR", wr->scratch, 1);

@@ -64,13 +64,7 @@ static int confine_build(const wproto_request *wr, confine_state *cs, char *err,
         util_errf(err, errlen, "cannot link the cache folder in %s", wr->scratch);
         return -1;
     }
-    for (char **env = wr->env; env && *env; env++) {
-        const char *eq = strchr(*env, '=');
-        if (!eq) continue;
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
-        setenv(name, eq + 1, 1);
-    }
+    wproto_apply_env(wr);
     const char *writable[] = {wr->scratch, NULL};
     if (confine_begin(cs, writable, err, errlen) != 0) return -1;
     char link[PATH_MAX];

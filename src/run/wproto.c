@@ -7,6 +7,7 @@
 #include "base/util.h"
 #include "run/worker.h"
 #include "run/worker_build.h"
+#include "run/srcpolicy.h"
 #include "text/i18n.h"
 
 #include <ctype.h>
@@ -127,6 +128,16 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     return 0;
 }
 
+void wproto_apply_env(const wproto_request *wr) {
+    for (char **env = wr->env; env && *env; env++) {
+        const char *eq = strchr(*env, '=');
+        if (!eq) continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - *env), *env);
+        setenv(name, eq + 1, 1);
+    }
+}
+
 void wproto_request_free(wproto_request *r) {
     for (int i = 0; i < r->n_sources; i++) {
         if (r->sources) free(r->sources[i]);
@@ -150,21 +161,29 @@ void wproto_request_free(wproto_request *r) {
 
 static int put_opt_str(int fd, uint32_t tag, const char *s) { return s ? blob_put_str(fd, tag, s) : 0; }
 
-/* Writes the request into a file of the scratch folder, open for the worker to read; returns its fd or -1. */
-static int write_request(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
-                         const char *source, const char *scratch, const char *cache, const char *probe_dir) {
+/* Opens the request file in the scratch folder (unlinked at once: the worker
+ * reads it through the descriptor) and fills the header's common fields. */
+static int open_request(const char *scratch, wproto_kind kind, wproto_header *h) {
     char path[PATH_MAX];
     if (util_pathf(path, sizeof path, "%s/request", scratch) != 0) return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
     unlink(path);
+    memset(h, 0, sizeof *h);
+    h->version = WPROTO_VERSION;
+    h->kind = (uint32_t)kind;
+    h->lesson_size = sizeof(lesson);
+    h->device_size = sizeof(engine_device);
+    h->kinfo_size = sizeof(engine_kernel_info);
+    return fd;
+}
+
+/* Writes the request into a file of the scratch folder, open for the worker to read; returns its fd or -1. */
+static int write_request(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
+                         const char *source, const char *scratch, const char *cache, const char *probe_dir) {
     wproto_header h;
-    memset(&h, 0, sizeof h);
-    h.version = WPROTO_VERSION;
-    h.kind = (uint32_t)kind;
-    h.lesson_size = sizeof(lesson);
-    h.device_size = sizeof(engine_device);
-    h.kinfo_size = sizeof(engine_kernel_info);
+    int fd = open_request(scratch, kind, &h);
+    if (fd < 0) return -1;
     if (rq) {
         h.seed = rq->seed;
         h.timeout_s = rq->timeout_s;
@@ -422,7 +441,9 @@ static int take_build_file(const wproto_build_item *item, const char *cache_root
     f->lock = -1;
     f->source = util_read_file(item->kernel_path, NULL);
     char lock_path[PATH_MAX + 80];
-    if (!f->source || cache_dir(cache_root, f->source, f->cache, sizeof f->cache) != 0 ||
+    srcpolicy_finding refused;
+    /* a file the source policy refuses never runs: nothing of it is compiled either */
+    if (!f->source || srcpolicy_check_chapter(f->source, NULL, item->lesson, &refused) != 0 || cache_dir(cache_root, f->source, f->cache, sizeof f->cache) != 0 ||
         util_pathf(lock_path, sizeof lock_path, "%s/.lock", f->cache) != 0 ||
         (f->lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0 || flock(f->lock, LOCK_EX | LOCK_NB) != 0 ||
         cache_filled(f->cache)) {
@@ -435,18 +456,9 @@ static int take_build_file(const wproto_build_item *item, const char *cache_root
 }
 
 static int write_build_request(const build_file *files, int n, const char *device_spec, const char *scratch) {
-    char path[PATH_MAX];
-    if (util_pathf(path, sizeof path, "%s/request", scratch) != 0) return -1;
-    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return -1;
-    unlink(path);
     wproto_header h;
-    memset(&h, 0, sizeof h);
-    h.version = WPROTO_VERSION;
-    h.kind = WK_BUILD;
-    h.lesson_size = sizeof(lesson);
-    h.device_size = sizeof(engine_device);
-    h.kinfo_size = sizeof(engine_kernel_info);
+    int fd = open_request(scratch, WK_BUILD, &h);
+    if (fd < 0) return -1;
     int ok = blob_put(fd, WR_HEADER, &h, sizeof h) == 0 && put_opt_str(fd, WR_DEVICE, device_spec) == 0 &&
              blob_put_str(fd, WR_SCRATCH, scratch) == 0;
     for (int i = 0; ok && i < n; i++)

@@ -73,6 +73,8 @@ typedef struct {
 /* In the worker: reads and checks the request. Returns 0, or -1 with err. */
 int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen);
 void wproto_request_free(wproto_request *r);
+/* In the worker: sets the request's variables (WR_ENV) in its environment. */
+void wproto_apply_env(const wproto_request *wr);
 
 /* The cltutor program that runs kernels: $CLTUTOR_WORKER when set, else
  * `cltutor` in the folder of the running program (build/cltutor for the

@@ -118,11 +118,16 @@ START_TEST(files_build_ahead_in_one_worker) {
     ck_assert(util_write_file_atomic(b, b_src, strlen(b_src)) == 0);
     const char *broken = "__kernel void histogram(" ARGS ") {\n  int d = get_global_id(0)\n}\n";
     ck_assert(util_write_file_atomic(bad, broken, strlen(broken)) == 0);
-    wproto_build_item items[] = {{atomic_lesson, a}, {atomic_lesson, b}, {atomic_lesson, bad}};
-    ck_assert_int_eq(wproto_build(items, 3, NULL, cache, 60, 0, NULL, err, sizeof err), 2);
-    ck_assert_int_eq(programs_in(cache), 2); /* one each, the broken file none */
+    char refused[96], refused_src[2048];
+    snprintf(refused, sizeof refused, "%s/refused.cl", root);
+    /* refused (## builds names the source check cannot see), though it would compile */
+    snprintf(refused_src, sizeof refused_src, "#define CAT(a, b) a##b\n%s", correct_src);
+    ck_assert(util_write_file_atomic(refused, refused_src, strlen(refused_src)) == 0);
+    wproto_build_item items[] = {{atomic_lesson, a}, {atomic_lesson, b}, {atomic_lesson, bad}, {atomic_lesson, refused}};
+    ck_assert_int_eq(wproto_build(items, 4, NULL, cache, 60, 0, NULL, err, sizeof err), 2);
+    ck_assert_int_eq(programs_in(cache), 2); /* one each; the broken file none, the refused one not compiled */
     /* the filled folders are left alone; the broken file fails again */
-    ck_assert_int_eq(wproto_build(items, 3, NULL, cache, 60, 0, NULL, err, sizeof err), 0);
+    ck_assert_int_eq(wproto_build(items, 4, NULL, cache, 60, 0, NULL, err, sizeof err), 0);
     engine_request rq;
     engine_request_defaults(&rq);
     rq.lesson = atomic_lesson;
