@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """screen_norm — a captured screen with what differs from machine to machine
 and run to run replaced by fixed marks, so that it can be compared with a
-stored one: the device's name (whole, or cut to fit), times, rates, ratios
+stored one: the device's name (whole, cut to fit, or cut by the screen's edge), times, rates, ratios
 (a machine under load can make two kernels "about as fast"), dates, the
 scratch folder's path, and in the top bar the padding and the title that a
 longer device name pushes out.
@@ -37,6 +37,9 @@ if device:
     # the device's name cut to fit a narrow bar ends in an ellipsis
     for n in range(len(device) - 1, 3, -1):
         text = text.replace(device[:n] + "…", "<device>…").replace(device[:n] + "~", "<device>~")
+    # or cut by the screen's edge (a long name where a shorter one fits): a line ending in a part of it
+    for n in range(len(device) - 1, 7, -1):
+        text = re.sub(re.escape(device[:n]) + r"$", "<device>", text, flags=re.M)
 text = top_bar(text)
 rules = [
     # a machine under load can time two kernels alike
