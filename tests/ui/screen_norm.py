@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """screen_norm — a captured screen with what differs from machine to machine
 and run to run replaced by fixed marks, so that it can be compared with a
-stored one: the device's name (whole, cut to fit, or cut by the screen's edge), times, rates, ratios
+stored one: the device's name (whole, cut to fit, or cut by the screen's edge), times and their
+units, rates, ratios
 (a machine under load can make two kernels "about as fast"), dates, the
 scratch folder's path, and in the top bar the padding and the title that a
 longer device name pushes out.
@@ -22,8 +23,17 @@ def top_bar(text):
     return "\n".join(lines)
 
 
+def time_units(text):
+    """A time's unit made one mark (a slow machine can take 1.02 s where another takes 304.2 ms),
+    and the padding beside it one double space, as a field's width follows its unit."""
+    text = re.sub(r"# (ms|µs|us|ns|s|秒)(?![A-Za-z])", "# <time>", text)
+    return re.sub(r" {2,}# <time> {2,}| {2,}# <time>|# <time> {2,}",
+                  lambda m: ("  " if m.group(0).startswith("  ") else "") + "# <time>" +
+                  ("  " if m.group(0).endswith("  ") else ""), text)
+
+
 if len(sys.argv) > 1 and sys.argv[1] == "--stored":
-    sys.stdout.write(top_bar(sys.stdin.read()))
+    sys.stdout.write(time_units(top_bar(sys.stdin.read())))
     sys.exit(0)
 device = sys.argv[1] if len(sys.argv) > 1 else ""
 scratch = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -59,5 +69,6 @@ rules = [
 ]
 for pattern, repl in rules:
     text = re.sub(pattern, repl, text)
+text = time_units(text)
 # trailing spaces say nothing
 sys.stdout.write("\n".join(line.rstrip() for line in text.split("\n")))
