@@ -9,9 +9,9 @@
 # else tests/test-times); each is hermetic (tests/lib.sh: its own HOME,
 # TMPDIR, queue folder), and all share one cache of compiled kernels and run
 # results, $BUILD/test-cache (whose entries are keyed by all they depend on).
-# A line says each script's end as it comes; then, per suite in SUITES'
+# A line says each script's end as it comes (its wall time and its CPU); then, per suite in SUITES'
 # order, every script's count, its comments and its failures in full, and
-# the suite's count; then the slowest scripts. Counted as a failure: a suite
+# the suite's count; then the slowest scripts and those that took the most CPU. Counted as a failure: a suite
 # listed with no script, a folder of scripts that tests/SUITES does not list,
 # a script that prints no plan, and one that exits non-zero without a
 # `not ok` line.
@@ -68,11 +68,17 @@ if command -v prove >/dev/null 2>&1; then prove -v "$dir/$rel" :: "$build" > "$o
 else sh "$dir/$rel" "$build" > "$out/$name.out" 2>&1; fi
 rc=$?
 secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
-echo "$rc $secs" > "$out/$name.end"
+# the CPU of the script's own processes, user and system ("times": this shell's children;
+# what a UI script starts in its tmux server is not among them)
+times > "$out/$name.cpu"
+cpu=$(awk 'NR == 2 { n = split($1 " " $2, f, " "); s = 0
+  for (i = 1; i <= n; i++) { split(f[i], ms, "m"); sub("s", "", ms[2]); s += ms[1] * 60 + ms[2] }
+  printf "%.1f", s }' "$out/$name.cpu")
+echo "$rc $secs ${cpu:-0}" > "$out/$name.end"
 done=$(ls "$out"/*.end | wc -l | tr -d ' ')
 p=$(grep -c '^ok ' "$out/$name.out")
 f=$(grep -c '^not ok ' "$out/$name.out")
-echo "[$done/$total] $rel: $p passed, $f failed, ${secs}s"
+echo "[$done/$total] $rel: $p passed, $f failed, ${secs}s (CPU ${cpu:-0}s)"
 EOF
 xargs -P "$jobs" -I{} sh "$out/one.sh" {} "$here" "$build" "$out" "$total" < "$out/order"
 
@@ -85,7 +91,7 @@ for suite in $suites; do
   for rel in $(grep "^$suite/" "$out/scripts"); do
     found=yes
     name=$(echo "$rel" | tr / _) t="$here/$rel"
-    read -r rc secs < "$out/$name.end" 2>/dev/null || { rc=125; secs=0; }
+    read -r rc secs cpu < "$out/$name.end" 2>/dev/null || { rc=125; secs=0; cpu=0; }
     p=$(grep -c '^ok ' "$out/$name.out")
     f=$(grep -c '^not ok ' "$out/$name.out")
     echo "  $(basename "$rel"): $p passed, $f failed (${secs}s)"
@@ -103,6 +109,7 @@ for suite in $suites; do
     fi
     sp=$((sp + p)) sf=$((sf + f))
     echo "$rel $secs" >> "$out/times"
+    echo "$rel ${cpu:-0}" >> "$out/cpu"
   done
   if [ -z "$found" ]; then
     echo "  suite $suite (tests/SUITES) has no script: tests/$suite/*.t"
@@ -125,6 +132,8 @@ done
 
 if [ -s "$out/times" ]; then
   echo "slowest: $(sort -k2,2nr "$out/times" | head -n 6 | awk '{ printf "%s%s %ss", sep, $1, $2; sep = ", " }')"
+  echo "most CPU: $(sort -k2,2nr "$out/cpu" | head -n 6 | awk '{ printf "%s%s %ss", sep, $1, $2; sep = ", " }');" \
+    "$(awk '{ s += $2 } END { printf "%.0f", s }' "$out/cpu")s in all"
   # the next run starts with the slowest: this run's times, over the last run's for scripts not run now
   { cat "$out/times"; [ -f "$build/test-times" ] && cat "$build/test-times"; } | awk '!seen[$1]++' > "$out/merged"
   cp "$out/merged" "$build/test-times" 2>/dev/null
