@@ -23,6 +23,7 @@ static const char *const grade_usage = N_(
     "       cltutor grade LESSON --kernel FILE [--format FORMAT] [OPTIONS]\n"
     "       cltutor grade [LESSON...] --batch DIR [--shard I/N] [-j N] [-o grades.csv] [OPTIONS]\n"
     "       cltutor grade merge [--batch DIR] [-o FILE] REPORT...\n"
+    "       cltutor grade similar --batch DIR [LESSON...] (see its --help)\n"
     "\n"
     "Grades exercises with hidden tests: inputs drawn fresh from a seed, ragged\n"
     "and degenerate sizes, large sizes, the inputs that expose each chapter's\n"
@@ -730,6 +731,7 @@ static int grade_merge_cmd(int argc, char **argv) {
 
 int cmd_grade(cli_ctx *cx, int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return grade_merge_cmd(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "similar")) return cmd_grade_similar(cx, argc - 1, argv + 1);
     grade_args a = {.visibility = "visible", .fmt = GF_TEXT, .jobs = 1, .pass = 1, .hidden = GH_AFTER_DUE_DATE};
     grade_options_defaults(&a.o);
     int rc = grade_options_from(argc, argv, &a);

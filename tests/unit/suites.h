@@ -29,5 +29,6 @@ Suite *unpack_suite(void);
 Suite *predict_suite(void);
 Suite *runcache_suite(void);
 Suite *gmsample_suite(void);
+Suite *similarity_suite(void);
 
 #endif
