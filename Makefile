@@ -9,14 +9,14 @@ LOCALEDIR = $(PREFIX)/share/locale
 
 CC      ?= cc
 BUILD   ?= build
-PKGS     = OpenCL libcjson inih md4c libseccomp libarchive nettle
+PKGS     = OpenCL libcjson inih md4c md4c-html libseccomp libarchive nettle
 WERROR  ?= -Werror
 CFLAGS  ?= -O2 -g
 SANITIZE ?=
 CFLAGS  += -fopenmp -std=c11 -Wall -Wextra -Wformat-security $(WERROR) $(SANITIZE)
 CPPFLAGS += -DCLT_DATADIR='"$(DATADIR)"' -DCLT_PLUGINDIR='"$(PLUGINDIR)"' -DCLT_LOCALEDIR='"$(LOCALEDIR)"' $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -Isrc
 LDFLAGS += -fopenmp $(SANITIZE)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c -lseccomp -larchive -lnettle) -lm
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lOpenCL -lcjson -linih -lmd4c-html -lmd4c -lseccomp -larchive -lnettle) -lm
 
 # The source is layered, one folder a layer, lowest first (docs/architecture.md):
 #   base text course cl problem run gpumodel grade ui | term cli

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "grade/grade.h"
 #include "grade/grade_batch.h"
+#include "grade/grade_html.h"
 #include "grade/grade_merge.h"
 #include "grade/grade_late.h"
 #include "grade/grade_report.h"
@@ -23,7 +24,7 @@ static const char *const grade_usage = N_(
     "       cltutor grade LESSON --kernel FILE [--format FORMAT] [OPTIONS]\n"
     "       cltutor grade [LESSON...] --batch DIR [--shard I/N] [-j N] [-o grades.csv] [OPTIONS]\n"
     "       cltutor grade merge [--batch DIR] [-o FILE] REPORT...\n"
-    "       cltutor grade similar --batch DIR [LESSON...] (see its --help)\n"
+    "       cltutor grade similar --batch DIR [LESSON...] [OPTIONS]\n"
     "\n"
     "Grades exercises with hidden tests: inputs drawn fresh from a seed, ragged\n"
     "and degenerate sizes, large sizes, the inputs that expose each chapter's\n"
@@ -320,6 +321,7 @@ static int run_batch(void *arg, const char *scratch) {
     }
     live_clear(g->live);
     int rc = write_batch(g, rows, n);
+    if (grade_html_write_class(rdir, g->batch, rows, n, err, sizeof err) != 0) say("%s", err);
     int errors = 0, empty = 0, late = 0, refused = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].refused) {

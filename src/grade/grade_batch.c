@@ -2,6 +2,7 @@
  * its own forked grader process, and gathers one row of scores per student. */
 #define _GNU_SOURCE
 #include "grade/grade_batch.h"
+#include "grade/grade_html.h"
 #include "base/scratch.h"
 #include "base/csv.h"
 #include "base/util.h"
@@ -62,16 +63,20 @@ typedef struct {
     int killed;        /* stopped at the per-student limit */
 } running;
 
-/* A student's JSON report, and beside it (NAME.md) the feedback the student may
- * read, hidden inputs withheld as st says. 0, or 2 when one could not be written. */
+/* A student's JSON report, and beside it (NAME.md, NAME.html) the feedback the
+ * student may read, hidden inputs withheld as st says. 0, or 2 when one could not be written. */
 static int write_reports(const grade_batch_row *row, const grade_result *r, const grade_report_style *st) {
     char *json = grade_report_render(r, GF_JSON, st), *md = grade_report_render(r, GF_MARKDOWN, st);
-    char md_path[sizeof row->report];
+    char *html = md ? grade_html_feedback(row->student, md) : NULL;
+    char md_path[sizeof row->report], html_path[sizeof row->report + 2];
     snprintf(md_path, sizeof md_path, "%.*s.md", (int)strlen(row->report) - 5, row->report); /* NAME.json */
+    snprintf(html_path, sizeof html_path, "%.*s.html", (int)strlen(row->report) - 5, row->report);
     int rc = json && util_write_file_atomic(row->report, json, strlen(json)) == 0 ? 0 : 2;
     if (!md || util_write_file_atomic(md_path, md, strlen(md)) != 0) rc = 2;
+    if (!html || util_write_file_atomic(html_path, html, strlen(html)) != 0) rc = 2;
     free(json);
     free(md);
+    free(html);
     return rc;
 }
 

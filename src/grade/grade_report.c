@@ -75,6 +75,7 @@ static cJSON *chapter_identity_json(const grade_chapter *ch) {
     cJSON_AddStringToObject(c, "lesson", ch->id);
     cJSON_AddNumberToObject(c, "chapter", ch->number);
     cJSON_AddStringToObject(c, "title", ch->title);
+    if (ch->title_zh[0]) cJSON_AddStringToObject(c, "title_zh", ch->title_zh);
     return c;
 }
 

@@ -84,6 +84,61 @@ EOF
 then ok "the honest student (references, small fixes of the listings) gets full marks in every chapter, on the same tests"
 else bad "the honest student should get full marks in every chapter" "$(cat "$tmp/honest.out")"; fi
 
+# ---- the web pages beside the reports: each student's feedback, and the class summary whose figures are the CSV's
+if python3 - "$tmp/grades.csv" "$tmp/grades-reports" > "$tmp/html.out" 2>&1 <<'PY'
+import csv, html.parser, json, os, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = sys.argv[2]
+class Page(html.parser.HTMLParser):
+    """Tags must close in order (void elements aside); collects links, cells and text."""
+    void = {"meta", "br", "img", "hr", "input", "link"}
+    def __init__(self):
+        super().__init__(); self.stack, self.links, self.cells, self.text, self.errors = [], [], [], [], []
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.void: self.stack.append(tag)
+        if tag == "td": self.cells.append("")
+        self.links += [v for k, v in attrs if k == "href"]
+        if tag in ("script", "iframe", "object"): self.errors.append("a <%s>" % tag)
+    def handle_endtag(self, tag):
+        if tag in self.void: return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("</%s> closes <%s>" % (tag, self.stack[-1] if self.stack else "nothing"))
+        else: self.stack.pop()
+    def handle_data(self, data):
+        self.text.append(data)
+        if self.cells and "td" in self.stack: self.cells[-1] += data
+def page(path):
+    p = Page(); p.feed(open(path, encoding="utf-8").read()); p.close()
+    if p.stack: p.errors.append("unclosed " + ",".join(p.stack))
+    return p
+bad = []
+index = page(os.path.join(d, "index.html"))
+bad += ["index.html: " + e for e in index.errors]
+text = " ".join(index.text)
+if "%d students graded" % len(rows) not in text: bad.append("index.html does not count %d students" % len(rows))
+for r in rows:
+    feedback = os.path.splitext(os.path.basename(r["report"]))[0] + ".html"
+    if feedback not in index.links: bad.append("index.html has no link to " + feedback)
+    p = page(os.path.join(d, feedback))
+    bad += [feedback + ": " + e for e in p.errors]
+    total = json.load(open(r["report"]))
+    want = "Total: %g / %g" % (total["score"], total["max_score"])
+    if want not in " ".join(p.text): bad.append("%s does not say %s" % (feedback, want))
+    if r["student"] not in index.cells: bad.append("no row for " + r["student"])
+pct = sorted(100 * float(r["score"]) / float(r["max_score"]) for r in rows)
+n = len(pct)
+median = pct[n // 2] if n % 2 else (pct[n // 2 - 1] + pct[n // 2]) / 2
+if "Median %.1f%%" % median not in text:
+    bad.append("the median is not %.1f%%: %s" % (median, re.findall(r"Median [^,]*", text)))
+# with cheats in the class, some test failed: the table of the tests failed most often has rows
+if 'class="n fail"' not in open(os.path.join(d, "index.html"), encoding="utf-8").read():
+    bad.append("no test failed, with cheats in the class")
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+then ok "web pages: the class summary (its median and rows the CSV's) links every student's feedback, all well formed"
+else bad "web pages beside the reports" "$(head -c 3000 "$tmp/html.out")"; fi
+
 if [ -n "$CHEATS_KEEP" ]; then
   mkdir -p "$CHEATS_KEEP" && cp -R "$tmp/grades.csv" "$tmp/grades-reports" "$CHEATS_KEEP/"
   sed -i "s|$tmp/grades-reports|$CHEATS_KEEP/grades-reports|" "$CHEATS_KEEP/grades.csv"

@@ -40,10 +40,12 @@ assert f("'=fay", "score") == 0
 for r in rows.values():
     j = json.load(open(r["report"]))
     assert j["seed"] == int(r["seed"]) and abs(j["score"] - float(r["score"])) < 0.01
-names = os.listdir(sys.argv[2])  # each student's JSON report and, beside it, their feedback
+names = os.listdir(sys.argv[2])  # each student's JSON report and, beside it, their feedback (Markdown, a web page)
 assert sorted(n for n in names if n.endswith(".json")) == sorted(os.path.basename(r["report"]) for r in rows.values())
 assert sorted(n[:-3] for n in names if n.endswith(".md")) == sorted(n[:-5] for n in names if n.endswith(".json"))
-assert len(names) == 18, names
+assert sorted(n[:-5] for n in names if n.endswith(".html") and n != "index.html") == \
+    sorted(n[:-5] for n in names if n.endswith(".json"))
+assert len(names) == 28 and "index.html" in names, names  # and the class summary
 reports = [os.path.basename(r["report"]).lower() for r in rows.values()]
 assert len(set(reports)) == len(reports), reports   # no two differ only in case
 PY

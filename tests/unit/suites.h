@@ -30,5 +30,6 @@ Suite *predict_suite(void);
 Suite *runcache_suite(void);
 Suite *gmsample_suite(void);
 Suite *similarity_suite(void);
+Suite *html_suite(void);
 
 #endif
