@@ -36,4 +36,31 @@ if [ $rc -ne 0 ] && [ ! -e "$ag/results/results.json" ] && grep -q 'could not ru
 else bad "no device in run_autograder (exit $rc)" "$(cat "$ag/results/stdout" "$ag/results/results.json" 2>/dev/null)"; fi
 expect "no OpenCL device: grade exits 69" 69 'could not run' -- env OCL_ICD_VENDORS="$tmp/no-icd" "$bin" grade 2 --dir "$tmp/mixed"
 
+# As root, the grade runs as the ordinary user setup.sh makes (here: nobody, with the program and the
+# course copied where nobody can read them), never as root; without that user it says it grades as root.
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then
+  pub="$tmp/pub"
+  mkdir -p "$pub/build" && chmod 755 "$tmp" "$pub" "$pub/build"
+  cp -R "$root/lessons" "$root/exercises" "$root/kernels" "$root/devices" "$pub/"
+  cp "$bin" "$(dirname "$bin")/cltutor-gpumodel.so" "$pub/build/" && cp -R "$(dirname "$bin")/locale" "$pub/build/"
+  chmod -R a+rX "$pub"
+  rm -f "$ag/results/results.json"
+  (cd "$ag" && env -u CLTUTOR_GRADE_AS_ROOT AUTOGRADER_ROOT="$ag" CLTUTOR_SOURCE="$pub" CLTUTOR_BIN="$pub/build/cltutor" \
+    CLTUTOR_GRADER_USER=nobody sh ./run_autograder > "$ag/results/stdout" 2>&1)
+  rc=$?
+  if [ $rc -eq 0 ] && ! grep -q 'runs as root' "$ag/results/stdout" &&
+     python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j["score"] == 200 else 1)' "$ag/results/results.json"; then
+    ok "as root, run_autograder grades as the ordinary user (full marks, and no word of root in the log)"
+  else bad "run_autograder as the ordinary user (exit $rc)" "$(cat "$ag/results/stdout" "$ag/results/results.json" 2>/dev/null)"; fi
+  rm -f "$ag/results/results.json"
+  (cd "$ag" && env -u CLTUTOR_GRADE_AS_ROOT AUTOGRADER_ROOT="$ag" CLTUTOR_SOURCE="$pub" CLTUTOR_BIN="$pub/build/cltutor" \
+    CLTUTOR_GRADER_USER=no-such-grader sh ./run_autograder > "$ag/results/stdout" 2>&1)
+  if grep -q "no user 'no-such-grader'" "$ag/results/stdout" && grep -q 'runs as root' "$ag/results/stdout" &&
+     [ -s "$ag/results/results.json" ]; then
+    ok "as root without the grader's user, run_autograder grades, and the log says it ran as root"
+  else bad "run_autograder without the grader's user" "$(cat "$ag/results/stdout")"; fi
+else
+  ok "# SKIP the grader's user: not root here (run_autograder drops to it only as root)"
+fi
+
 finish
