@@ -1,6 +1,7 @@
 /* grade_html — feedback and the class summary as web pages (see grade_html.h). */
 #define _GNU_SOURCE
 #include "grade/grade_html.h"
+#include "grade/grade_report.h"
 #include "base/util.h"
 #include "base/version.h"
 #include "text/i18n.h"
@@ -279,9 +280,12 @@ static void students_table(char **out, const grade_batch_row *rows, int n) {
         grade_batch_status(r, status, sizeof status);
         util_sappend(out, "<tr><td>");
         esc(out, r->student);
+        char a[32], b[32];
+        grade_format_points(r->score, a, sizeof a);
+        grade_format_points(r->max_score, b, sizeof b);
         if (r->graded)
-            util_sappend(out, "</td><td class=\"n\">%g / %g</td><td class=\"n\">%.1f%%</td><td>", r->score,
-                         r->max_score, r->max_score > 0 ? 100 * r->score / r->max_score : 0.0);
+            util_sappend(out, "</td><td class=\"n\">%s / %s</td><td class=\"n\">%.1f%%</td><td>", a, b,
+                         r->max_score > 0 ? 100 * r->score / r->max_score : 0.0);
         else util_sappend(out, "</td><td class=\"n\">-</td><td class=\"n\">-</td><td class=\"fail\">");
         esc(out, status);
         util_sappend(out, "</td><td>");

@@ -122,8 +122,10 @@ for r in rows:
     p = page(os.path.join(d, feedback))
     bad += [feedback + ": " + e for e in p.errors]
     total = json.load(open(r["report"]))
-    want = "Total: %g / %g" % (total["score"], total["max_score"])
-    if want not in " ".join(p.text): bad.append("%s does not say %s" % (feedback, want))
+    said = re.search(r"Total: ([0-9.]+) / ([0-9.]+)", " ".join(p.text))  # points to 2 decimals, the JSON's to 3
+    if not said or abs(float(said.group(1)) - total["score"]) > 0.006 or abs(float(said.group(2)) - total["max_score"]) > 0.006:
+        bad.append("%s does not say Total: %g / %g (%s)" % (feedback, total["score"], total["max_score"],
+                                                             said.group(0) if said else "no total"))
     if r["student"] not in index.cells: bad.append("no row for " + r["student"])
 pct = sorted(100 * float(r["score"]) / float(r["max_score"]) for r in rows)
 n = len(pct)
