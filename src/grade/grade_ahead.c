@@ -216,7 +216,8 @@ static void run_models_ahead(run_ctx *rc) {
         const grade_test *t = NULL, *scale = NULL;
         for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
             const ahead_job *j = &rc->first_runs[c][i];
-            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise)) first = j;
+            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise) && (!first || first->rep.status != ENG_PASS))
+                first = j; /* a passing run of the exercise, if any */
             if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
             if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
         }
@@ -266,43 +267,50 @@ static void build_ahead(run_ctx *rc, ahead_job **jobs, int n) {
     pthread_mutex_destroy(&p.mu);
 }
 
-/* Each file's first untimed test, for every chapter at once, on rc->threads
- * threads before any chapter runs: a new text's first run is mostly the
- * runtime compiling it, on one core, and a chapter holds one or two files;
- * the course's eighteen compile side by side. Their reports wait in
+/* Every file's untimed tests, for every chapter at once, on rc->threads
+ * threads before any chapter runs: the files compiled first (build_ahead),
+ * then one worker a file runs its tests in turn (the timed 'large' one waits
+ * for its chapter, which runs it alone). Their reports wait in
  * rc->first_runs for the chapters' loops. */
 void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, const char *ex_err, int flat) {
     grade_result *r = rc->r;
     if (rc->threads < 2 || r->n_chapters < 2) return;
     if (!(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs))) return;
-    int n_jobs = 0, n = 0;
+    int n_jobs = 0, n = 0, n_sets = 0;
     for (int c = 0; c < r->n_chapters; c++) n_jobs += r->chapters[c].n_tests;
     ahead_job **ptrs = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *ptrs);
+    ahead_job **firsts = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *firsts);
     ahead_set *sets = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *sets);
     chapter_file(*files)[LESSON_MAX_BUGS + 1] = calloc((size_t)r->n_chapters, sizeof *files);
-    for (int c = 0; ptrs && sets && files && c < r->n_chapters; c++) {
+    for (int c = 0; ptrs && firsts && sets && files && c < r->n_chapters; c++) {
         const lesson *l = rc->o->lessons[c];
         grade_chapter *ch = &r->chapters[c];
         if (!(rc->first_runs[c] = calloc((size_t)(ch->n_tests ? ch->n_tests : 1), sizeof **rc->first_runs))) break;
         int nf = grade_read_chapter_files(rc, l, ch, files[c], exercises, have_ex, ex_err, flat);
         for (int f = 0; f < nf; f++) {
-            int i = 0;
-            while (i < ch->n_tests && (strcmp(ch->tests[i].file, files[c][f].file) != 0 || !strcmp(ch->tests[i].id, "large") ||
-                                       (ch->tests[i].kind != GT_HIDDEN && ch->tests[i].kind != GT_FIX)))
-                i++;
-            if (i == ch->n_tests || !files[c][f].ok) continue;
-            ahead_job *j = &rc->first_runs[c][i];
-            *j = (ahead_job){.l = l, .path = files[c][f].path, .t = &ch->tests[i], .hang = &files[c][f].hang};
-            snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, ch->tests[i].file);
-            ptrs[n] = j;
-            sets[n] = (ahead_set){.jobs = &ptrs[n], .n = 1};
-            n++;
+            if (!files[c][f].ok) continue;
+            int from = n;
+            for (int i = 0; i < ch->n_tests; i++) {
+                const grade_test *t = &ch->tests[i];
+                if (strcmp(t->file, files[c][f].file) != 0 || !strcmp(t->id, "large") ||
+                    (t->kind != GT_HIDDEN && t->kind != GT_FIX))
+                    continue;
+                ahead_job *j = &rc->first_runs[c][i];
+                *j = (ahead_job){.l = l, .path = files[c][f].path, .t = &ch->tests[i], .hang = &files[c][f].hang};
+                snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
+                ptrs[n++] = j;
+            }
+            if (n > from) {
+                firsts[n_sets] = ptrs[from];
+                sets[n_sets++] = (ahead_set){.jobs = &ptrs[from], .n = n - from};
+            }
         }
     }
-    build_ahead(rc, ptrs, n);
-    run_pool(rc, sets, n, rc->threads);
+    build_ahead(rc, firsts, n_sets);
+    run_pool(rc, sets, n_sets, rc->threads);
     run_models_ahead(rc);
     free(ptrs);
+    free(firsts);
     free(sets);
     free(files);
 }

@@ -611,6 +611,8 @@ static int item_result(const sandbox_result *all, int k, sandbox_result *out) {
     memcpy(out->blob, all->blob, pre);
     memcpy(out->blob + pre, all->blob + beg, end - beg);
     out->blob_len = pre + (end - beg);
+    /* what the worker printed is one stream: each run of the set quotes it */
+    out->output = all->output ? strdup(all->output) : NULL;
     if (to) { /* it ended and the worker went on */
         out->exited = 1;
         out->phase = PHASE_RUN;
@@ -621,7 +623,6 @@ static int item_result(const sandbox_result *all, int k, sandbox_result *out) {
     out->signaled = all->signaled, out->signal = all->signal;
     out->timed_out = all->timed_out, out->cancelled = all->cancelled;
     out->phase = all->phase, out->phase_limit_s = all->phase_limit_s, out->phase_s = all->phase_s;
-    out->output = all->output ? strdup(all->output) : NULL;
     out->wall_s = all->wall_s - at.started_s;
     return 0;
 }
