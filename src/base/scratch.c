@@ -65,7 +65,7 @@ int scratch_run(const char *prefix, scratch_fn fn, void *arg, char *err, size_t 
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the run come back here, to be waited for */
     fflush(stdout);
     fflush(stderr);
-    pid_t pid = fork();
+    pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         util_errf(err, errlen, "cannot start a process: %s", strerror(errno));
         prctl(PR_SET_CHILD_SUBREAPER, was_reaper);
@@ -75,6 +75,7 @@ int scratch_run(const char *prefix, scratch_fn fn, void *arg, char *err, size_t 
     }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(128 + SIGKILL); /* it died before the line above */
         sigprocmask(SIG_SETMASK, &old, NULL);
         setenv("TMPDIR", dir, 1);
         int code = fn(arg, dir);

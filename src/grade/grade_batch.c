@@ -377,10 +377,11 @@ static void start_graders(batch_state *b) {
         snprintf(work, sizeof work, "%s/%d", b->tmpl, b->next);
         fflush(stdout);
         fflush(stderr);
-        pid_t pid = fork();
+        pid_t parent = getpid(), pid = fork();
         if (pid == 0) {
             setpgid(0, 0); /* the student's grader and its workers: one group to stop at the limit */
             prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(128 + SIGKILL); /* the batch ended before the line above */
             close(pfd[0]);
             for (int k = 0; k < b->jobs; k++) if (b->run[k].pid && b->run[k].fd >= 0) close(b->run[k].fd);
             _exit(grade_child(b->base, row, work, b->st, pfd[1]));

@@ -124,8 +124,10 @@ static int wait_for_term(void *arg, const char *dir) {
     char path[1200];
     snprintf(path, sizeof path, "%s/busy", dir);
     util_write_file_atomic(path, "x", 1);
-    if (fork() == 0) { /* a worker: it dies with its parent */
+    pid_t parent = getpid();
+    if (fork() == 0) { /* a worker: it dies with its parent, also when that was before its prctl */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(0);
         for (;;) pause();
     }
     kill(getppid(), SIGTERM);
