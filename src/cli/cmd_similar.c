@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *const similar_usage = N_(
     "Usage: cltutor grade similar --batch DIR [LESSON...] [--top N] [--common PCT]\n"
@@ -81,13 +80,7 @@ static void say(const char *fmt, ...) {
 static void read_student(const similar_args *a, class_files *cf, int i, const char *scratch) {
     grade_batch_row *row = &cf->rows[i];
     char exercises[1400], err[1024];
-    if (!row->refused && row->archive != UNPACK_NONE) {
-        unpack_limits lim;
-        unpack_limits_default(&lim);
-        if (util_pathf(row->dir, sizeof row->dir, "%s/in-%d", scratch, i) != 0 || mkdir(row->dir, 0700) != 0 ||
-            unpack_archive(row->entry, row->dir, &lim, row->error, sizeof row->error) != 0)
-            row->refused = 1;
-    }
+    if (!row->refused && row->archive != UNPACK_NONE) grade_batch_unpack(row, i, scratch); /* refused: it says why */
     if (row->refused || grade_find_exercises(row->dir, exercises, sizeof exercises, err, sizeof err) != 0) {
         say("%s: %s", row->student, row->refused ? row->error : err);
         cf->unreadable++;

@@ -323,11 +323,9 @@ int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_r
     return 0;
 }
 
-/* Unpacks row i's archive into a folder of its own (0700) in the batch's
- * scratch folder, just before its grader starts; it is removed when that
- * grader ends, so a student's files lie on disk only while they are graded.
- * A refused archive makes its row refused, with the reason; returns -1. */
-static int unpack_row(grade_batch_row *row, int i, const char *scratch) {
+/* The batch's own: the folder is removed when the student's grader ends, so a
+ * student's files lie on disk only while they are graded. */
+int grade_batch_unpack(grade_batch_row *row, int i, const char *scratch) {
     unpack_limits lim;
     unpack_limits_default(&lim);
     if (util_pathf(row->dir, sizeof row->dir, "%s/in-%d", scratch, i) != 0 || mkdir(row->dir, 0700) != 0 ||
@@ -362,7 +360,7 @@ static void start_graders(batch_state *b) {
             b->next++;
             continue;
         }
-        if (row->archive && unpack_row(row, b->next, b->tmpl) != 0) {
+        if (row->archive && grade_batch_unpack(row, b->next, b->tmpl) != 0) {
             write_fatal_report(b->base, row, 1, 0, b->st);
             b->ticks += b->per_student; /* nothing of it will run */
             b->finished++;

@@ -47,6 +47,12 @@ typedef struct {
 int grade_batch_list(const char *batch_dir, int shard, int shards, grade_batch_row **rows, int *n, int *all_out,
                      char *err, size_t errlen);
 
+/* Unpacks row i's archive into a folder of its own (0700), scratch/in-I, and
+ * points row->dir at it (a batch does it just before the student's grader
+ * starts, and removes the folder when the grader ends).
+ * A refused archive makes its row refused, with the reason; returns -1. */
+int grade_batch_unpack(grade_batch_row *row, int i, const char *scratch);
+
 /* Grades every entry of batch_dir (grade_batch_list), `jobs` at a time,
  * writing each student's JSON report into reports_dir (named after the folder,
  * shortened with a hash when the folder's name is too long for a file name).

@@ -30,18 +30,25 @@ static const char page_style[] =
     "pre{background:#f4f4f6;padding:.6rem;overflow-x:auto;border-radius:4px}"
     "@media print{main{max-width:none}.bar{print-color-adjust:exact;-webkit-print-color-adjust:exact}}";
 
-static void esc(char **out, const char *s) {
+void grade_html_escape(char **out, const char *s, int breaks) {
     for (; s && *s; s++) {
         switch (*s) {
         case '&': util_sappend(out, "&amp;"); break;
         case '<': util_sappend(out, "&lt;"); break;
         case '>': util_sappend(out, "&gt;"); break;
         case '"': util_sappend(out, "&quot;"); break;
-        case '\'': util_sappend(out, "&#39;"); break;
+        case '\n':
+            if (breaks) {
+                util_sappend(out, "<br>");
+                break;
+            }
+            /* fall through */
         default: util_sappend(out, "%c", *s);
         }
     }
 }
+
+static void esc(char **out, const char *s) { grade_html_escape(out, s, 0); }
 
 /* A file name as a relative link: every byte but [A-Za-z0-9._-] percent-encoded. */
 static void href(char **out, const char *name) {

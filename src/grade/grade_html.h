@@ -7,6 +7,9 @@
 #define CLT_GRADE_HTML_H
 #include "grade/grade_batch.h"
 
+/* Appends s to *out as HTML text (& < > " escaped); with breaks, a line break as <br>. */
+void grade_html_escape(char **out, const char *s, int breaks);
+
 /* A page titled `title` holding `markdown` rendered. NULL: out of memory. */
 char *grade_html_feedback(const char *title, const char *markdown);
 

@@ -4,6 +4,7 @@
  * CodeGrade's capture), and Markdown feedback a batch writes per student. */
 #define _GNU_SOURCE
 #include "grade/grade_report.h"
+#include "grade/grade_html.h"
 #include "grade/grade_late.h"
 #include "base/util.h"
 #include "text/i18n.h"
@@ -113,16 +114,7 @@ char *grade_render_prairielearn(const grade_result *r, const grade_report_style 
 
 /* ---- CodeRunner ------------------------------------------------------------------ */
 
-static void html_append(char **out, const char *s) {
-    for (const char *p = s; p && *p; p++) {
-        if (*p == '<') util_sappend(out, "&lt;");
-        else if (*p == '>') util_sappend(out, "&gt;");
-        else if (*p == '&') util_sappend(out, "&amp;");
-        else if (*p == '"') util_sappend(out, "&quot;");
-        else if (*p == '\n') util_sappend(out, "<br>");
-        else util_sappend(out, "%c", *p);
-    }
-}
+static void html_append(char **out, const char *s) { grade_html_escape(out, s, 1); }
 
 char *grade_render_coderunner(const grade_result *r, const grade_report_style *st) {
     cJSON *o = cJSON_CreateObject();
