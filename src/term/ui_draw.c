@@ -253,22 +253,17 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
         *left_style = ST_DIM;
     }
     if (a->in_chapter && a->ch.have_rep) {
-        const engine_report *r = &a->ch.rep;
-        const verdict *v = a->ch.vd && a->ch.vd_hash == a->ch.kernel_hash && !a->ch.vd_id ? a->ch.vd : NULL;
-        int unsafe = 0;
-        for (int i = 0; v && i < v->n; i++)
-            unsafe |= v->items[i].kind == VK_SAFETY && v->items[i].outcome == VO_FAIL;
-        char ms[32] = "";
-        if (r->status == ENG_PASS && r->n_samples > 0 && !unsafe) st_fmt_ms(ms, sizeof ms, r->timing.median);
-        int good = r->status == ENG_PASS && !unsafe;
-        snprintf(left, len, " %s %s%s%s", good ? (a->utf8 ? "✓" : "+") : (a->utf8 ? "✗" : "x"),
-                 unsafe ? _("Correct here, but the race check failed") : _(r->headline), ms[0] ? " · " : "", ms);
-        *left_style = (good ? ST_OK : ST_ERR) | ST_A_BOLD;
-        if (good && a->ch.vd_id && a->ch.vd_hash == a->ch.kernel_hash) {
-            /* the checklist is still running: the race check may yet take this time back */
-            size_t n = strlen(left);
-            snprintf(left + n, len - n, " · %s %s", spin, _("running the race check and the technique…"));
+        /* the same record as the tabs: no time while the race check may take it back */
+        tui_results_in in = {.rep = &a->ch.rep, .utf8 = a->utf8};
+        if (a->ch.vd && a->ch.vd->n > 0 && a->ch.vd_hash == a->ch.kernel_hash) {
+            in.verdict = a->ch.vd;
+            in.verdict_running = a->ch.vd_id != 0;
         }
+        int good;
+        char words[300];
+        tui_results_status(&in, spin, words, sizeof words, &good);
+        snprintf(left, len, " %s", words);
+        *left_style = (good ? ST_OK : ST_ERR) | ST_A_BOLD;
     }
     if (kind == JOB_ANALYZE) {
         size_t n = strlen(left);

@@ -102,6 +102,39 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     st_para_free(&p);
 }
 
+tui_time_state tui_results_time_state(const tui_results_in *in) {
+    const verdict *v = in->verdict;
+    int pending = 0;
+    for (int i = 0; v && i < v->n; i++) {
+        if (v->items[i].kind != VK_SAFETY) continue;
+        if (v->items[i].outcome == VO_FAIL) return TUI_TIME_UNSAFE;
+        pending |= v->items[i].outcome == VO_PENDING;
+    }
+    return pending && in->verdict_running ? TUI_TIME_CHECKING : TUI_TIME_SHOWN;
+}
+
+void tui_results_status(const tui_results_in *in, const char *spin, char *buf, size_t len, int *good) {
+    const engine_report *r = in->rep;
+    buf[0] = '\0';
+    *good = 0;
+    if (!r) return;
+    tui_time_state ts = tui_results_time_state(in);
+    *good = r->status == ENG_PASS && ts != TUI_TIME_UNSAFE;
+    char ms[32] = "";
+    if (*good && ts == TUI_TIME_SHOWN && r->n_samples > 0) st_fmt_ms(ms, sizeof ms, r->timing.median);
+    snprintf(buf, len, "%s %s%s%s", *good ? (in->utf8 ? "✓" : "+") : (in->utf8 ? "✗" : "x"),
+             ts == TUI_TIME_UNSAFE ? _("Correct here, but the race check failed") : _(r->headline), ms[0] ? " · " : "",
+             ms);
+    if (*good && in->verdict_running && in->verdict) {
+        int done = 0;
+        for (int i = 0; i < in->verdict->n; i++) done += in->verdict->items[i].outcome != VO_PENDING;
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, " · %s ", spin);
+        n = strlen(buf);
+        snprintf(buf + n, len - n, _("checking the chapter… %d/%d"), done, in->verdict->n);
+    }
+}
+
 /* The chapter's checklist: every visible test, the race check, the technique. */
 static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
     const verdict *v = in->verdict;
@@ -206,12 +239,14 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
                  r->verify.near_ties);
         wrap_text(out, width, ST_DIM, buf, "");
     }
-    int unsafe = 0;
-    for (int i = 0; in->verdict && i < in->verdict->n; i++)
-        unsafe |= in->verdict->items[i].kind == VK_SAFETY && in->verdict->items[i].outcome == VO_FAIL;
-    if (r->status == ENG_PASS && r->n_samples > 0 && unsafe) {
+    tui_time_state ts = tui_results_time_state(in);
+    if (r->status == ENG_PASS && r->n_samples > 0 && ts == TUI_TIME_UNSAFE) {
         wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
         verdict_doc(in, width, out);
+    } else if (r->status == ENG_PASS && r->n_samples > 0 && ts == TUI_TIME_CHECKING) {
+        verdict_doc(in, width, out);
+        st_doc_add(out);
+        wrap_text(out, width, ST_DIM, _("The time shows once the race check has passed."), "");
     } else if (r->status == ENG_PASS && r->n_samples > 0) {
         if (in->verdict) { /* the checklist first: on a small screen it is what must show */
             verdict_doc(in, width, out);
@@ -464,11 +499,13 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         wrap_text(out, width, ST_NORMAL, buf, "");
         return;
     }
-    int unsafe = 0;
-    for (int i = 0; in->verdict && i < in->verdict->n; i++)
-        unsafe |= in->verdict->items[i].kind == VK_SAFETY && in->verdict->items[i].outcome == VO_FAIL;
-    if (timed && unsafe) {
+    tui_time_state ts = tui_results_time_state(in);
+    if (timed && ts == TUI_TIME_UNSAFE) {
         wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
+        return;
+    }
+    if (timed && ts == TUI_TIME_CHECKING) {
+        wrap_text(out, width, ST_DIM, _("The time shows once the race check has passed."), "");
         return;
     }
     if (!timed) {

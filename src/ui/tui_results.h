@@ -34,6 +34,15 @@ typedef struct {
     int verdict_running;        /* it is still filling */
 } tui_results_in;
 
+/* Whether a passing run's time may be shown: not while the race check that
+ * may take it back still runs, nor once it failed (a racy time is luck). */
+typedef enum { TUI_TIME_SHOWN, TUI_TIME_CHECKING, TUI_TIME_UNSAFE } tui_time_state;
+tui_time_state tui_results_time_state(const tui_results_in *in);
+/* The status line's words for the latest run, from the same record as the
+ * tabs: "✓ Correct · 10.00 ms", "✓ Correct · ⠋ checking the chapter… 3/14"
+ * (spin: the spinner's frame); *good when it went well. */
+void tui_results_status(const tui_results_in *in, const char *spin, char *buf, size_t len, int *good);
+
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out);
 void tui_results_check(const tui_results_in *in, int width, st_doc *out);
 /* Lines that name a place in the kernel carry tag = its line number. */

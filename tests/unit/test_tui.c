@@ -587,6 +587,64 @@ START_TEST(results_pass_and_speedups) {
 }
 END_TEST
 
+/* One status: while the race check that may take a time back runs, no tab
+ * and no status line shows the time; once it passes they do; once it fails,
+ * none does. */
+START_TEST(results_time_waits_for_the_race_check) {
+    utf8_locale();
+    engine_report r;
+    pass_report(&r);
+    verdict *v = calloc(1, sizeof *v);
+    v->n = 3;
+    v->items[0].kind = VK_TEST;
+    v->items[0].outcome = VO_PASS;
+    v->items[1].kind = VK_SAFETY;
+    v->items[1].outcome = VO_PENDING;
+    v->items[2].kind = VK_TECHNIQUE;
+    v->items[2].outcome = VO_PENDING;
+    tui_results_in in = {.lesson = test_lesson(), .rep = &r, .utf8 = 1, .verdict = v, .verdict_running = 1};
+    char words[300];
+    int good;
+    ck_assert_int_eq(tui_results_time_state(&in), TUI_TIME_CHECKING);
+    tui_results_status(&in, "*", words, sizeof words, &good);
+    ck_assert_str_eq(words, "✓ Correct · * checking the chapter… 1/3");
+    ck_assert_int_eq(good, 1);
+    st_doc d;
+    st_doc_init(&d);
+    tui_results_summary(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "10.00 ms"), 0);
+    ck_assert_int_ge(doc_has(&d, "The time shows once the race check has passed."), 0);
+    st_doc_clear(&d);
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "10.00 ms"), 0);
+    ck_assert_int_ge(doc_has(&d, "The time shows once the race check has passed."), 0);
+    /* the race check passed, the technique still runs: the time, and the progress */
+    v->items[1].outcome = VO_PASS;
+    ck_assert_int_eq(tui_results_time_state(&in), TUI_TIME_SHOWN);
+    tui_results_status(&in, "*", words, sizeof words, &good);
+    ck_assert_str_eq(words, "✓ Correct · 10.00 ms · * checking the chapter… 2/3");
+    st_doc_clear(&d);
+    tui_results_summary(&in, 80, &d);
+    ck_assert_int_ge(doc_has(&d, "median 10.00 ms"), 0);
+    /* the race check failed: no time anywhere */
+    v->items[1].outcome = VO_FAIL;
+    v->items[2].outcome = VO_PASS;
+    in.verdict_running = 0;
+    tui_results_status(&in, "*", words, sizeof words, &good);
+    ck_assert_str_eq(words, "✗ Correct here, but the race check failed");
+    ck_assert_int_eq(good, 0);
+    st_doc_clear(&d);
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "10.00 ms"), 0);
+    /* finished and safe: the time, no progress */
+    v->items[1].outcome = VO_PASS;
+    tui_results_status(&in, "*", words, sizeof words, &good);
+    ck_assert_str_eq(words, "✓ Correct · 10.00 ms");
+    st_doc_free(&d);
+    free(v);
+}
+END_TEST
+
 START_TEST(results_wrong_and_build) {
     utf8_locale();
     engine_report r;
@@ -942,6 +1000,7 @@ Suite *tui_suite(void) {
     tcase_add_test(t, results_pass_and_speedups);
     tcase_add_test(t, results_wrong_and_build);
     tcase_add_test(t, results_crash_message);
+    tcase_add_test(t, results_time_waits_for_the_race_check);
     tcase_add_test(t, history_bars);
     tcase_add_test(t, text_translations);
     tcase_add_test(t, help_lists_keys);
