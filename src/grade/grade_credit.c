@@ -1,7 +1,8 @@
 /* grade_credit — what a chapter's tests earn once they have run: a fixed
  * listing only as a small edit of the shipped one, nothing for a kernel the
  * race check fails, the race check and the techniques only with every hidden
- * test passed, and nothing for an unchanged starting file. */
+ * test passed, and nothing for an unchanged starting file or a find-the-bug
+ * listing handed in, mended, as the exercise. */
 #define _DEFAULT_SOURCE
 #include "grade/grade_credit.h"
 #include "grade/verdict.h"
@@ -64,14 +65,14 @@ void grade_gate_on_safety(grade_chapter *ch) {
     }
 }
 
-/* Takes a passed race check's or technique's points back, with the reason (English, N_, translated here). */
-static void not_credited(grade_test *t, const char *why) {
+/* Takes a passed test's points back, with the reason (translated) and a status. */
+static void not_credited(grade_test *t, const char *status, const char *why) {
     t->outcome = GO_FAIL;
     t->score = 0;
-    snprintf(t->status, sizeof t->status, "not_credited");
+    snprintf(t->status, sizeof t->status, "%s", status);
     util_textf(t->headline, sizeof t->headline, "%s", _("Not credited"));
     char *d = NULL;
-    util_sappend(&d, "%s %s", _(why), t->detail ? t->detail : "");
+    util_sappend(&d, "%s %s", why, t->detail ? t->detail : "");
     grade_test_set_detail(t, d);
 }
 
@@ -81,6 +82,8 @@ static void not_credited(grade_test *t, const char *why) {
  * the hidden tests it passes by the luck of a degenerate input. */
 void grade_gate_on_correctness(const grade_options *o, const lesson *l, grade_chapter *ch, const char *submitted) {
     int failed = 0, starting = 0;
+    const lesson_bug *listing = NULL;
+    double share = 0;
     for (int i = 0; i < ch->n_tests; i++)
         failed |= ch->tests[i].kind == GT_HIDDEN && ch->tests[i].outcome == GO_FAIL;
     if (submitted && o->course) {
@@ -88,20 +91,29 @@ void grade_gate_on_correctness(const grade_options *o, const lesson *l, grade_ch
         snprintf(path, sizeof path, "%s/exercises/%s/%s", o->course, l->id, l->exercise);
         char *start = util_read_file(path, NULL), *mine = util_read_file(submitted, NULL);
         starting = start && mine && verdict_fix_distance(start, mine) == 0;
+        if (!starting) listing = verdict_fix_mended_listing(o->course, l, mine, &share);
         free(start);
         free(mine);
     }
+    char why[600] = "";
+    if (listing)
+        util_textf(why, sizeof why, _("This is the find-the-bug listing %s with its bug mended (%.0f%% of the "
+                                      "listing's own code is here): the chapter's tests count only for a kernel "
+                                      "of your own. The mended listing earns its own points as fix.%s."),
+                   listing->file, share * 100, listing->name);
     for (int i = 0; i < ch->n_tests; i++) {
         grade_test *t = &ch->tests[i];
         if (t->outcome != GO_PASS || t->kind == GT_FIX) continue;
         if (starting)
-            not_credited(t, N_("This is the chapter's starting file, unchanged: its tests count only for a kernel "
-                               "of your own."));
+            not_credited(t, "not_credited", _("This is the chapter's starting file, unchanged: its tests count only "
+                                              "for a kernel of your own."));
+        else if (listing)
+            not_credited(t, "listing", why);
         else if (t->kind != GT_SAFETY && t->kind != GT_TECHNIQUE)
             continue;
         else if (failed)
-            not_credited(t, N_("A hidden test failed: the race check and the technique count only for a kernel "
-                               "that passes every hidden test."));
+            not_credited(t, "not_credited", _("A hidden test failed: the race check and the technique count only "
+                                              "for a kernel that passes every hidden test."));
     }
 }
 

@@ -152,6 +152,30 @@ void sim_prints_free(sim_prints *p) {
     memset(p, 0, sizeof *p);
 }
 
+/* Whether p (sorted by hash) holds a fingerprint of hash h. */
+static int prints_have(const sim_prints *p, uint64_t h) {
+    int lo = 0, hi = p->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (p->prints[mid].hash < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < p->n && p->prints[lo].hash == h;
+}
+
+void sim_share(const sim_prints *a, const sim_prints *b, const sim_prints *aside, int n_aside, int *own, int *held) {
+    *own = *held = 0;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t h = a->prints[i].hash;
+        if (i > 0 && a->prints[i - 1].hash == h) continue;
+        int skip = 0;
+        for (int k = 0; k < n_aside && !skip; k++) skip = prints_have(&aside[k], h);
+        if (skip) continue;
+        (*own)++;
+        *held += prints_have(b, h);
+    }
+}
+
 /* ---- sets of hashes */
 
 typedef struct {

@@ -31,6 +31,11 @@ typedef struct {
 int sim_fingerprint(const char *src, sim_prints *out);
 void sim_prints_free(sim_prints *p);
 
+/* How much of a's own code b holds: *own, the distinct fingerprints of a
+ * that none of the n_aside sets holds (a starting file, a reference); *held,
+ * how many of those b holds too. */
+void sim_share(const sim_prints *a, const sim_prints *b, const sim_prints *aside, int n_aside, int *own, int *held);
+
 /* Lines first..last of a file. */
 typedef struct {
     int first, last;

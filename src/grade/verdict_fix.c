@@ -4,6 +4,8 @@
 #define _GNU_SOURCE
 #include "grade/verdict_fix.h"
 #include "text/srcdiff.h"
+#include "grade/similarity.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -164,4 +166,41 @@ int verdict_fix_distance(const char *listing, const char *fixed) {
 
 int verdict_fix_allowed(const lesson_bug *b) {
     return b->max_changed_lines > 0 ? b->max_changed_lines : VERDICT_FIX_DEFAULT_LINES;
+}
+
+/* The fingerprints of a file, empty when it cannot be read. */
+static void file_prints(const char *path, sim_prints *out) {
+    memset(out, 0, sizeof *out);
+    char *src = util_read_file(path, NULL);
+    if (src && sim_fingerprint(src, out) != 0) memset(out, 0, sizeof *out);
+    free(src);
+}
+
+const lesson_bug *verdict_fix_mended_listing(const char *course, const lesson *l, const char *mine, double *share) {
+    *share = 0;
+    if (!course || !mine || l->n_bugs == 0) return NULL;
+    sim_prints own_text, aside[2];
+    if (sim_fingerprint(mine, &own_text) != 0) return NULL;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/exercises/%s/%s", course, l->id, l->exercise);
+    file_prints(path, &aside[0]);
+    snprintf(path, sizeof path, "%s/kernels/%s/%s", course, l->id, l->exercise);
+    file_prints(path, &aside[1]);
+    const lesson_bug *found = NULL;
+    for (int b = 0; b < l->n_bugs && !found; b++) {
+        sim_prints listing;
+        snprintf(path, sizeof path, "%s/exercises/%s/%s", course, l->id, l->bugs[b].file);
+        file_prints(path, &listing);
+        int own = 0, held = 0;
+        sim_share(&listing, &own_text, aside, 2, &own, &held);
+        if (own >= VERDICT_LISTING_MIN_OWN && held >= VERDICT_LISTING_SHARE * own) {
+            found = &l->bugs[b];
+            *share = (double)held / own;
+        }
+        sim_prints_free(&listing);
+    }
+    sim_prints_free(&own_text);
+    sim_prints_free(&aside[0]);
+    sim_prints_free(&aside[1]);
+    return found;
 }

@@ -26,6 +26,9 @@ elif how == "wrong":
             and all(x["outcome"] == "pass" or x["status"] == "wrong" for x in hidden if x["id"] != tid))
 elif how == "not_a_fix":
     good = t["outcome"] == "fail" and t["status"] == "not_a_fix" and below
+elif how == "listing":
+    ran = [x for x in hidden if x["outcome"] != "skip"]
+    good = below and ran and all(x["score"] == 0 and x["status"] == "listing" for x in ran)
 elif how == "accepted":
     good = t["outcome"] == "pass"
 else:

@@ -23,6 +23,20 @@ derive() {
     else bad "$1: line $3 of kernels/$2 is no longer a barrier; update the corpus"; fi
   else cp "$root/kernels/$2" "$k/$1.cl"; fi
 }
+# mended NAME LESSON LISTING: the listing with its bug mended, its names
+# changed and its comments gone, handed in as the chapter's exercise
+mended() {
+  python3 - "$root/tests/grade/fixes/$2/$3" "$3" > "$k/$1.cl" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+text = re.sub(r"//[^\n]*", "", text)
+for old, new in (("sum", "total"), ("lid", "me"), ("tree", "shared_words"), ("carry", "running")):
+    text = re.sub(r"\b%s\b" % old, new, text)
+print("/* A cheat: the find-the-bug listing %s, mended, renamed and without its comments, handed in as the exercise. */" % sys.argv[2])
+print(text)
+PY
+}
 make_corpus() {
   mkdir -p "$k" && cp "$here"/kernels/*.cl "$k/"
   derive ch08c-no-downsweep-barrier 08-scan/scan.cl 127       # the down-sweep's barrier: a __local race
@@ -30,6 +44,9 @@ make_corpus() {
   derive fix03-reference-as-fix 03-coalesced/histogram.cl     # the reference handed in as the fixed listing
   derive fix04-reference-as-fix 04-float4/histogram.cl
   derive fix08-reference-as-fix 08-scan/scan.cl
+  # a find-the-bug listing, mended (as tests/grade/fixes has it), handed in as the exercise
+  mended listing06-gpu5-as-exercise 06-constant bug-book-gpu5.cl
+  mended listing08-pow2-as-exercise 08-scan bug-pow2.cl
   # the shipped listing kept whole under #if 0, and the reference after it with its code on one line
   python3 - "$root/exercises/04-float4/bug-step-by-one.cl" "$root/kernels/04-float4/histogram.cl" \
     > "$k/fix04-if0-listing.cl" <<'PY'
@@ -50,7 +67,8 @@ PY
 # CHECK: what `check N --kernel` must fail: race (the race check finds a data
 #   race), refused (the simulator cannot run it), a metric name (that
 #   technique is not met), technique (some technique is not met), fix
-#   (`check N` in a workspace: "a fix, not a rewrite" fails), address (the
+#   (`check N` in a workspace: "a fix, not a rewrite" fails), own ("a kernel of
+#   your own" fails: a mended listing as the exercise), address (the
 #   race check finds a pointer the kernel turns into a number), public (the
 #   cheat is fitted to the public sizes: check cannot see it, its exit status
 #   is only recorded), - (not run).
@@ -60,6 +78,7 @@ PY
 # GRADE: how GRADE_TEST must end in `grade`: technique (fails, every hidden
 #   test passes), race (fails, and the hidden tests earn nothing: unsafe),
 #   wrong (fails as a wrong answer; any other hidden test it fails, also as wrong), not_a_fix,
+#   listing (every hidden test fails as "listing": a mended find-the-bug listing is not the exercise),
 #   accepted (passes: the rule allows it, or the model cannot see it yet; the
 #   file's header says which, recorded as such).
 corpus="
@@ -99,6 +118,8 @@ fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix         
 fix04-if0-listing              04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
 fix04-only-exposing-input      04-float4         bug-step-by-one.cl -                     fix.step-by-one               not_a_fix
 fix08-reference-as-fix         08-scan           bug-pow2.cl        fix                   fix.pow2                      not_a_fix
+listing06-gpu5-as-exercise     06-constant       histogram.cl       own                   odd                           listing
+listing08-pow2-as-exercise     08-scan           scan.cl            own                   odd                           listing
 "
 
 # pick_seed: a fixed seed in $seed and its plan in $tmp/plan.json. Chapter 3's
@@ -193,6 +214,7 @@ check_cheats() {
     refused) pat='FAIL race check .*: Not checked'; what="the simulator refuses to run it" ;;
     address) pat='FAIL race check .*: Pointer as an integer'; what="the race check finds an address the kernel sees" ;;
     fix) pat='FAIL a fix, not a rewrite'; what="'a fix, not a rewrite' fails" ;;
+    own) pat='FAIL a kernel of your own'; what="'a kernel of your own' fails" ;;
     public)
       # fitted to the sizes check uses: check cannot tell; recorded, not asserted
       echo "# $name: check exits $rc at its public sizes (only grade's drawn sizes can catch it)"

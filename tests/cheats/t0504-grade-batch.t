@@ -50,6 +50,7 @@ printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do
   race) what="fails $gtest, and its hidden tests and techniques earn nothing" ;;
   wrong) what="fails the hidden '$gtest' test as a wrong answer (any other it fails, also as wrong)" ;;
   not_a_fix) what="fails $gtest as not_a_fix" ;;
+  listing) what="earns nothing for its hidden tests (status listing: a mended listing is not the exercise)" ;;
   accepted) what="passes $gtest (recorded: the kernel's header says why)" ;;
   esac
   if judge "$name" "$lesson" "$gtest" "$how"; then

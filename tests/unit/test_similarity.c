@@ -130,12 +130,37 @@ START_TEST(what_most_hold_pairs_no_one) {
 }
 END_TEST
 
+/* How much of one file's own code another holds: names and layout aside,
+ * what a set-aside file holds not counted. */
+START_TEST(share_of_own_code) {
+    sim_prints a, b, none = {0};
+    ck_assert_int_eq(sim_fingerprint(original, &a), 0);
+    ck_assert_int_eq(sim_fingerprint(disguised, &b), 0);
+    int own, held;
+    sim_share(&a, &b, &none, 1, &own, &held);
+    ck_assert_int_gt(own, 10);
+    ck_assert_int_eq(held, own);
+    sim_share(&a, &b, &b, 1, &own, &held); /* all of it set aside */
+    ck_assert_int_eq(own, 0);
+    ck_assert_int_eq(held, 0);
+    sim_prints other;
+    ck_assert_int_eq(sim_fingerprint("__kernel void k(__global int *x) { x[get_global_id(0)] = 7 * 3 + 1 - 2; }", &other), 0);
+    sim_share(&a, &other, &none, 1, &own, &held);
+    ck_assert_int_gt(own, 10);
+    ck_assert_int_eq(held, 0);
+    sim_prints_free(&a);
+    sim_prints_free(&b);
+    sim_prints_free(&other);
+}
+END_TEST
+
 Suite *similarity_suite(void) {
     Suite *s = suite_create("similarity");
     TCase *tc = tcase_create("similarity");
     tcase_add_test(tc, names_comments_and_layout_count_for_nothing);
     tcase_add_test(tc, pairs_leave_out_the_starting_file_and_the_common);
     tcase_add_test(tc, what_most_hold_pairs_no_one);
+    tcase_add_test(tc, share_of_own_code);
     suite_add_tcase(s, tc);
     return s;
 }
