@@ -6,12 +6,29 @@ term, the Chinese words not to use for it (comma-separated). Every msgstr of
 po/zh_CN.po, every lessons/*/lesson.zh.md and every Chinese value of
 lessons/*/lesson.ini (title_zh, zh.N) is searched for them.
 
+Besides single words, a few phrases that read wrong are caught by pattern
+(SLIPS below): a slip is a regular expression, the files it applies to, and
+what to write instead.
+
     python3 scripts/check-terms.py [ROOT]
-Prints "FILE:LINE: uses 'WORD' (glossary: USE)" for each and exits 1 if any."""
+Prints "FILE:LINE: uses 'WORD' (glossary: USE)" or "FILE:LINE: says 'TEXT'
+(WHY)" for each and exits 1 if any."""
 import glob
 import os
 import re
 import sys
+
+
+# (pattern, the files it applies to as a path fragment or None for all, what to write instead)
+SLIPS = [
+    # every test size is an integer: the advice is against round numbers
+    (re.compile(r"不要取整数"), None, "sizes are always integers: 不要取整齐的数（如 2 的幂）"),
+    # work-efficient is 工作高效: a bare 高效 before a scan, a tree or the English term
+    (re.compile(r"(?<!工作)高效(?=的?(?:扫描|树|前缀和|算法)|（work-efficient）|\(work-efficient\))"), None,
+     "work-efficient is 工作高效 (glossary)"),
+    # in the scan chapter every 高效 but the adverb 高效地 is the work-efficient one
+    (re.compile(r"(?<!工作)高效(?!地)"), "lessons/08-scan/", "work-efficient is 工作高效 (glossary); 高效地 for efficiently"),
+]
 
 
 def avoid_list(root):
@@ -69,11 +86,34 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     words = avoid_list(root)
     bad = 0
-    for f, n, line in texts(root):
+    lines = list(texts(root))
+    for i, (f, n, line) in enumerate(lines):
+        rel = os.path.relpath(f, root)
         for word, use in words:
             if word in line:
-                print(f"{os.path.relpath(f, root)}:{n}: uses '{word}' (glossary: {use})")
+                print(f"{rel}:{n}: uses '{word}' (glossary: {use})")
                 bad += 1
+        # A wrapped Markdown paragraph breaks between two Chinese characters
+        # and is read joined: give a slip the end of the line before and the
+        # start of the line after, and report it on the line it starts in.
+        text = line.strip()
+        before = after = ""
+        if f.endswith(".md"):
+            if i > 0 and lines[i - 1][0] == f and lines[i - 1][1] == n - 1:
+                before = lines[i - 1][2].strip()[-4:]
+            if i + 1 < len(lines) and lines[i + 1][0] == f and lines[i + 1][1] == n + 1:
+                after = lines[i + 1][2].strip()[:16]
+        joined = before + text + after
+        seen = set()
+        for pat, where, why in SLIPS:
+            if where and where not in rel.replace(os.sep, "/"):
+                continue
+            for m in pat.finditer(joined):
+                if len(before) <= m.start() < len(before) + len(text) and m.start() not in seen:
+                    seen.add(m.start())
+                    print(f"{rel}:{n}: says '{m.group(0)}' ({why})")
+                    bad += 1
+                    break
     sys.exit(1 if bad else 0)
 
 

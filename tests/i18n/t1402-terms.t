@@ -19,4 +19,26 @@ if out=$(python3 "$root/scripts/check-terms.py" "$tmp/c" 2>&1); then bad "a hint
 elif printf '%s\n' "$out" | grep -q "lessons/02-atomic/lesson.ini:[0-9]*: uses '参考答案'"; then ok "a hint that says 参考答案 fails"
 else bad "a hint that says 参考答案 fails" "$out"; fi
 
+# The phrase slips: each planted in a fresh copy of the lessons, each must fail on its own line.
+slip() {  # slip FILE TEXT WHAT: append TEXT to FILE in a fresh copy; the check must name FILE's last line and WHAT
+  cp -R "$root/lessons" "$tmp/c/"
+  printf '\n%s\n' "$2" >> "$tmp/c/$1"
+  line=$(wc -l < "$tmp/c/$1")
+  if out=$(python3 "$root/scripts/check-terms.py" "$tmp/c" 2>&1); then bad "$1 with '$2' fails (the check passed)" "$out"
+  elif printf '%s\n' "$out" | grep -q "^$1:$line: .*'$3'"; then ok "$1 with '$2' fails, on its line"
+  else bad "$1 with '$2' fails, on its line" "$out"; fi
+}
+rm -rf "$tmp/c/lessons"
+slip lessons/07-bank-conflicts/lesson.zh.md '先打开初始文件，按 TODO 的顺序改。' '初始文件'
+slip lessons/09-integral-image/lesson.zh.md '初始文件里的转置直接读写全局内存。' '初始文件'
+slip lessons/03-coalesced/lesson.zh.md '测试规模不要取整数：行长写错，往往在 2 的幂上看不出来。' '不要取整数'
+slip lessons/08-scan/lesson.zh.md 'Blelloch 的扫描是高效的：总共只做 O(n) 次加法。' '高效'
+slip lessons/09-integral-image/lesson.zh.md '行扫描用的是第 8 章那种高效的扫描。' '高效'
+
+# ... and the right words pass: 工作高效 across a line break, 高效地 in the scan chapter.
+cp -R "$root/lessons" "$tmp/c/"
+printf '\nBlelloch 的树是工作\n高效的扫描，也能高效地用上局部内存。\n' >> "$tmp/c/lessons/08-scan/lesson.zh.md"
+if out=$(python3 "$root/scripts/check-terms.py" "$tmp/c" 2>&1); then ok "工作高效 split by a line break, and 高效地, pass"
+else bad "工作高效 split by a line break, and 高效地, pass" "$out"; fi
+
 finish
