@@ -1,6 +1,8 @@
-/* Chapter 7, find the bug: the book's byte histogram, rewritten.
+/* Chapter 7, find the bug: a byte histogram written for this course after
+ * the idea of the 256-bin histogram in OpenCL Programming by Example
+ * (chapter 5), whose own kernel differs in layout, loads and merge.
  *
- * Like the book's listing, every work-item gets a private column of
+ * As in that book, every work-item gets a private column of
  * counters in local memory, so no atomics are needed while counting, and
  * the counters are uchar so that 256 bins x 128 work-items fit in 32 KB.
  * Bin v of work-item lid is at counts[v * LOCAL_SIZE + lid]: the work-items
