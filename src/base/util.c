@@ -1,5 +1,5 @@
 /* util — small helpers: strings, files, time, error buffers. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "base/util.h"
 
 #include <ctype.h>
@@ -176,6 +176,29 @@ int util_mkdirs_private(const char *path) {
 int util_is_dir(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int util_relative_path(const char *from_dir, const char *to, char *out, size_t len) {
+    char from[PATH_MAX], dir[PATH_MAX], there[PATH_MAX];
+    const char *slash = strrchr(to, '/');
+    const char *base = slash ? slash + 1 : to;
+    if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - to) > 0 ? (int)(slash - to) : 1, to);
+    else snprintf(dir, sizeof dir, ".");
+    if (!realpath(from_dir, from) || !realpath(dir, there)) return util_copy_text(out, len, to);
+    /* the folders both paths share, whole components only */
+    size_t common = 0;
+    for (size_t i = 0;; i++) {
+        int end_a = from[i] == '\0' || from[i] == '/', end_b = there[i] == '\0' || there[i] == '/';
+        if (end_a && end_b) common = i;
+        if (from[i] != there[i] || from[i] == '\0') break;
+    }
+    out[0] = '\0';
+    size_t n = 0;
+    for (const char *p = from + common; *p; p++)
+        if (*p == '/' && p[1]) n += (size_t)snprintf(out + n, n < len ? len - n : 0, "../");
+    if (there[common] == '/' && there[common + 1]) n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s/", there + common + 1);
+    n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s", base);
+    return n < len ? 0 : -1;
 }
 
 int util_is_file(const char *path) {

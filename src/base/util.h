@@ -41,6 +41,11 @@ int util_mkdirs(const char *path);
  * workspace, which classmates must not read where homes are 0755. */
 int util_mkdirs_private(const char *path);
 
+/* The path of `to` as seen from the folder from_dir ("../b/x.html"), both
+ * resolved (the folders must exist); `to` as given when either cannot be.
+ * 0, or -1 when it does not fit. */
+int util_relative_path(const char *from_dir, const char *to, char *out, size_t len);
+
 int util_is_dir(const char *path);
 int util_is_file(const char *path);
 

@@ -77,6 +77,8 @@ int cmd_analyze(cli_ctx *cx, int argc, char **argv);
 int cmd_check(cli_ctx *cx, int argc, char **argv);
 int cmd_reset(cli_ctx *cx, int argc, char **argv);
 int cmd_grade(cli_ctx *cx, int argc, char **argv);
+/* `cltutor grade merge` (cmd_merge.c) */
+int cmd_grade_merge(int argc, char **argv);
 /* `cltutor grade similar` (cmd_similar.c) */
 int cmd_grade_similar(cli_ctx *cx, int argc, char **argv);
 int cmd_bench(cli_ctx *cx, int argc, char **argv);

@@ -110,10 +110,7 @@ static const char *const grade_usage = N_(
     "                       stopped, the CSV says time_limit, the others go on\n"
     "\n"
     "`grade merge` joins the CSV (or JSON) reports of a batch's shards into the\n"
-    "report the whole batch would give (JSON reports into a CSV when -o names a\n"
-    ".csv file); it refuses a student found twice, and names the students of the\n"
-    "class that no report has (the class comes from JSON reports, or from\n"
-    "--batch DIR).\n"
+    "report the whole batch would give, with its class summary page.\n"
     "\n"
     "Temporary files live in one folder, cltutor-grade-XXXXXX in $TMPDIR (or /tmp),\n"
     "removed at the end, also on SIGINT or SIGTERM.\n"
@@ -126,7 +123,8 @@ static const char *const grade_usage = N_(
     "ok, no files, time_limit, refused: ... or error: ...), 3 the grader failed\n"
     "for some students (status error), 64 usage error (also an unwritable CSV),\n"
     "69 it failed for every student or could not start, 128+N stopped by signal N.\n"
-    "grade merge: 0 merged, 1 merged but students are missing, 64 refused.\n");
+    "grade merge: 0 merged, 1 merged but students are missing, 64 refused\n"
+    "(`cltutor grade merge --help`).\n");
 
 /* "cltutor grade: " and a message on standard error; fmt is translated already. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -321,7 +319,11 @@ static int run_batch(void *arg, const char *scratch) {
     }
     live_clear(g->live);
     int rc = write_batch(g, rows, n);
-    if (grade_html_write_class(rdir, g->batch, rows, n, err, sizeof err) != 0) say("%s", err);
+    char page[1400];
+    if (util_pathf(page, sizeof page, "%s/index.html", rdir) != 0)
+        say(_("cannot write the class summary %s/index.html"), rdir);
+    else if (grade_html_write_class(page, g->batch, rows, n, err, sizeof err) != 0)
+        say("%s", err);
     int errors = 0, empty = 0, late = 0, refused = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].refused) {
@@ -680,59 +682,8 @@ static int grade_submissions(cli_ctx *cx, grade_args *a, const lesson **lessons,
     return rc;
 }
 
-/* cltutor grade merge [--batch DIR] [-o FILE] REPORT... */
-static int grade_merge_cmd(int argc, char **argv) {
-    static const struct option opts[] = {{"batch", required_argument, 0, 'b'}, {"output", required_argument, 0, 'o'},
-                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    const char *batch = NULL, *output = NULL;
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        if (ch == 'h') return fputs(_(grade_usage), stdout), 0;
-        if (ch == '?' || ch == ':') return cli_usage_error("grade", _("unknown option %s"), argv[optind - 1]);
-        if (ch == 'b') batch = optarg;
-        else output = optarg;
-    }
-    if (optind >= argc) return cli_usage_error("grade", "%s", _("grade merge: name the shards' reports to merge"));
-    grade_merge_info info;
-    char err[1400];
-    size_t ol = output ? strlen(output) : 0;
-    int to_csv = ol > 4 && !strcmp(output + ol - 4, ".csv"); /* JSON shards into the class's CSV */
-    char *text = grade_merge((const char *const *)argv + optind, argc - optind, batch, to_csv, &info, err,
-                             sizeof err);
-    if (!text) {
-        say("%s", err);
-        return EXIT_USAGE;
-    }
-    int rc = write_out(output, text) == 0 ? 0 : EXIT_USAGE;
-    free(text);
-    for (int i = 0; i < info.n_replaced; i++) {
-        char *f[3] = {info.replaced[i], NULL, NULL};
-        f[1] = strchr(f[0], '\t');
-        f[2] = f[1] ? strchr(f[1] + 1, '\t') : NULL;
-        if (!f[2]) continue;
-        *f[1]++ = '\0';
-        *f[2]++ = '\0';
-        say(_("%s: the row from %s replaces the one from %s (a student in two reports keeps the later one)"), f[0],
-            f[1], f[2]);
-    }
-    if (info.n_missing) {
-        fprintf(stderr, "cltutor grade: ");
-        fprintf(stderr, P_("%d student of the class is in no report:", "%d students of the class are in no report:",
-                           info.n_missing), info.n_missing);
-        for (int i = 0; i < info.n_missing; i++) fprintf(stderr, " %s", info.missing[i]);
-        fprintf(stderr, "\n");
-        if (rc == 0) rc = 1;
-    } else if (!info.class_known)
-        say("%s", _("the class is not known from CSV reports: give --batch DIR, or merge the JSON reports, to check "
-                    "that no student is missing"));
-    say(P_("%d student merged", "%d students merged", info.rows), info.rows);
-    grade_merge_info_free(&info);
-    return rc;
-}
-
 int cmd_grade(cli_ctx *cx, int argc, char **argv) {
-    if (argc > 1 && !strcmp(argv[1], "merge")) return grade_merge_cmd(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "merge")) return cmd_grade_merge(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "similar")) return cmd_grade_similar(cx, argc - 1, argv + 1);
     grade_args a = {.visibility = "visible", .fmt = GF_TEXT, .jobs = 1, .pass = 1, .hidden = GH_AFTER_DUE_DATE};
     grade_options_defaults(&a.o);

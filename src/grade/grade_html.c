@@ -50,10 +50,10 @@ void grade_html_escape(char **out, const char *s, int breaks) {
 
 static void esc(char **out, const char *s) { grade_html_escape(out, s, 0); }
 
-/* A file name as a relative link: every byte but [A-Za-z0-9._-] percent-encoded. */
+/* A relative link to a file: every byte but [A-Za-z0-9._-] and the folders' / percent-encoded. */
 static void href(char **out, const char *name) {
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._-", *p))
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._-/", *p))
             util_sappend(out, "%c", *p);
         else
             util_sappend(out, "%%%02X", *p);
@@ -278,7 +278,7 @@ static void failed_table(char **out, class_sum *cs) {
     else util_sappend(out, "<p class=\"ok\">%s</p>\n", _("No test failed."));
 }
 
-static void students_table(char **out, const grade_batch_row *rows, int n) {
+static void students_table(char **out, const grade_batch_row *rows, int n, const char *page_dir) {
     util_sappend(out, "<table>\n<tr><th>%s</th><th class=\"n\">%s</th><th class=\"n\">%s</th><th>%s</th><th>%s</th></tr>\n",
                  _("Student"), _("Score"), "%", _("Status"), _("Feedback"));
     for (int i = 0; i < n; i++) {
@@ -296,12 +296,12 @@ static void students_table(char **out, const grade_batch_row *rows, int n) {
         else util_sappend(out, "</td><td class=\"n\">-</td><td class=\"n\">-</td><td class=\"fail\">");
         esc(out, status);
         util_sappend(out, "</td><td>");
-        const char *base = strrchr(r->report, '/');
-        base = base ? base + 1 : r->report;
-        size_t bl = strlen(base);
-        if (r->graded && bl > 5 && !strcmp(base + bl - 5, ".json")) {
-            char page[1024];
-            snprintf(page, sizeof page, "%.*s.html", (int)bl - 5, base);
+        size_t bl = strlen(r->report);
+        char page[1400], link[1400];
+        if (r->graded && bl > 5 && !strcmp(r->report + bl - 5, ".json") &&
+            snprintf(page, sizeof page, "%.*s.html", (int)bl - 5, r->report) < (int)sizeof page &&
+            util_relative_path(page_dir, page, link, sizeof link) == 0) {
+            snprintf(page, sizeof page, "%s", link);
             util_sappend(out, "<a href=\"");
             href(out, page);
             util_sappend(out, "\">%s</a>", _("feedback"));
@@ -311,7 +311,7 @@ static void students_table(char **out, const grade_batch_row *rows, int n) {
     util_sappend(out, "</table>\n");
 }
 
-char *grade_html_class(const char *title, const grade_batch_row *rows, int n) {
+char *grade_html_class(const char *title, const grade_batch_row *rows, int n, const char *page_dir) {
     class_sum cs = {0};
     double *pct = calloc((size_t)(n ? n : 1), sizeof *pct);
     int graded = 0;
@@ -340,7 +340,7 @@ char *grade_html_class(const char *title, const grade_batch_row *rows, int n) {
     util_sappend(&out, "<h2>%s</h2>\n", _("Tests failed most often"));
     failed_table(&out, &cs);
     util_sappend(&out, "<h2>%s</h2>\n", _("Students"));
-    students_table(&out, rows, n);
+    students_table(&out, rows, n, page_dir);
     page_end(&out);
     free(cs.ch);
     free(cs.t);
@@ -348,15 +348,14 @@ char *grade_html_class(const char *title, const grade_batch_row *rows, int n) {
     return out;
 }
 
-int grade_html_write_class(const char *reports_dir, const char *title, const grade_batch_row *rows, int n, char *err,
+int grade_html_write_class(const char *path, const char *title, const grade_batch_row *rows, int n, char *err,
                            size_t errlen) {
-    char path[1400];
-    char *html = grade_html_class(title, rows, n);
-    int rc = html && util_pathf(path, sizeof path, "%s/index.html", reports_dir) == 0 &&
-                     util_write_file_atomic(path, html, strlen(html)) == 0
-                 ? 0
-                 : -1;
-    if (rc) util_errf(err, errlen, _("cannot write the class summary %s/index.html"), reports_dir);
+    char dir[1400];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    char *html = grade_html_class(title, rows, n, dir);
+    int rc = html && util_write_file_atomic(path, html, strlen(html)) == 0 ? 0 : -1;
+    if (rc) util_errf(err, errlen, _("cannot write the class summary %s"), path);
     free(html);
     return rc;
 }

@@ -15,11 +15,12 @@ char *grade_html_feedback(const char *title, const char *markdown);
 
 /* The class summary of a batch's rows, titled `title` (the batch's folder):
  * each graded student's tests read from the JSON report the row names, and
- * a link to the page beside it (NAME.html). NULL: out of memory. */
-char *grade_html_class(const char *title, const grade_batch_row *rows, int n);
+ * a link to the feedback page beside it (NAME.html), as seen from the
+ * folder page_dir the summary is written in. NULL: out of memory. */
+char *grade_html_class(const char *title, const grade_batch_row *rows, int n, const char *page_dir);
 
-/* Writes grade_html_class's page as reports_dir/index.html. 0, or -1 with err. */
-int grade_html_write_class(const char *reports_dir, const char *title, const grade_batch_row *rows, int n, char *err,
+/* Writes grade_html_class's page as the file path. 0, or -1 with err. */
+int grade_html_write_class(const char *path, const char *title, const grade_batch_row *rows, int n, char *err,
                            size_t errlen);
 
 #endif

@@ -297,3 +297,106 @@ void grade_merge_info_free(grade_merge_info *info) {
     info->replaced = NULL;
     info->n_replaced = 0;
 }
+
+/* One CSV record's fields (malloc'd, *n of them) from *p, which moves past it. */
+static char **csv_fields(const char **p, int *n) {
+    char **f = NULL;
+    *n = 0;
+    const char *q = *p;
+    if (!*q) return NULL;
+    for (;;) {
+        char *v = NULL;
+        int quoted = 0;
+        util_sappend(&v, "%s", "");
+        if (*q == '"') {
+            quoted = 1;
+            for (q++; *q && !(*q == '"' && q[1] != '"'); q++) {
+                if (*q == '"') q++;
+                util_sappend(&v, "%c", *q);
+            }
+            if (*q == '"') q++;
+        }
+        while (*q && *q != ',' && *q != '\n' && *q != '\r') util_sappend(&v, "%c", *q++);
+        /* a value a spreadsheet would read as a formula was written with a ' before it */
+        if (quoted && v[0] == '\'' && csv_formula_like(v + 1)) memmove(v, v + 1, strlen(v));
+        char **g = realloc(f, (size_t)(*n + 1) * sizeof *f);
+        if (!g) { free(v); break; }
+        f = g;
+        f[(*n)++] = v;
+        if (*q != ',') break;
+        q++;
+    }
+    while (*q == '\r' || *q == '\n') q++;
+    *p = q;
+    return f;
+}
+
+static void fields_free(char **f, int n) {
+    for (int i = 0; i < n; i++) free(f[i]);
+    free(f);
+}
+
+/* A row's fields from its status column, as grade_batch_status wrote it. */
+static void row_from_status(grade_batch_row *r, const char *status) {
+    int files = 0;
+    if (r->graded) {
+        r->submitted = !strcmp(status, "ok");
+        if (sscanf(status, "refused: %d file", &files) == 1) r->files_refused = files;
+    } else if (!strcmp(status, "time_limit")) {
+        r->time_limit = 1;
+    } else if (!strncmp(status, "refused: ", 9)) {
+        r->refused = 1;
+        snprintf(r->error, sizeof r->error, "%s", status + 9);
+    } else {
+        snprintf(r->error, sizeof r->error, "%s", !strncmp(status, "error: ", 7) ? status + 7 : status);
+    }
+}
+
+int grade_merge_rows(const char *csv, grade_batch_row **rows, int *n, char *err, size_t errlen) {
+    *rows = NULL;
+    *n = 0;
+    const char *p = csv;
+    int nh = 0;
+    char **h = csv_fields(&p, &nh);
+    enum { C_STUDENT, C_SCORE, C_MAX, C_TESTS, C_PASSED, C_FAILED, C_SKIPPED, C_STATUS, C_REPORT, C_N };
+    static const char *const names[C_N] = {"student", "score",   "max_score", "tests", "passed",
+                                           "failed",  "skipped", "status",    "report"};
+    int col[C_N];
+    for (int c = 0; c < C_N; c++) {
+        col[c] = -1;
+        for (int i = 0; i < nh; i++)
+            if (!strcmp(h[i], names[c])) col[c] = i;
+        if (col[c] < 0) {
+            util_errf(err, errlen, _("not a CSV of grades: no column %s"), names[c]);
+            fields_free(h, nh);
+            return -1;
+        }
+    }
+    fields_free(h, nh);
+    int cap = 0;
+    while (*p) {
+        int nf = 0;
+        char **f = csv_fields(&p, &nf);
+        if (nf < C_N || nf <= col[C_REPORT]) { fields_free(f, nf); continue; }
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 32;
+            grade_batch_row *g = realloc(*rows, (size_t)cap * sizeof **rows);
+            if (!g) { fields_free(f, nf); break; }
+            *rows = g;
+        }
+        grade_batch_row *r = &(*rows)[(*n)++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->student, sizeof r->student, "%s", f[col[C_STUDENT]]);
+        r->graded = *f[col[C_SCORE]] != '\0';
+        r->score = atof(f[col[C_SCORE]]);
+        r->max_score = atof(f[col[C_MAX]]);
+        r->tests = atoi(f[col[C_TESTS]]);
+        r->passed = atoi(f[col[C_PASSED]]);
+        r->failed = atoi(f[col[C_FAILED]]);
+        r->skipped = atoi(f[col[C_SKIPPED]]);
+        snprintf(r->report, sizeof r->report, "%s", f[col[C_REPORT]]);
+        row_from_status(r, f[col[C_STATUS]]);
+        fields_free(f, nf);
+    }
+    return 0;
+}

@@ -2,6 +2,8 @@
  * --shard I/N`, graded on several machines): CSV with CSV, JSON with JSON. */
 #ifndef CLT_GRADE_MERGE_H
 #define CLT_GRADE_MERGE_H
+#include "grade/grade_batch.h"
+
 #include <stddef.h>
 
 typedef struct {
@@ -25,5 +27,11 @@ typedef struct {
 char *grade_merge(const char *const *files, int n, const char *batch_dir, int to_csv, grade_merge_info *info,
                   char *err, size_t errlen);
 void grade_merge_info_free(grade_merge_info *info);
+
+/* A batch's CSV (as grade_batch_csv or grade_merge write it) read back as
+ * the batch's rows, for its class summary: each student's score, counts,
+ * status and report path. Returns 0 with *rows (grade_batch_free), or -1
+ * with err when the text is not such a CSV. */
+int grade_merge_rows(const char *csv, grade_batch_row **rows, int *n, char *err, size_t errlen);
 
 #endif

@@ -67,6 +67,25 @@ rc=$?
 if [ $rc -eq 0 ] && cmp -s "$tmp/shards/merged.csv" "$tmp/whole/grades.csv"; then
   ok "grade merge of the four shards' CSV is the whole-class CSV, byte for byte"
 else bad "merged CSV differs from the whole class's (exit $rc)" "$(cat "$tmp/shards/merge.err"; diff "$tmp/shards/merged.csv" "$tmp/whole/grades.csv")"; fi
+# the merged class's summary page, beside merged.csv: the whole class's figures, and a link that
+# works to each graded student's feedback in the shards' reports folder
+if python3 - "$tmp/shards/merged.html" "$tmp/whole/reports/index.html" <<'PY'
+import os, re, sys
+m, w = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+def figures(t): return t[t.index("<h2>"):t.rindex("<h2>")]   # scores, chapters, tests failed most often
+assert figures(m) == figures(w), "the figures differ"
+links = re.findall(r'<a href="([^"]+)">feedback</a>', m)
+assert links and len(links) == len(re.findall(r'">feedback</a>', w)), links
+here = os.path.dirname(os.path.abspath(sys.argv[1]))
+assert all(l.startswith("reports/") and os.path.isfile(os.path.join(here, l)) for l in links), links
+PY
+then ok "grade merge writes the class summary (merged.html): the whole class's figures, a working link for each student"
+else bad "the merged class summary" "$(cat "$tmp/shards/merge.err")"; fi
+mkdir -p "$tmp/elsewhere"
+(cd "$tmp/shards" && "$bin" grade merge s1.csv s2.csv s3.csv s4.csv -o /dev/null --html "$tmp/elsewhere/class.html" 2> /dev/null)
+if grep -q 'href="../shards/reports/ada.html"' "$tmp/elsewhere/class.html" 2> /dev/null; then
+  ok "--html FILE elsewhere: the links lead from there to the reports"
+else bad "grade merge --html elsewhere" "$(grep -o 'href="[^"]*"' "$tmp/elsewhere/class.html" 2>&1 | head -n 3)"; fi
 (cd "$tmp/shards" && "$bin" grade merge s1.json s2.json s3.json s4.json -o merged.json 2> mergej.err)
 rc=$?
 if [ $rc -eq 0 ] && python3 - "$tmp/shards/merged.json" "$tmp/whole/grades.json" <<'PY'

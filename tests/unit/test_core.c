@@ -289,6 +289,35 @@ START_TEST(paths_refused_and_text_cut_whole) {
 }
 END_TEST
 
+/* A link from one folder to a file in another: up to the folders they share, then down. */
+START_TEST(relative_paths_between_folders) {
+    char dir[] = "/tmp/relpathXXXXXX", a[256], b[256], got[256];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/class/shards/reports", dir);
+    snprintf(b, sizeof b, "%s/class/out", dir);
+    ck_assert_int_eq(util_mkdirs(a), 0);
+    ck_assert_int_eq(util_mkdirs(b), 0);
+    char to[300];
+    snprintf(to, sizeof to, "%s/ada.html", a);
+    ck_assert_int_eq(util_relative_path(b, to, got, sizeof got), 0);
+    ck_assert_str_eq(got, "../shards/reports/ada.html");
+    ck_assert_int_eq(util_relative_path(a, to, got, sizeof got), 0);
+    ck_assert_str_eq(got, "ada.html");
+    snprintf(to, sizeof to, "%s/class/top.html", dir);
+    ck_assert_int_eq(util_relative_path(a, to, got, sizeof got), 0);
+    ck_assert_str_eq(got, "../../top.html");
+    snprintf(to, sizeof to, "%s/class/out/../shards/reports/bob.html", dir); /* resolved */
+    ck_assert_int_eq(util_relative_path(b, to, got, sizeof got), 0);
+    ck_assert_str_eq(got, "../shards/reports/bob.html");
+    ck_assert_int_eq(util_relative_path(b, "/no/such/folder/c.html", got, sizeof got), 0); /* as given */
+    ck_assert_str_eq(got, "/no/such/folder/c.html");
+    char small[8];
+    snprintf(to, sizeof to, "%s/ada.html", a);
+    ck_assert_int_eq(util_relative_path(b, to, small, sizeof small), -1);
+    util_remove_tree(dir);
+}
+END_TEST
+
 Suite *core_suite(void) {
     Suite *s = suite_create("core");
     TCase *t = tcase_create("core");
@@ -302,6 +331,7 @@ Suite *core_suite(void) {
     tcase_add_test(t, build_log_names_the_learners_file);
     tcase_add_test(t, parse_count_suffixes);
     tcase_add_test(t, paths_refused_and_text_cut_whole);
+    tcase_add_test(t, relative_paths_between_folders);
     suite_add_tcase(s, t);
     return s;
 }

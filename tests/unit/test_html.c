@@ -36,7 +36,7 @@ START_TEST(class_page_of_nobody) {
     snprintf(row.student, sizeof row.student, "x<y");
     row.refused = 1;
     snprintf(row.error, sizeof row.error, "x<y.zip: not an archive");
-    char *html = grade_html_class("/tmp/<batch>", &row, 1);
+    char *html = grade_html_class("/tmp/<batch>", &row, 1, "/tmp");
     ck_assert_ptr_nonnull(html);
     ck_assert_msg(strstr(html, "0 students graded") && strstr(html, ", 1 not graded"), "%s", html);
     ck_assert_msg(strstr(html, "x&lt;y") && !strstr(html, "<batch>") && !strstr(html, "nan"), "%s", html);
