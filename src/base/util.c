@@ -101,24 +101,40 @@ char *util_read_file(const char *path, size_t *len_out) {
     return buf;
 }
 
+/* Writes all of data to fd; 0, or -1 with errno. */
+static int write_all(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
 int util_write_file_atomic(const char *path, const void *data, size_t len) {
+    /* a device or a pipe (/dev/null, /dev/stdout, a FIFO) is written to, never
+     * renamed over: as root that would put a file in place of /dev/null */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) return errno = EISDIR, -1;
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0) return -1;
+        int rc = write_all(fd, data, len);
+        int saved = errno;
+        if (close(fd) != 0 && rc == 0) return -1;
+        errno = saved;
+        return rc;
+    }
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
     if (!tmp) return -1;
     snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) { free(tmp); return -1; }
-    const char *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            goto fail;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
+    if (write_all(fd, data, len) != 0) goto fail;
     if (fsync(fd) != 0) goto fail;
     if (fchmod(fd, 0644) != 0) goto fail;
     if (close(fd) != 0) { fd = -1; goto fail; }

@@ -29,7 +29,9 @@ int util_exe_dir(char *buf, size_t len);
 /* Reads a whole file; returns malloc'd, NUL-terminated text or NULL with errno. */
 char *util_read_file(const char *path, size_t *len_out);
 
-/* Writes a file atomically (temp file in the same folder, fsync, rename). */
+/* Writes a file atomically (temp file in the same folder, fsync, rename);
+ * a path that is a device or a pipe (/dev/null, a FIFO) is written to in
+ * place, never replaced. */
 int util_write_file_atomic(const char *path, const void *data, size_t len);
 
 /* Copies src to dst atomically. */

@@ -82,7 +82,7 @@ PY
 then ok "grade merge writes the class summary (merged.html): the whole class's figures, a working link for each student"
 else bad "the merged class summary" "$(cat "$tmp/shards/merge.err")"; fi
 mkdir -p "$tmp/elsewhere"
-(cd "$tmp/shards" && "$bin" grade merge s1.csv s2.csv s3.csv s4.csv -o /dev/null --html "$tmp/elsewhere/class.html" 2> /dev/null)
+(cd "$tmp/shards" && "$bin" grade merge s1.csv s2.csv s3.csv s4.csv -o "$tmp/elsewhere/class.csv" --html "$tmp/elsewhere/class.html" 2> /dev/null)
 if grep -q 'href="../shards/reports/ada.html"' "$tmp/elsewhere/class.html" 2> /dev/null; then
   ok "--html FILE elsewhere: the links lead from there to the reports"
 else bad "grade merge --html elsewhere" "$(grep -o 'href="[^"]*"' "$tmp/elsewhere/class.html" 2>&1 | head -n 3)"; fi

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 #include "base/blob.h"
 #include "course/catalog.h"
@@ -318,6 +320,32 @@ START_TEST(relative_paths_between_folders) {
 }
 END_TEST
 
+/* Writing "a file" that is a pipe writes into the pipe: the pipe stays (as
+ * /dev/null must, when a root grader is told -o /dev/null). */
+START_TEST(atomic_write_keeps_a_device_or_pipe) {
+    char dir[] = "/tmp/atomicXXXXXX", fifo[64], file[64], got[16] = "";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    int rd = open(fifo, O_RDONLY | O_NONBLOCK);
+    ck_assert_int_ge(rd, 0);
+    ck_assert_int_eq(util_write_file_atomic(fifo, "grades\n", 7), 0);
+    struct stat st;
+    ck_assert_int_eq(stat(fifo, &st), 0);
+    ck_assert_msg(S_ISFIFO(st.st_mode), "the pipe was replaced by a file");
+    ck_assert_int_eq(read(rd, got, sizeof got - 1), 7);
+    ck_assert_str_eq(got, "grades\n");
+    close(rd);
+    ck_assert_int_eq(util_write_file_atomic(dir, "x", 1), -1); /* a folder: refused, not replaced */
+    ck_assert(util_is_dir(dir));
+    snprintf(file, sizeof file, "%s/plain", dir);
+    ck_assert_int_eq(util_write_file_atomic(file, "ab", 2), 0);
+    ck_assert_int_eq(stat(file, &st), 0);
+    ck_assert(S_ISREG(st.st_mode) && st.st_size == 2);
+    util_remove_tree(dir);
+}
+END_TEST
+
 Suite *core_suite(void) {
     Suite *s = suite_create("core");
     TCase *t = tcase_create("core");
@@ -332,6 +360,7 @@ Suite *core_suite(void) {
     tcase_add_test(t, parse_count_suffixes);
     tcase_add_test(t, paths_refused_and_text_cut_whole);
     tcase_add_test(t, relative_paths_between_folders);
+    tcase_add_test(t, atomic_write_keeps_a_device_or_pipe);
     suite_add_tcase(s, t);
     return s;
 }
