@@ -175,7 +175,8 @@ static void on_verdict_item(void *user, const verdict *v, int index, const engin
     const report_style *st = &cr->style;
     const char *mark = ok ? _("ok") : skip ? _("skip") : _("FAIL");
     const char *colour = ok ? "\033[32m" : skip ? "\033[33m" : "\033[31m";
-    const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? _("race check") : _("technique");
+    const char *what = it->kind == VK_TEST ? it->size : it->kind == VK_SAFETY ? _("race check")
+                     : it->kind == VK_OWN ? _("own kernel") : _("technique");
     print_mark(st, mark, colour, what);
     char name[256], head[256];
     verdict_item_name(it, name, sizeof name);
@@ -215,23 +216,6 @@ static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *
     }
     free(listing);
     free(fixed);
-}
-
-/* The exercise is the learner's own kernel, not a find-the-bug listing
- * mended (grade counts nothing for that either); 1 when it is not. */
-static int check_own_kernel(check_run *cr, const lesson *l, const char *text) {
-    double share = 0;
-    const lesson_bug *bug = verdict_fix_mended_listing(cr->cx->paths.data, l, text, &share);
-    if (!bug) return 1;
-    cr->total++;
-    if (!cr->json) {
-        print_mark(&cr->style, _("FAIL"), "", _("a kernel of your own"));
-        printf(_("%s is the find-the-bug listing %s with its bug mended (%.0f%% of the listing's own code).\n"),
-               l->exercise, bug->file, share * 100);
-        printf("         %s\n", _("The chapter counts only for a kernel of your own; the mended listing counts as "
-                                  "the listing's fix."));
-    }
-    return 0;
 }
 
 /* The learner has worked on the chapter: run it before, or changed its
@@ -375,7 +359,6 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
         char *text = util_read_file(path, NULL);
         progress_run pr = {.when = (double)time(NULL), .origin = FROM_CHECK, .file_hash = util_hash_text(text)};
         check_verdict(&cr, l, path, label, &chapter_ok, &pr);
-        if (!solution && text && !check_own_kernel(&cr, l, text)) pr.passed = 0;
         /* find-the-bug listings: the exposing input first, then the usual tests */
         for (int b = 0; b < l->n_bugs && !kernel && !cr.fatal; b++) {
             const lesson_bug *bug = &l->bugs[b];

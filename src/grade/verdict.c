@@ -3,6 +3,7 @@
  * chapter's technique measured on the learner's own kernel. */
 #define _DEFAULT_SOURCE
 #include "grade/verdict.h"
+#include "grade/verdict_fix.h"
 #include "text/i18n.h"
 #include "problem/problem.h"
 #include "run/srcpolicy.h"
@@ -579,6 +580,28 @@ static void cost_ahead_join(cost_ahead *ca) {
     ca->started = 0;
 }
 
+/* A find-the-bug listing with its bug mended is not the learner's own
+ * kernel: an item added, failed, only then (grade credits nothing for it
+ * either; grade_credit.c). */
+static void own_kernel(const verdict_request *rq, verdict *v, verdict_item_cb item_cb, void *user) {
+    const lesson *l = rq->lesson;
+    if (l->n_bugs == 0 || v->cancelled || !rq->kernel_path) return;
+    char course[1100];
+    snprintf(course, sizeof course, "%s/../..", l->dir);
+    char *mine = util_read_file(rq->kernel_path, NULL);
+    double share = 0;
+    const lesson_bug *bug = mine ? verdict_fix_mended_listing(course, l, mine, &share) : NULL;
+    free(mine);
+    verdict_item *it = bug ? add_item(v, VK_OWN, "own", N_("own kernel: not a find-the-bug listing, mended")) : NULL;
+    if (!it) return;
+    tmsg_clear(&it->msg);
+    set_item(it, VO_FAIL, N_("Not your own"),
+             "This is the find-the-bug listing %s with its bug mended (%.0f%% of the listing's own code): the chapter "
+             "counts only for a kernel of your own, and the mended listing counts as that listing's fix.",
+             bug->file, share * 100);
+    if (item_cb) item_cb(user, v, v->n - 1, NULL);
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
     cost_ahead ahead = {0};
@@ -665,6 +688,7 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         if (in.profile) gpumodel_report_free(&big);
     }
     cost_ahead_join(&ahead);
+    own_kernel(rq, v, item_cb, user);
     verdict_settle(v);
 }
 

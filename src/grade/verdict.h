@@ -15,7 +15,7 @@
 #include "grade/verdict_fix.h"
 
 /* X(enum, name for machines) */
-#define VERDICT_KINDS(X) X(VK_TEST, "test") X(VK_SAFETY, "safety") X(VK_TECHNIQUE, "technique")
+#define VERDICT_KINDS(X) X(VK_TEST, "test") X(VK_SAFETY, "safety") X(VK_TECHNIQUE, "technique") X(VK_OWN, "own")
 #define VERDICT_OUTCOMES(X) X(VO_PENDING, "pending") X(VO_PASS, "pass") X(VO_FAIL, "fail") X(VO_SKIP, "skip")
 
 typedef enum {

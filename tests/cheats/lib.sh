@@ -67,8 +67,8 @@ PY
 # CHECK: what `check N --kernel` must fail: race (the race check finds a data
 #   race), refused (the simulator cannot run it), a metric name (that
 #   technique is not met), technique (some technique is not met), fix
-#   (`check N` in a workspace: "a fix, not a rewrite" fails), own ("a kernel of
-#   your own" fails: a mended listing as the exercise), address (the
+#   (`check N` in a workspace: "a fix, not a rewrite" fails), own ("own kernel"
+#   fails: a mended listing as the exercise), address (the
 #   race check finds a pointer the kernel turns into a number), public (the
 #   cheat is fitted to the public sizes: check cannot see it, its exit status
 #   is only recorded), - (not run).
@@ -214,7 +214,7 @@ check_cheats() {
     refused) pat='FAIL race check .*: Not checked'; what="the simulator refuses to run it" ;;
     address) pat='FAIL race check .*: Pointer as an integer'; what="the race check finds an address the kernel sees" ;;
     fix) pat='FAIL a fix, not a rewrite'; what="'a fix, not a rewrite' fails" ;;
-    own) pat='FAIL a kernel of your own'; what="'a kernel of your own' fails" ;;
+    own) pat='FAIL own kernel .*: Not your own'; what="'own kernel' fails: a mended listing" ;;
     public)
       # fitted to the sizes check uses: check cannot tell; recorded, not asserted
       echo "# $name: check exits $rc at its public sizes (only grade's drawn sizes can catch it)"
