@@ -113,7 +113,7 @@ ch09a-no-downsweep-barrier     09-integral-image integral.cl        race        
 ch09b-strided-transpose        09-integral-image integral.cl        coalesced_stores      technique.coalesced_stores    technique
 ch09c-serial-row-scan          09-integral-image integral.cl        technique             technique                     technique
 ch09-copy-transpose            09-integral-image integral.cl        cost                  technique.cost                technique
-fix03-reference-as-fix         03-coalesced      bug-row-length.cl  -                     fix.row-length                accepted
+fix03-reference-as-fix         03-coalesced      bug-row-length.cl  fix                   fix.row-length                not_a_fix
 fix04-reference-as-fix         04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
 fix04-if0-listing              04-float4         bug-step-by-one.cl fix                   fix.step-by-one               not_a_fix
 fix04-only-exposing-input      04-float4         bug-step-by-one.cl -                     fix.step-by-one               not_a_fix

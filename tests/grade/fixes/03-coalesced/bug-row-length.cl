@@ -1,7 +1,8 @@
-/* Find the bug (chapter 3): a coalesced kernel on the transposed layout,
- * with its bounds guard. Its histogram is right for 1024 or 4096
- * descriptors and wrong for 1000: votes go to the wrong bins, though every
- * descriptor still votes once. Why? Fix it, then:  cltutor check 3
+/* Find the bug (chapter 3): a grid-stride loop over the descriptors on the
+ * transposed layout, measuring two centroids at each step of the loop over
+ * the centroids. Its histogram is right for 1,024 or 4,096 descriptors and
+ * wrong for 1,000: votes go to the wrong bins, though every descriptor still
+ * votes once. Why? Fix it, then:  cltutor check 3
  */
 __kernel void histogram(__global const float *descriptors,
                         __global const float *centroids,
@@ -10,25 +11,32 @@ __kernel void histogram(__global const float *descriptors,
                         int n_centroids,
                         int n_features)
 {
-    int d = get_global_id(0);
-    if (d >= n_descriptors)      /* the global size is rounded up to the work-group size */
-        return;
-    int row = n_descriptors;        /* one float per descriptor in each row */
+    int stride = get_global_size(0);   /* work-items in the launch, a multiple of the group size */
+    int row = n_descriptors;           /* one float in each row for every descriptor */
 
-    int nearest = 0;
-    float best = FLT_MAX;
-    for (int c = 0; c < n_centroids; c++) {
-        __global const float *centroid = centroids + c * n_features;
-        float dist = 0.0f;
-        for (int k = 0; k < n_features; k++) {
-            /* row k of the transposed array: neighbours d, d+1, ... are side by side */
-            float diff = descriptors[k * row + d] - centroid[k];
-            dist += diff * diff;
+    for (int d = get_global_id(0); d < n_descriptors; d += stride) {
+        __global const float *column = descriptors + d;   /* feature 0 of descriptor d */
+        int nearest = 0;
+        float best = FLT_MAX;
+        for (int c = 0; c < n_centroids; c += 2) {
+            /* centroids c and c + 1; for an odd count the last one is measured twice */
+            __global const float *p = centroids + c * n_features;
+            __global const float *q = c + 1 < n_centroids ? p + n_features : p;
+            float2 acc = (float2)(0.0f);
+            for (int k = 0; k < n_features; k++) {
+                float x = column[k * row];   /* neighbouring work-items, neighbouring floats */
+                float2 e = (float2)(x - p[k], x - q[k]);
+                acc += e * e;
+            }
+            if (acc.x < best) {
+                best = acc.x;
+                nearest = c;
+            }
+            if (acc.y < best) {
+                best = acc.y;
+                nearest = c + 1;
+            }
         }
-        if (dist < best) {
-            best = dist;
-            nearest = c;
-        }
+        atomic_inc(&histogram[nearest]);
     }
-    atomic_inc(&histogram[nearest]);
 }
