@@ -1,8 +1,9 @@
-/* Find the bug (chapter 5): GPU4 as the book prints it, give or take.
- * The group copies its descriptors into local memory and waits at the
- * barrier, as it should. The answer is right for 64 descriptors and wrong
- * for 1000. Which array does the distance loop read, and with what index?
- * Fix it, then:  cltutor check 5
+/* Find the bug (chapter 5): each work-item copies its descriptor into a
+ * column of local memory with a pointer walk, the group waits at the
+ * barrier, and the distance loop then reads the descriptor four features
+ * at a time. The answer is right for 64 descriptors and wrong for 1,000.
+ * Where does the distance loop read the descriptor from? Fix it, then:
+ *     cltutor check 5
  */
 #ifndef LOCAL_FEATURES
 #define LOCAL_FEATURES 64
@@ -16,45 +17,50 @@ void histogram(__global const float *descriptors,
                int n_centroids,
                int n_features)
 {
-    __local float tile[LOCAL_FEATURES * LOCAL_SIZE];
+    /* column lid holds the first features of the group's descriptor lid */
+    __local float staged[LOCAL_FEATURES * LOCAL_SIZE];
 
-    int d = get_global_id(0);
     int lid = get_local_id(0);
-    int in_range = d < n_descriptors;
+    int d = get_group_id(0) * LOCAL_SIZE + lid;
     int n_staged = min(n_features, LOCAL_FEATURES);
 
-    for (int k = 0; k < n_staged; k++)
-        tile[k * LOCAL_SIZE + lid] = in_range ? descriptors[k * n_descriptors + d] : 0.0f;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (!in_range)
+    /* the copy: down column d of the transposed array, down column lid of staged */
+    if (d < n_descriptors) {
+        __global const float *from = descriptors + d;
+        __local float *to = staged + lid;
+        for (int k = 0; k < n_staged; k++) {
+            *to = *from;
+            from += n_descriptors;
+            to += LOCAL_SIZE;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);   /* outside the test: the whole group waits */
+    if (d >= n_descriptors)
         return;
 
+    __local const float *mine = staged + lid;       /* feature k at mine[k * LOCAL_SIZE] */
     int nearest = 0;
     float best = FLT_MAX;
-    for (int c = 0; c < n_centroids; c++) {
-        __global const float *centroid = centroids + c * n_features;
-        float4 acc = (float4)(0.0f);
+    __global const float *p = centroids;            /* centroid c, moved on by one row per step */
+    for (int c = 0; c < n_centroids; c++, p += n_features) {
+        float4 s = (float4)(0.0f);
         int k = 0;
         for (; k < n_staged; k += 4) {
-            /* the staged descriptor, four features at a time */
-            /* from the tile, in the work-item's own column lid (d indexes
-             * global memory and runs past the tile from the second group on) */
-            float4 x = (float4)(tile[(k + 0) * LOCAL_SIZE + lid],
-                                tile[(k + 1) * LOCAL_SIZE + lid],
-                                tile[(k + 2) * LOCAL_SIZE + lid],
-                                tile[(k + 3) * LOCAL_SIZE + lid]);
-            float4 diff = x - vload4(k / 4, centroid);
-            acc += diff * diff;
+            float4 x;
+            x.s0 = mine[k * LOCAL_SIZE];
+            x.s1 = mine[(k + 1) * LOCAL_SIZE];
+            x.s2 = mine[(k + 2) * LOCAL_SIZE];
+            x.s3 = mine[(k + 3) * LOCAL_SIZE];
+            x -= vload4(k / 4, p);
+            s += x * x;
         }
-        for (; k < n_features; k += 4) {
-            float4 x = (float4)(descriptors[(k + 0) * n_descriptors + d],
-                                descriptors[(k + 1) * n_descriptors + d],
-                                descriptors[(k + 2) * n_descriptors + d],
-                                descriptors[(k + 3) * n_descriptors + d]);
-            float4 diff = x - vload4(k / 4, centroid);
-            acc += diff * diff;
+        for (; k < n_features; k += 4) {   /* past LOCAL_FEATURES: from global memory */
+            __global const float *g = descriptors + k * n_descriptors + d;
+            float4 x = (float4)(g[0], g[n_descriptors], g[2 * n_descriptors], g[3 * n_descriptors]);
+            x -= vload4(k / 4, p);
+            s += x * x;
         }
-        float dist = (acc.x + acc.y) + (acc.z + acc.w);
+        float dist = (s.x + s.y) + (s.z + s.w);
         if (dist < best) {
             best = dist;
             nearest = c;
