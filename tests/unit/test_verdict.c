@@ -6,8 +6,10 @@
 #include "gpumodel/technique.h"
 #include "base/util.h"
 #include "grade/verdict.h"
+#include "grade/verdict_fix.h"
 #include "text/i18n.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +186,52 @@ START_TEST(a_fix_is_a_small_edit) {
 }
 END_TEST
 
+/* Every find-the-bug listing of the course, mended (tests/grade/fixes), is
+ * recognised when handed in as its chapter's exercise; the references and
+ * the honest corpus's kernels, written apart, are not. */
+START_TEST(mended_listings_are_not_the_exercise) {
+    catalog c;
+    char err[512], path[1400];
+    ck_assert_msg(catalog_load(&c, CLT_TEST_ROOT "/lessons", err, sizeof err) == 0, "%s", err);
+    int listings = 0, honest = 0;
+    for (int i = 0; i < c.count; i++) {
+        const lesson *l = &c.items[i];
+        for (int b = 0; b < l->n_bugs; b++) {
+            snprintf(path, sizeof path, CLT_TEST_ROOT "/tests/grade/fixes/%s/%s", l->id, l->bugs[b].file);
+            char *mended = util_read_file(path, NULL);
+            ck_assert_msg(mended != NULL, "%s", path);
+            double share = 0;
+            const lesson_bug *found = verdict_fix_mended_listing(CLT_TEST_ROOT, l, mended, &share);
+            ck_assert_msg(found == &l->bugs[b], "%s, mended, is not recognised as the listing (%.0f%%)", path, share * 100);
+            ck_assert(share >= VERDICT_LISTING_SHARE);
+            listings++;
+            free(mended);
+        }
+        /* the reference, and the honest kernels of the chapter (ch03-*.cl ...) */
+        snprintf(path, sizeof path, CLT_TEST_ROOT "/kernels/%s/%s", l->id, l->exercise);
+        char *ref = util_read_file(path, NULL);
+        double share = 0;
+        ck_assert_msg(!ref || !verdict_fix_mended_listing(CLT_TEST_ROOT, l, ref, &share), "%s (%.0f%%)", path, share * 100);
+        free(ref);
+        snprintf(path, sizeof path, CLT_TEST_ROOT "/tests/honest/kernels/ch%02d-*.cl", l->number);
+        glob_t g;
+        if (glob(path, 0, NULL, &g) != 0) continue;
+        for (size_t k = 0; k < g.gl_pathc; k++) {
+            char *mine = util_read_file(g.gl_pathv[k], NULL);
+            ck_assert_ptr_nonnull(mine);
+            ck_assert_msg(!verdict_fix_mended_listing(CLT_TEST_ROOT, l, mine, &share), "%s (%.0f%%)", g.gl_pathv[k],
+                          share * 100);
+            honest++;
+            free(mine);
+        }
+        globfree(&g);
+    }
+    ck_assert_int_ge(listings, 9);
+    ck_assert_int_ge(honest, 20);
+    catalog_free(&c);
+}
+END_TEST
+
 START_TEST(visible_tests_cover_the_default_size_and_bug_inputs) {
     catalog cat;
     char err[1024];
@@ -297,6 +345,7 @@ Suite *verdict_suite(void) {
     tcase_add_test(t, technique_spec_errors_name_the_check);
     tcase_add_test(t, safety_names_the_race_and_what_to_do);
     tcase_add_test(t, a_fix_is_a_small_edit);
+    tcase_add_test(t, mended_listings_are_not_the_exercise);
     tcase_add_test(t, visible_tests_cover_the_default_size_and_bug_inputs);
     tcase_add_test(t, headlines_are_shown_in_the_learners_language);
     tcase_add_test(t, details_follow_a_switch_of_language);
