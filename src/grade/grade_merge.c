@@ -44,23 +44,50 @@ static void add_name(merge_set *m, const char *name) {
     m->names[m->n_names++] = strdup(name);
 }
 
-/* The end of the CSV record at p (past its newline), its first field unquoted into key. */
-static const char *csv_record(const char *p, char *key, size_t keylen) {
-    size_t k = 0;
-    int inq = 0, field = 0, quoted = 0;
-    for (; *p; p++) {
-        char c = *p;
-        if (inq) {
-            if (c == '"' && p[1] == '"') { c = '"'; p++; }
-            else if (c == '"') { inq = 0; continue; }
-        } else if (c == '"') { inq = quoted = 1; continue; }
-        else if (c == ',') { field++; continue; }
-        else if (c == '\n') { p++; break; }
-        if (field == 0 && c != '\r' && k + 1 < keylen) key[k++] = c;
+/* One CSV record's fields (malloc'd, *n of them) from *p, which moves past it. */
+static char **csv_fields(const char **p, int *n) {
+    char **f = NULL;
+    *n = 0;
+    const char *q = *p;
+    if (!*q) return NULL;
+    for (;;) {
+        char *v = NULL;
+        int quoted = 0;
+        util_sappend(&v, "%s", "");
+        if (*q == '"') {
+            quoted = 1;
+            for (q++; *q && !(*q == '"' && q[1] != '"'); q++) {
+                if (*q == '"') q++;
+                util_sappend(&v, "%c", *q);
+            }
+            if (*q == '"') q++;
+        }
+        while (*q && *q != ',' && *q != '\n' && *q != '\r') util_sappend(&v, "%c", *q++);
+        /* a value a spreadsheet would read as a formula was written with a ' before it */
+        if (quoted && v[0] == '\'' && csv_formula_like(v + 1)) memmove(v, v + 1, strlen(v));
+        char **g = realloc(f, (size_t)(*n + 1) * sizeof *f);
+        if (!g) { free(v); break; }
+        f = g;
+        f[(*n)++] = v;
+        if (*q != ',') break;
+        q++;
     }
-    key[k] = '\0';
-    /* a name a spreadsheet would read as a formula was written with a ' before it */
-    if (quoted && key[0] == '\'' && csv_formula_like(key + 1)) memmove(key, key + 1, strlen(key));
+    while (*q == '\r' || *q == '\n') q++;
+    *p = q;
+    return f;
+}
+
+static void fields_free(char **f, int n) {
+    for (int i = 0; i < n; i++) free(f[i]);
+    free(f);
+}
+
+/* One record's first field (the student) into key; returns where the next record starts. */
+static const char *csv_record(const char *p, char *key, size_t keylen) {
+    int n = 0;
+    char **f = csv_fields(&p, &n);
+    snprintf(key, keylen, "%s", n > 0 ? f[0] : "");
+    fields_free(f, n);
     return p;
 }
 
@@ -296,44 +323,6 @@ void grade_merge_info_free(grade_merge_info *info) {
     free(info->replaced);
     info->replaced = NULL;
     info->n_replaced = 0;
-}
-
-/* One CSV record's fields (malloc'd, *n of them) from *p, which moves past it. */
-static char **csv_fields(const char **p, int *n) {
-    char **f = NULL;
-    *n = 0;
-    const char *q = *p;
-    if (!*q) return NULL;
-    for (;;) {
-        char *v = NULL;
-        int quoted = 0;
-        util_sappend(&v, "%s", "");
-        if (*q == '"') {
-            quoted = 1;
-            for (q++; *q && !(*q == '"' && q[1] != '"'); q++) {
-                if (*q == '"') q++;
-                util_sappend(&v, "%c", *q);
-            }
-            if (*q == '"') q++;
-        }
-        while (*q && *q != ',' && *q != '\n' && *q != '\r') util_sappend(&v, "%c", *q++);
-        /* a value a spreadsheet would read as a formula was written with a ' before it */
-        if (quoted && v[0] == '\'' && csv_formula_like(v + 1)) memmove(v, v + 1, strlen(v));
-        char **g = realloc(f, (size_t)(*n + 1) * sizeof *f);
-        if (!g) { free(v); break; }
-        f = g;
-        f[(*n)++] = v;
-        if (*q != ',') break;
-        q++;
-    }
-    while (*q == '\r' || *q == '\n') q++;
-    *p = q;
-    return f;
-}
-
-static void fields_free(char **f, int n) {
-    for (int i = 0; i < n; i++) free(f[i]);
-    free(f);
 }
 
 /* A row's fields from its status column, as grade_batch_status wrote it. */
