@@ -175,12 +175,13 @@ ahead_job *grade_run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *
     return ahead;
 }
 
-/* One chapter's analyses, made ahead (grade_analysis_ahead). */
+/* A part of one chapter's analyses, made ahead (grade_analysis_ahead). */
 typedef struct {
     const lesson *l;
-    const grade_test *t, *scale;
+    const grade_test *t;
     const char *path;
     char display[256];
+    grade_ahead_part part;
 } model_job;
 
 typedef struct {
@@ -199,31 +200,39 @@ static void *model_thread(void *arg) {
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
         const model_job *j = &p->jobs[i];
-        grade_note_start(p->rc, j->t);
-        grade_analysis_ahead(&lim, j->l, j->t, j->scale, j->path, j->display);
+        if (j->part == GA_AT_SIZE) grade_note_start(p->rc, j->t);
+        grade_analysis_ahead(&lim, j->l, j->t, j->path, j->display, j->part);
     }
 }
 
-/* The analyses of each chapter whose exercise passed its first run, on rc->threads threads. */
+/* The analyses of each chapter whose exercise passed its first run, on
+ * rc->threads threads: each chapter's two parts are jobs of their own, the
+ * analyses at the drawn size first (every work-group simulated, with the
+ * race check) and the sampled ones at scale after, so that no thread is
+ * left alone with a long one at the end. */
 static void run_models_ahead(run_ctx *rc) {
     grade_result *r = rc->r;
     char kept[PATH_MAX];
     if (runcache_folder(kept, sizeof kept) != 0) return; /* nothing would keep them for the chapters */
-    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters, sizeof *mp.jobs)};
-    for (int c = 0; mp.jobs && c < r->n_chapters; c++) {
-        const grade_chapter *ch = &r->chapters[c];
-        const ahead_job *first = NULL;
-        const grade_test *t = NULL, *scale = NULL;
-        for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
-            const ahead_job *j = &rc->first_runs[c][i];
-            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise) && (!first || first->rep.status != ENG_PASS))
-                first = j; /* a passing run of the exercise, if any */
-            if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
-            if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
+    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters * 2, sizeof *mp.jobs)};
+    for (int part = GA_AT_SIZE; mp.jobs && part <= GA_AT_SCALE; part++) {
+        for (int c = 0; c < r->n_chapters; c++) {
+            const grade_chapter *ch = &r->chapters[c];
+            const ahead_job *first = NULL;
+            const grade_test *t = NULL, *scale = NULL;
+            for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
+                const ahead_job *j = &rc->first_runs[c][i];
+                if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise) && (!first || first->rep.status != ENG_PASS))
+                    first = j; /* a passing run of the exercise, if any */
+                if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
+                if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
+            }
+            if (!first || first->rep.status != ENG_PASS || !t || (part == GA_AT_SCALE && !scale)) continue;
+            model_job *j = &mp.jobs[mp.n++];
+            *j = (model_job){.l = rc->o->lessons[c], .t = part == GA_AT_SCALE ? scale : t, .path = first->path,
+                             .part = (grade_ahead_part)part};
+            snprintf(j->display, sizeof j->display, "%s", first->display);
         }
-        if (!first || first->rep.status != ENG_PASS || !t) continue;
-        mp.jobs[mp.n++] = (model_job){.l = rc->o->lessons[c], .t = t, .scale = scale, .path = first->path};
-        snprintf(mp.jobs[mp.n - 1].display, sizeof mp.jobs[mp.n - 1].display, "%s", first->display);
     }
     pthread_mutex_init(&mp.mu, NULL);
     on_threads(rc->threads, model_thread, &mp);

@@ -82,12 +82,25 @@ void grade_analysis_once(const grade_model_limits *lim, const lesson *l, const g
     gpumodel_analyze(&rq, NULL, NULL, lim->cancel, &an->gm);
 }
 
-void grade_analysis_ahead(const grade_model_limits *lim, const lesson *l, const grade_test *t,
-                          const grade_test *scale, const char *path, const char *display) {
+void grade_analysis_ahead(const grade_model_limits *lim, const lesson *l, const grade_test *t, const char *path,
+                          const char *display, grade_ahead_part part) {
+    if (part == GA_AT_SCALE) {
+        /* the kernel and the reference at t's scale size, whatever the analysis at the drawn size finds: a
+         * kernel that fails there is rare, and both then run side by side */
+        gp_profile prof;
+        char err[512];
+        if (!t->scale_size[0] || verdict_cost_profile(l, &prof, err, sizeof err) != 0) return;
+        engine_request rq;
+        kernel_request(lim, l, t, path, display, &rq);
+        gpumodel_report big;
+        gm_cost ref;
+        verdict_cost_at_scale(l, &rq, t->scale_size, t->seed, &prof, NULL, NULL, lim->cancel, &big, &ref);
+        gpumodel_report_free(&big);
+        return;
+    }
     grade_analysis an = {0};
     grade_analysis_once(lim, l, t, path, display, &an);
-    if (scale && an.gm.status == GM_OK && grade_analysis_reference(lim, l, &an))
-        grade_analysis_at_scale(lim, l, scale, path, display, &an);
+    if (an.gm.status == GM_OK) grade_analysis_reference(lim, l, &an);
     grade_analysis_free(&an);
 }
 

@@ -42,12 +42,14 @@ const gpumodel_report *grade_analysis_previous(const grade_model_limits *lim, co
 int grade_analysis_at_scale(const grade_model_limits *lim, const lesson *l, const grade_test *t, const char *path,
                             const char *display, grade_analysis *an);
 /* A chapter's analyses made ahead, for the cache of run results to keep (the
- * chapter's own calls then recall them): the kernel at model test t's size
- * (the race check and the techniques), and where `scale` is given the
- * reference there and both at scale->scale_size. The grader makes every
- * chapter's side by side before any chapter starts. */
-void grade_analysis_ahead(const grade_model_limits *lim, const lesson *l, const grade_test *t,
-                          const grade_test *scale, const char *path, const char *display);
+ * chapter's own calls then recall them), in two parts that run side by side:
+ * the kernel at model test t's size (the race check and the techniques) with
+ * the reference's cost there, and the kernel and the reference at
+ * t->scale_size (the cost at a hidden size). The grader makes every
+ * chapter's before any chapter starts. */
+typedef enum { GA_AT_SIZE, GA_AT_SCALE } grade_ahead_part;
+void grade_analysis_ahead(const grade_model_limits *lim, const lesson *l, const grade_test *t, const char *path,
+                          const char *display, grade_ahead_part part);
 void grade_analysis_free(grade_analysis *an);
 
 #endif
