@@ -1,7 +1,7 @@
 /* verdict — what it takes to pass a chapter, defined once: correct on every
  * visible test, free of races and memory errors under the simulator, and the
  * chapter's technique measured on the learner's own kernel. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
 #include "grade/verdict.h"
 #include "grade/verdict_fix.h"
 #include "text/i18n.h"
@@ -457,29 +457,29 @@ int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len
     char err[256];
     if (!ops || problem_parse_size(ops, size, &s, err, sizeof err) != 0 || s.n < 32) return -1;
     long group = (long)problem_local_size(l);
-    s.n -= s.n / 16 + 1;
+    s.n = s.n / 4 - 1;
     if (group > 1 && s.n % group == 0) s.n--;
     ops->format_size(&s, out, len);
     return 0;
 }
 
+/* Whether size leaves the last work-group of the chapter's launches partly
+ * empty (the work-items past the end must then still reach every barrier). */
+static int size_is_ragged(const lesson *l, const char *size) {
+    const problem_ops *ops = problem_find(l->problem);
+    prob_size s;
+    char err[256];
+    long group = (long)problem_local_size(l);
+    return ops && problem_parse_size(ops, size, &s, err, sizeof err) == 0 && group > 1 && s.n % group != 0;
+}
+
 /* The race check at a ragged size (verdict_ragged_size), where the analysed
- * size filled every work-group: a second run of the simulator. Fills it
- * where that run finds what the first did not. */
-static void safety_when_ragged(const verdict_request *rq, const engine_request *like, const gpumodel_report *gm,
-                               run_progress_cb progress, void *progress_user, volatile int *cancel,
-                               verdict_item *it) {
-    char ragged[96];
-    if (it->outcome != VO_PASS || verdict_ragged_size(rq->lesson, gm->size_text, ragged, sizeof ragged) != 0) return;
-    engine_request erq = *like;
-    erq.size_spec = ragged;
-    gpumodel_report *r = calloc(1, sizeof *r);
-    if (!r) return;
-    gpumodel_analyze(&erq, progress, progress_user, cancel, r);
+ * size filled every work-group: a second run of the simulator (made ahead,
+ * at a quarter of the size). Fills it where that run finds what the first
+ * did not. */
+static void safety_when_ragged(const gpumodel_report *ragged, verdict_item *it) {
     verdict_item again = *it;
-    if (r->status == GM_OK && !verdict_safety(r, &again)) *it = again;
-    gpumodel_report_free(r);
-    free(r);
+    if (it->outcome == VO_PASS && ragged->status == GM_OK && !verdict_safety(ragged, &again)) *it = again;
 }
 
 /* The index of the list's first test item, or -1. */
@@ -534,50 +534,94 @@ static void own_size(const lesson *l, char *buf, size_t len) {
     snprintf(buf, len, "%s%s%s", l->default_size, named ? ":" : "", named ? input : "");
 }
 
-/* The cost at the chapter's own size made ahead, on a thread of its own,
- * while the other tests and the race check run: one work-group simulated
- * on one core. The verdict's own call then recalls it from the cache of
- * run results (joined before that call, so never made twice). */
+/* Analyses made ahead on threads of their own, while the tests run (the
+ * simulator takes one core each): the cost at the chapter's own size, from
+ * the start (one work-group simulated; the verdict's own call then recalls
+ * it from the cache of run results, joined before that call, so never made
+ * twice), and, once the first test has passed, the analysis at the
+ * chapter's size (the race check and the techniques) with the race check at
+ * a ragged size beside it. Each is stopped by a flag of its own: when the
+ * first test fails, or the verdict is cancelled. */
 typedef struct {
     const verdict_request *rq;
-    volatile int *cancel;
+    volatile int stop;
     pthread_t thread;
     int started;
-} cost_ahead;
+    char size[160];
+    gpumodel_report rep;      /* an analysis's (zeroed, status GM_UNAVAILABLE: none made) */
+} analysis_ahead;
 
 static void *cost_ahead_main(void *arg) {
-    cost_ahead *ca = arg;
+    analysis_ahead *aa = arg;
     gp_profile prof;
-    char err[512], size[160];
-    if (verdict_cost_profile(ca->rq->lesson, &prof, err, sizeof err) != 0) return NULL;
+    char err[512];
+    if (verdict_cost_profile(aa->rq->lesson, &prof, err, sizeof err) != 0) return NULL;
     engine_request erq;
-    analysis_request(ca->rq, &erq);
-    own_size(ca->rq->lesson, size, sizeof size);
+    analysis_request(aa->rq, &erq);
     gpumodel_report big;
     gm_cost ref;
-    verdict_cost_at_scale(ca->rq->lesson, &erq, size, 1, &prof, NULL, NULL, ca->cancel, &big, &ref);
+    verdict_cost_at_scale(aa->rq->lesson, &erq, aa->size, 1, &prof, NULL, NULL, &aa->stop, &big, &ref);
     gpumodel_report_free(&big);
     return NULL;
 }
 
-/* Starts it where the chapter judges the cost, the cache keeps results and the first test passed. */
-static void cost_ahead_start(cost_ahead *ca, const verdict_request *rq, const verdict *v, volatile int *cancel) {
-    int first = first_test(v);
-    if (ca->started || first < 0 || v->items[first].outcome != VO_PASS) return;
+/* The kernel analysed at aa->size, or at the chapter's analysis size when that is "". */
+static void *analysis_ahead_main(void *arg) {
+    analysis_ahead *aa = arg;
+    engine_request erq;
+    analysis_request(aa->rq, &erq);
+    if (aa->size[0]) erq.size_spec = aa->size;
+    gpumodel_analyze(&erq, NULL, NULL, &aa->stop, &aa->rep);
+    return NULL;
+}
+
+static void ahead_start(analysis_ahead *aa, const verdict_request *rq, void *(*main_fn)(void *)) {
+    if (aa->started) return;
+    aa->rq = rq;
+    aa->started = pthread_create(&aa->thread, NULL, main_fn, aa) == 0;
+}
+
+/* The cost at scale ahead, where the chapter judges the cost and the cache keeps results. */
+static void cost_ahead_start(analysis_ahead *aa, const verdict_request *rq) {
     technique_check tq[TECHNIQUE_MAX];
     char err[256], kept[PATH_MAX];
     int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
     int wants_ref = 0;
     for (int i = 0; i < nq; i++) wants_ref |= technique_needs_reference(&tq[i]);
     if (!wants_ref || runcache_folder(kept, sizeof kept) != 0) return;
-    ca->rq = rq;
-    ca->cancel = cancel;
-    ca->started = pthread_create(&ca->thread, NULL, cost_ahead_main, ca) == 0;
+    own_size(rq->lesson, aa->size, sizeof aa->size);
+    ahead_start(aa, rq, cost_ahead_main);
 }
 
-static void cost_ahead_join(cost_ahead *ca) {
-    if (ca->started) pthread_join(ca->thread, NULL);
-    ca->started = 0;
+/* The ragged run ahead, where the chapter has a race check and its analysis size fills every work-group. */
+static void ragged_ahead_start(analysis_ahead *aa, const verdict_request *rq, const verdict *v) {
+    const lesson *l = rq->lesson;
+    const char *size = rq->analysis_size ? rq->analysis_size : gpumodel_analysis_size(l, NULL);
+    int safety = 0;
+    for (int i = 0; i < v->n; i++) safety |= v->items[i].kind == VK_SAFETY;
+    if (!safety || size_is_ragged(l, size) || verdict_ragged_size(l, size, aa->size, sizeof aa->size) != 0) return;
+    ahead_start(aa, rq, analysis_ahead_main);
+}
+
+/* Waits for an analysis made ahead, saying it is still at work to progress
+ * (on this thread) and stopping it when the verdict is cancelled. */
+static void ahead_wait(analysis_ahead *aa, run_progress_cb progress, void *progress_user, volatile int *cancel) {
+    double t0 = util_now();
+    while (aa->started) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 200 * 1000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        if (pthread_timedjoin_np(aa->thread, NULL, &until) == 0) aa->started = 0;
+        else if (cancel && *cancel) aa->stop = 1;
+        else if (progress) progress(progress_user, &(run_progress){.phase = PHASE_RUN, .elapsed_s = util_now() - t0});
+    }
+}
+
+static void ahead_join(analysis_ahead *aa, int stop) {
+    if (stop) aa->stop = 1;
+    if (aa->started) pthread_join(aa->thread, NULL);
+    aa->started = 0;
 }
 
 /* A find-the-bug listing with its bug mended is not the learner's own
@@ -602,10 +646,86 @@ static void own_kernel(const verdict_request *rq, verdict *v, verdict_item_cb it
     if (item_cb) item_cb(user, v, v->n - 1, NULL);
 }
 
+/* The three analyses a verdict makes ahead (analysis_ahead). */
+typedef struct {
+    analysis_ahead cost, main, ragged;
+} verdict_aheads;
+
+/* The race check and technique items, from the analysis made ahead or made
+ * now (stop: nothing correct to simulate). */
+static void model_items(const verdict_request *rq, verdict *v, int stop, verdict_aheads *ah, run_progress_cb progress,
+                        void *progress_user, verdict_item_cb item_cb, void *user, volatile int *cancel) {
+    gpumodel_report gm;
+    engine_request erq;
+    analysis_request(rq, &erq);
+    if (stop) {
+        memset(&gm, 0, sizeof gm);
+        gm.status = GM_FAILED;
+        snprintf(gm.message, sizeof gm.message, "%s", _("no test passed, so there is nothing correct to check yet"));
+    } else if (ah->main.started) {
+        ahead_wait(&ah->main, progress, progress_user, cancel);
+        gm = ah->main.rep; /* taken: freed below as gm */
+        memset(&ah->main.rep, 0, sizeof ah->main.rep);
+    } else {
+        ragged_ahead_start(&ah->ragged, rq, v);
+        gpumodel_analyze(&erq, progress, progress_user, cancel, &gm);
+    }
+    if (cancel && *cancel) v->cancelled = 1;
+    technique_check tq[TECHNIQUE_MAX];
+    char err[256];
+    int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
+    /* what the previous stage's reference loads at the same size, for the checks that compare with it */
+    technique_baseline prev = {0};
+    int wants_prev = 0, wants_ref = 0;
+    for (int i = 0; i < nq; i++) {
+        wants_prev |= technique_needs_previous(&tq[i]);
+        wants_ref |= technique_needs_reference(&tq[i]);
+    }
+    if (wants_prev && !stop && gm.status == GM_OK) previous_baseline(rq, &erq, &gm, progress, progress_user, cancel, &prev);
+    /* the chapter's reference at the same size and input, for the cost */
+    gp_profile prof;
+    gm_cost ref_cost, big_ref;
+    char perr[512];
+    technique_inputs in = {.prev = &prev, .lesson = rq->lesson};
+    gpumodel_report big;
+    if (wants_ref && !stop && gm.status == GM_OK && gm.run.status == ENG_PASS &&
+        verdict_cost_profile(rq->lesson, &prof, perr, sizeof perr) == 0) {
+        in.profile = &prof;
+        if (verdict_reference_cost(rq->lesson, &erq, &gm, &prof, progress, progress_user, cancel, &ref_cost) == 0)
+            in.reference = &ref_cost;
+        /* and at the chapter's own size, where a kernel cannot keep the reference's path for small sizes */
+        char big_size[160];
+        own_size(rq->lesson, big_size, sizeof big_size);
+        ahead_join(&ah->cost, v->cancelled);
+        if (verdict_cost_at_scale(rq->lesson, &erq, big_size, 1, &prof, progress, progress_user, cancel, &big,
+                                  &big_ref) == 0) {
+            in.at_scale = &big;
+            in.reference_at_scale = &big_ref;
+        }
+    }
+    ahead_join(&ah->ragged, v->cancelled);
+    int t = 0;
+    for (int i = 0; i < v->n && !v->cancelled; i++) {
+        verdict_item *it = &v->items[i];
+        if (it->kind == VK_SAFETY) {
+            verdict_safety(&gm, it);
+            if (!stop) safety_when_ragged(&ah->ragged.rep, it);
+        } else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, &in, it);
+        else continue;
+        if (item_cb) item_cb(user, v, i, NULL);
+    }
+    if (!stop) gpumodel_report_free(&gm);
+    if (in.profile) gpumodel_report_free(&big);
+}
+
 void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress, void *progress_user,
                  verdict_item_cb item_cb, void *user, volatile int *cancel) {
-    cost_ahead ahead = {0};
+    verdict_aheads ah = {.cost.rep.status = GM_UNAVAILABLE};
+    ah.main = ah.ragged = ah.cost;
+    int need_model = 0;
+    for (int i = 0; i < v->n; i++) need_model |= v->items[i].kind != VK_TEST;
     int stop = check_source(rq, v, item_cb, user) != 0;
+    if (!stop) cost_ahead_start(&ah.cost, rq); /* beside the first test: stopped if it fails */
     for (int i = 0; i < v->n; i++) {
         verdict_item *it = &v->items[i];
         if (it->kind != VK_TEST || it->outcome != VO_PENDING) continue;
@@ -618,76 +738,25 @@ void verdict_run(const verdict_request *rq, verdict *v, run_progress_cb progress
         }
         i = run_tests_from(rq, v, i, progress, progress_user, item_cb, user, cancel, &stop);
         if (v->cancelled) break;
-        if (!stop) cost_ahead_start(&ahead, rq, v, cancel);
+        int first = first_test(v);
+        if (stop || (first >= 0 && v->items[first].outcome != VO_PENDING && v->items[first].outcome != VO_PASS))
+            ah.cost.stop = 1; /* nothing correct to simulate yet: the verdict's own call makes it if it must */
+        else if (first >= 0 && v->items[first].outcome == VO_PASS && need_model && !ah.main.started &&
+                 !ah.main.stop) {
+            ahead_start(&ah.main, rq, analysis_ahead_main); /* beside the other tests */
+            ah.main.stop = !ah.main.started;
+            ragged_ahead_start(&ah.ragged, rq, v);
+        }
     }
-    int need_model = 0, any_passed = 0;
-    for (int i = 0; i < v->n; i++) {
-        need_model |= v->items[i].kind != VK_TEST;
-        any_passed |= v->items[i].kind == VK_TEST && v->items[i].outcome == VO_PASS;
-    }
+    int any_passed = 0;
+    for (int i = 0; i < v->n; i++) any_passed |= v->items[i].kind == VK_TEST && v->items[i].outcome == VO_PASS;
     if (!any_passed) stop = 1; /* nothing correct to simulate (and a kernel that hangs would hang it too) */
-    if (need_model && !v->cancelled) {
-        gpumodel_report gm;
-        engine_request erq;
-        analysis_request(rq, &erq);
-        if (stop) {
-            memset(&gm, 0, sizeof gm);
-            gm.status = GM_FAILED;
-            snprintf(gm.message, sizeof gm.message, "%s",
-                     _("no test passed, so there is nothing correct to check yet"));
-        } else {
-            gpumodel_analyze(&erq, progress, progress_user, cancel, &gm);
-            if (cancel && *cancel) v->cancelled = 1;
-        }
-        technique_check tq[TECHNIQUE_MAX];
-        char err[256];
-        int nq = technique_parse(lesson_param_get(rq->lesson, "technique", ""), tq, TECHNIQUE_MAX, err, sizeof err);
-        /* what the previous stage's reference loads at the same size, for the checks that compare with it */
-        technique_baseline prev = {0};
-        int wants_prev = 0, wants_ref = 0;
-        for (int i = 0; i < nq; i++) {
-            wants_prev |= technique_needs_previous(&tq[i]);
-            wants_ref |= technique_needs_reference(&tq[i]);
-        }
-        if (wants_prev && !stop && gm.status == GM_OK) previous_baseline(rq, &erq, &gm, progress, progress_user, cancel, &prev);
-        /* the chapter's reference at the same size and input, for the cost */
-        gp_profile prof;
-        gm_cost ref_cost;
-        char perr[512];
-        technique_inputs in = {.prev = &prev, .lesson = rq->lesson};
-        gpumodel_report big;
-        gm_cost big_ref;
-        int have_big = 0;
-        if (wants_ref && !stop && gm.status == GM_OK && gm.run.status == ENG_PASS &&
-            verdict_cost_profile(rq->lesson, &prof, perr, sizeof perr) == 0) {
-            in.profile = &prof;
-            if (verdict_reference_cost(rq->lesson, &erq, &gm, &prof, progress, progress_user, cancel, &ref_cost) == 0)
-                in.reference = &ref_cost;
-            /* and at the chapter's own size, where a kernel cannot keep the reference's path for small sizes */
-            char big_size[160];
-            own_size(rq->lesson, big_size, sizeof big_size);
-            cost_ahead_join(&ahead);
-            have_big = verdict_cost_at_scale(rq->lesson, &erq, big_size, 1, &prof, progress,
-                                             progress_user, cancel, &big, &big_ref) == 0;
-            if (have_big) {
-                in.at_scale = &big;
-                in.reference_at_scale = &big_ref;
-            }
-        }
-        int t = 0;
-        for (int i = 0; i < v->n && !v->cancelled; i++) {
-            verdict_item *it = &v->items[i];
-            if (it->kind == VK_SAFETY) {
-                verdict_safety(&gm, it);
-                if (!stop && !v->cancelled) safety_when_ragged(rq, &erq, &gm, progress, progress_user, cancel, it);
-            } else if (it->kind == VK_TECHNIQUE && t < nq) verdict_technique(&tq[t++], &gm, &in, it);
-            else continue;
-            if (item_cb) item_cb(user, v, i, NULL);
-        }
-        if (!stop) gpumodel_report_free(&gm);
-        if (in.profile) gpumodel_report_free(&big);
-    }
-    cost_ahead_join(&ahead);
+    if (need_model && !v->cancelled) model_items(rq, v, stop, &ah, progress, progress_user, item_cb, user, cancel);
+    ahead_join(&ah.cost, 1);
+    ahead_join(&ah.ragged, 1);
+    ahead_join(&ah.main, 1);
+    gpumodel_report_free(&ah.ragged.rep); /* zeroed where none was made, or taken */
+    gpumodel_report_free(&ah.main.rep);
     own_kernel(rq, v, item_cb, user);
     verdict_settle(v);
 }
