@@ -327,6 +327,13 @@ int tui_jobs_pending(tui_jobs *j, int kind) {
     return n;
 }
 
+int tui_jobs_any(tui_jobs *j) {
+    pthread_mutex_lock(&j->mu);
+    int any = j->current || j->queue || j->done;
+    pthread_mutex_unlock(&j->mu);
+    return any;
+}
+
 int tui_jobs_verdict_live(tui_jobs *j, int id, verdict *out) {
     pthread_mutex_lock(&j->mu);
     int have = id && j->live_id == id;

@@ -94,5 +94,7 @@ tui_job *tui_jobs_collect(tui_jobs *j);
 int tui_jobs_status(tui_jobs *j, int *id, run_progress *progress);
 /* Jobs waiting of a kind. */
 int tui_jobs_pending(tui_jobs *j, int kind);
+/* Whether any job is queued, running, or finished and not yet collected. */
+int tui_jobs_any(tui_jobs *j);
 
 #endif

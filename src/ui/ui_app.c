@@ -582,7 +582,8 @@ int ui_app_collect(ui_app *a) {
 }
 
 int ui_app_busy(ui_app *a) {
-    return (a->in_chapter && (a->ch.run_id || a->ch.run_due > 0)) || tui_jobs_status(&a->jobs, NULL, NULL) >= 0;
+    /* a job queued or done but not collected counts: the screen does not show its end yet */
+    return (a->in_chapter && (a->ch.run_id || a->ch.run_due > 0)) || tui_jobs_any(&a->jobs);
 }
 
 int ui_app_tick(ui_app *a, double now) {
