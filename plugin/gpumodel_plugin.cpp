@@ -123,6 +123,7 @@ struct Site {  // one memory instruction of one kind
   Kind kind;
   Space space;
   unsigned line, col;
+  unsigned split;  // a vloadN from a scalar pointer: N loads of one element (else 1)
 };
 
 struct Issue {  // a read of local memory nothing wrote
@@ -149,6 +150,23 @@ struct Group {
 };
 
 thread_local Group* tls_group = nullptr;
+
+// N when inst calls the builtin vloadN (mangled "_Z6vload4...", "_Z7vload16..."), else 1.
+// vloadN reads from a pointer to scalars, which a compiler cannot prove aligned
+// to the vector: NVIDIA's OpenCL and clang's NVPTX backend both emit N scalar
+// loads for it (docs/results/ptx). Its sectors are those of the whole vector
+// (the N loads share them, the later ones from L1), its requests N.
+static unsigned vload_split(const llvm::Instruction* inst) {
+  const auto* call = llvm::dyn_cast_or_null<llvm::CallInst>(inst);
+  const llvm::Function* f = call ? call->getCalledFunction() : nullptr;
+  if (!f) return 1;
+  llvm::StringRef name = f->getName();
+  size_t at = name.find("vload");
+  if (!name.startswith("_Z") || at == llvm::StringRef::npos) return 1;
+  unsigned n = 0;
+  for (size_t i = at + 5; i < name.size() && name[i] >= '0' && name[i] <= '9'; i++) n = n * 10 + unsigned(name[i] - '0');
+  return n > 1 ? n : 1;
+}
 
 class GpuModel : public Plugin {
 public:
@@ -421,6 +439,7 @@ private:
     s.kind = kind;
     s.space = space_of(m, inst);
     s.line = s.col = 0;
+    s.split = kind == K_LOAD ? vload_split(inst) : 1;
     if (inst) {
       const llvm::DebugLoc& dl = inst->getDebugLoc();
       if (dl) {
@@ -728,9 +747,15 @@ private:
     static const char* kinds[] = {"load", "store", "atomic"};
     static const char* spaces[] = {"global", "constant", "local"};
     for (size_t i = 0; i < m_totals.size() && i < m_sites.size(); i++) {
-      const Totals& t = m_totals[i];
+      Totals t = m_totals[i];
       const Site& s = m_sites[i];
       if (!t.execs) continue;
+      if (s.split > 1 && t.wmin % s.split == 0 && t.wmax % s.split == 0) {
+        // N loads of one element a work-item, each a request of the warp over the vector's sectors
+        t.wmin /= s.split, t.wmax /= s.split;
+        t.execs *= s.split, t.requests *= s.split, t.lanes *= s.split, t.distinct_sum *= s.split;
+        t.bank_sum *= s.split, t.skipped *= s.split;
+      }
       fprintf(f,
               "inst %u %u %s %s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu\n",
               s.line, s.col, spaces[s.space], kinds[s.kind], t.wmin, t.wmax, (unsigned long long)t.execs,

@@ -28,7 +28,8 @@ __kernel void histogram(__global const float *descriptors,
             float4 x = (float4)(0.0f);
 
             /* TODO 2: the same four features of the centroid, which are
-             * side by side in memory: one vload4 (mind its offset unit). */
+             * side by side in memory and start on a 16-byte boundary: one
+             * 16-byte read (mind the unit of its index). */
             float4 y = (float4)(0.0f);
 
             float4 diff = x - y;

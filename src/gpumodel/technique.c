@@ -550,7 +550,8 @@ static void measure_wide_loads(const technique_check *c, const traffic *t, doubl
     r->value = share(t->wide_load_bytes, all_loads);
     m = tmsg_part_of(&r->msg, N_("%.0f%% of the bytes the kernel loads are read 16 bytes or more at a time."),
                r->value * 100);
-    finish(r, c, m, N_("Read four floats with one load (a float4, or vload4), as the chapter shows."));
+    finish(r, c, m, N_("Read four floats with one load, through a float4 pointer, as the chapter shows (a "
+                       "vload4 from a float pointer compiles to four loads)."));
 }
 
 /* local_loads: the share of the bytes loaded from __local memory. */
@@ -676,8 +677,8 @@ static void measure_vs_previous(const technique_check *c, const gpumodel_report 
     finish(r, c, m, bytes ? N_("Read each value from global memory once and reuse it from faster memory (__local "
                                "or __constant), as the chapter shows; loads you add do not replace the ones you "
                                "keep.")
-                          : N_("Let one load bring several values (a float4, or vload4), as the chapter shows; loads "
-                               "you add do not replace the ones you keep."));
+                          : N_("Let one load bring several values (a float4 through a float4 pointer), as the chapter "
+                               "shows; loads you add do not replace the ones you keep."));
 }
 
 void technique_measure(const technique_check *c, const gpumodel_report *rep, const technique_inputs *in,

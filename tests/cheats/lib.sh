@@ -94,6 +94,7 @@ ch03-gated-by-size             03-coalesced      histogram.cl       cost        
 ch04-hardwired-64-features     04-float4         histogram.cl       -                     shape.1                       wrong
 ch04-chapter3-kernel           04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
 ch04-dummy-vload4              04-float4         histogram.cl       load_requests_vs_previous technique.load_requests_vs_previous technique
+ch04-vload4-centroid           04-float4         histogram.cl       wide_loads            technique.wide_loads          technique
 ch05-token-local               05-local          histogram.cl       local_loads           technique.local_loads         technique
 ch05-token-local-in-loop       05-local          histogram.cl       global_loads_vs_previous technique.global_loads_vs_previous technique
 ch06a-constant-cast-to-global  06-constant       histogram.cl       constant_broadcasts   safety                        race

@@ -13,9 +13,11 @@ figures "coalesced read: 100% efficient, 4 sectors per request" 0 coalescing.cl 
   "coalesced global load efficiency = 1" "coalesced global load sectors_per_request = 4" \
   "coalesced global load distinct_addresses_avg = 32"
 
-# ---- float4: 16 bytes per work-item, a warp reads 512 contiguous bytes
-figures "float4 loads: 16 bytes per work-item, 16 sectors, 100%" 0 float4.cl 1024x16 \
-  "vload4 global load bytes_per_access = 16" "vload4 global load sectors_per_request = 16" \
+# ---- float4 through a float4 pointer: 16 bytes per work-item, a warp reads 512 contiguous bytes in one
+# request; vload4 from a float pointer: four loads of 4 bytes (as NVIDIA's and clang's compilers emit it),
+# four requests over the same 16 sectors
+figures "float4 loads: 16 bytes per work-item, 16 sectors, 100%; vload4: four 4-byte requests" 0 float4.cl 1024x16 \
+  "vload4 global load bytes_per_access = 4" "vload4 global load sectors_per_request = 4" \
   "vload4 global load efficiency = 1" \
   "pointer global load bytes_per_access = 16" "pointer global load sectors_per_request = 16" \
   "pointer global load efficiency = 1"

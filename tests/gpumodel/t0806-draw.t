@@ -38,7 +38,7 @@ fits() {
 }
 
 for case in "stride-1 strides.cl s1 1024x16" "stride-2 strides.cl s2 1024x16" "stride-8 strides.cl s8 1024x16" \
-            "stride-32 strides.cl s32 1024x16" "broadcast strides.cl bcast 1024x16" "float4 float4.cl vload4 1024x16" \
+            "stride-32 strides.cl s32 1024x16" "broadcast strides.cl bcast 1024x16" "float4 float4.cl pointer 1024x16" \
             "constant-broadcast constant.cl broadcast 1024x16" \
             "local-stride-1 banks.cl store1 1024x16" "local-stride-2 banks.cl store2 1024x16" \
             "local-stride-32 banks.cl store32 1024x16" "local-stride-33 banks.cl store33 1024x16" \

@@ -1,5 +1,7 @@
-/* Test kernel: float4 loads, by vload4 and through a float4 pointer: 16 bytes
- * per work-item, 16 sectors per request, 100% efficient. */
+/* Test kernel: float4 loads through a float4 pointer (16 bytes per
+ * work-item, 16 sectors per request, 100% efficient) and by vload4 from a
+ * float pointer (four loads of 4 bytes, as compilers emit it: four requests
+ * over the same 16 sectors). */
 __kernel void probe(__global const float *descriptors, __global const float *centroids,
                     __global int *histogram, int n_descriptors, int n_centroids, int n_features)
 {

@@ -3,13 +3,16 @@
  *
  * Different from the obvious solution: the centroid loop is blocked by 4.
  * The descriptor's four features are gathered once per step (four
- * coalesced row reads) and compared with four centroids, each read with one
- * 16-byte vload4, into four float4 accumulators. Per block of four
- * centroids and four features that is 4 descriptor loads + 4 vload4s
+ * coalesced row reads) and compared with four centroids, each read in one
+ * 16-byte load through a float4 pointer, into four float4 accumulators.
+ * Per block of four centroids and four features that is 4 descriptor
+ * loads + 4 centroid loads
  * instead of 4 x (4 + 1). Leftover centroids use the plain float4 loop;
  * candidates are compared in centroid order with a strict <, so ties go to
  * the lowest index. Register tiling after Volkov and Demmel (2008) and
  * k-NN distance kernels (Garcia et al.), one descriptor per work-item.
+ * (A vload4 from a float pointer would stay four 4-byte loads on NVIDIA;
+ * every centroid starts on a 16-byte boundary, so the cast is sound.)
  */
 __kernel void histogram(__global const float *descriptors,
                         __global const float *centroids,
@@ -38,10 +41,10 @@ __kernel void histogram(__global const float *descriptors,
                                 descriptors[(k + 1) * n + d],
                                 descriptors[(k + 2) * n + d],
                                 descriptors[(k + 3) * n + d]);
-            float4 t0 = x - vload4(k / 4, y0);
-            float4 t1 = x - vload4(k / 4, y1);
-            float4 t2 = x - vload4(k / 4, y2);
-            float4 t3 = x - vload4(k / 4, y3);
+            float4 t0 = x - ((__global const float4 *)y0)[k / 4];
+            float4 t1 = x - ((__global const float4 *)y1)[k / 4];
+            float4 t2 = x - ((__global const float4 *)y2)[k / 4];
+            float4 t3 = x - ((__global const float4 *)y3)[k / 4];
             a0 += t0 * t0;
             a1 += t1 * t1;
             a2 += t2 * t2;
@@ -64,7 +67,7 @@ __kernel void histogram(__global const float *descriptors,
                                 descriptors[(k + 1) * n + d],
                                 descriptors[(k + 2) * n + d],
                                 descriptors[(k + 3) * n + d]);
-            float4 t = x - vload4(k / 4, y);
+            float4 t = x - ((__global const float4 *)y)[k / 4];
             acc += t * t;
         }
         float dist = (acc.x + acc.y) + (acc.z + acc.w);

@@ -4,10 +4,13 @@
  * Different from the obvious solution: the work-item walks its descriptors
  * with a grid-stride loop (one descriptor each under the chapter's
  * per-descriptor launch); the feature loop takes eight features per
- * iteration as two float4 steps (two 16-byte vload4s of the centroid, eight
+ * iteration as two float4 steps (two 16-byte loads of the centroid through
+ * a float4 pointer, eight
  * coalesced row reads of the descriptor) into two independent float4
  * accumulators, with one float4 step left over when n_features is 4 modulo
- * 8. The accumulators are merged once per centroid.
+ * 8. The accumulators are merged once per centroid. (A vload4 from a float
+ * pointer would stay four 4-byte loads on NVIDIA; every centroid starts on a
+ * 16-byte boundary, so the cast is sound.)
  */
 __kernel void histogram(__global const float *descriptors,
                         __global const float *centroids,
@@ -35,8 +38,8 @@ __kernel void histogram(__global const float *descriptors,
                                      descriptors[(k + 5) * n + d],
                                      descriptors[(k + 6) * n + d],
                                      descriptors[(k + 7) * n + d]);
-                float4 t0 = x0 - vload4(k / 4, y);
-                float4 t1 = x1 - vload4(k / 4 + 1, y);
+                float4 t0 = x0 - ((__global const float4 *)y)[k / 4];
+                float4 t1 = x1 - ((__global const float4 *)y)[k / 4 + 1];
                 a0 += t0 * t0;
                 a1 += t1 * t1;
             }
@@ -45,7 +48,7 @@ __kernel void histogram(__global const float *descriptors,
                                      descriptors[(k + 1) * n + d],
                                      descriptors[(k + 2) * n + d],
                                      descriptors[(k + 3) * n + d]);
-                float4 t0 = x0 - vload4(k / 4, y);
+                float4 t0 = x0 - ((__global const float4 *)y)[k / 4];
                 a0 += t0 * t0;
             }
             float4 acc = a0 + a1;
