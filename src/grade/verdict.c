@@ -457,7 +457,8 @@ int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len
     char err[256];
     if (!ops || problem_parse_size(ops, size, &s, err, sizeof err) != 0 || s.n < 32) return -1;
     long group = (long)problem_local_size(l);
-    s.n = s.n / 4 - 1;
+    /* a quarter, where two full work-groups and more are left; else 1/16 less (an image a tile or two wide) */
+    s.n = s.n / 4 - 1 >= 2 * group ? s.n / 4 - 1 : s.n - s.n / 16 - 1;
     if (group > 1 && s.n % group == 0) s.n--;
     ops->format_size(&s, out, len);
     return 0;

@@ -110,9 +110,10 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
 #define VERDICT_REFERENCE_COST "reference-cost.ini"
 
 /* A size like `size` whose first count fills no whole number of work-groups
- * (a quarter of it less one, never a multiple of the work-group size): where a
- * kernel that returns before a barrier, or forgets the last group's end,
- * shows it, at a quarter of the simulator's time.
+ * (a quarter of it less one where that leaves two work-groups and more, else
+ * about 1/16 less; never a multiple of the work-group size): where a kernel
+ * that returns before a barrier, or forgets the last group's end, shows it,
+ * mostly at a quarter of the simulator's time.
  * Returns 0, or -1 where the size is too small to cut. */
 int verdict_ragged_size(const lesson *l, const char *size, char *out, size_t len);
 
