@@ -214,26 +214,33 @@ static void run_models_ahead(run_ctx *rc) {
     grade_result *r = rc->r;
     char kept[PATH_MAX];
     if (runcache_folder(kept, sizeof kept) != 0) return; /* nothing would keep them for the chapters */
+    /* the analyses at the drawn size in the first half, those at scale in the second */
+    model_job *scales = calloc((size_t)r->n_chapters, sizeof *scales);
     model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters * 2, sizeof *mp.jobs)};
-    for (int part = GA_AT_SIZE; mp.jobs && part <= GA_AT_SCALE; part++) {
-        for (int c = 0; c < r->n_chapters; c++) {
-            const grade_chapter *ch = &r->chapters[c];
-            const ahead_job *first = NULL;
-            const grade_test *t = NULL, *scale = NULL;
-            for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
-                const ahead_job *j = &rc->first_runs[c][i];
-                if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise) && (!first || first->rep.status != ENG_PASS))
-                    first = j; /* a passing run of the exercise, if any */
-                if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
-                if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
-            }
-            if (!first || first->rep.status != ENG_PASS || !t || (part == GA_AT_SCALE && !scale)) continue;
-            model_job *j = &mp.jobs[mp.n++];
-            *j = (model_job){.l = rc->o->lessons[c], .t = part == GA_AT_SCALE ? scale : t, .path = first->path,
-                             .part = (grade_ahead_part)part};
-            snprintf(j->display, sizeof j->display, "%s", first->display);
+    int n_scales = 0;
+    for (int c = 0; mp.jobs && scales && c < r->n_chapters; c++) {
+        const grade_chapter *ch = &r->chapters[c];
+        const ahead_job *first = NULL;
+        const grade_test *t = NULL, *scale = NULL;
+        for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
+            const ahead_job *j = &rc->first_runs[c][i];
+            if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise) && (!first || first->rep.status != ENG_PASS))
+                first = j; /* a passing run of the exercise, if any */
+            if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
+            if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
+        }
+        if (!first || first->rep.status != ENG_PASS || !t) continue;
+        model_job job = {.l = rc->o->lessons[c], .t = t, .path = first->path, .part = GA_AT_SIZE};
+        snprintf(job.display, sizeof job.display, "%s", first->display);
+        mp.jobs[mp.n++] = job;
+        if (scale) {
+            job.t = scale;
+            job.part = GA_AT_SCALE;
+            scales[n_scales++] = job;
         }
     }
+    for (int k = 0; mp.jobs && k < n_scales; k++) mp.jobs[mp.n++] = scales[k];
+    free(scales);
     pthread_mutex_init(&mp.mu, NULL);
     on_threads(rc->threads, model_thread, &mp);
     pthread_mutex_destroy(&mp.mu);
