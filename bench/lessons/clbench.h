@@ -1,7 +1,8 @@
-/* clbench.h: the OpenCL host code that bench/lessons/scan-span.c and
- * bench/lessons/reduction.c share: every device of every platform, a
- * one-line description of each, a build that prints its log, and a launch
- * timed by OpenCL profiling events. Standard C and the OpenCL 1.2 API. */
+/* clbench.h: the OpenCL host code that the programs of bench/lessons/
+ * (scan-span.c, reduction.c, occupancy.c, host-cost.c) share: every device
+ * of every platform, a one-line description of each, a build that prints
+ * its log, and a launch timed by OpenCL profiling events (inline, so that a
+ * program need not use them all). Standard C and the OpenCL 1.2 API. */
 #ifndef CLBENCH_H
 #define CLBENCH_H
 
@@ -14,7 +15,7 @@
 
 #define CB_MAX_DEVICES 16
 
-static void cb_check(cl_int err, const char *what) {
+static inline void cb_check(cl_int err, const char *what) {
     if (err != CL_SUCCESS) {
         fprintf(stderr, "%s failed: OpenCL error %d\n", what, (int)err);
         exit(1);
@@ -22,7 +23,7 @@ static void cb_check(cl_int err, const char *what) {
 }
 
 /* Does haystack contain needle, ignoring case? */
-static int cb_contains(const char *haystack, const char *needle) {
+static inline int cb_contains(const char *haystack, const char *needle) {
     size_t n = strlen(needle);
     for (; *haystack; haystack++) {
         size_t i = 0;
@@ -34,7 +35,7 @@ static int cb_contains(const char *haystack, const char *needle) {
 
 /* Every device of every platform whose device or platform name contains
  * filter (NULL: all), at most max of them. */
-static int cb_devices(cl_device_id *out, int max, const char *filter) {
+static inline int cb_devices(cl_device_id *out, int max, const char *filter) {
     cl_platform_id p[8];
     cl_uint np = 0;
     int count = 0;
@@ -55,7 +56,7 @@ static int cb_devices(cl_device_id *out, int max, const char *filter) {
 }
 
 /* "NAME (PLATFORM, DEVICE VERSION, driver DRIVER, N compute units)" */
-static void cb_describe(cl_device_id d, char *buf, size_t size) {
+static inline void cb_describe(cl_device_id d, char *buf, size_t size) {
     char name[256] = "", version[256] = "", driver[256] = "", pname[256] = "";
     cl_platform_id p;
     cl_uint units = 0;
@@ -69,7 +70,7 @@ static void cb_describe(cl_device_id d, char *buf, size_t size) {
 }
 
 /* The program built from src with opts, or NULL after printing the log. */
-static cl_program cb_build(cl_context ctx, cl_device_id d, const char *src, const char *opts) {
+static inline cl_program cb_build(cl_context ctx, cl_device_id d, const char *src, const char *opts) {
     cl_int err;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     cb_check(err, "clCreateProgramWithSource");
@@ -85,7 +86,7 @@ static cl_program cb_build(cl_context ctx, cl_device_id d, const char *src, cons
 
 /* Runs k once over global work-items in groups of local; returns the
  * kernel's own time in nanoseconds, from its profiling event. */
-static double cb_launch(cl_command_queue q, cl_kernel k, size_t global, size_t local) {
+static inline double cb_launch(cl_command_queue q, cl_kernel k, size_t global, size_t local) {
     cl_event e;
     cl_ulong t0 = 0, t1 = 0;
     cb_check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &e), "clEnqueueNDRangeKernel");
@@ -96,12 +97,12 @@ static double cb_launch(cl_command_queue q, cl_kernel k, size_t global, size_t l
     return (double)(t1 - t0);
 }
 
-static int cb_cmp_double(const void *a, const void *b) {
+static inline int cb_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static double cb_median(double *v, int n) {
+static inline double cb_median(double *v, int n) {
     qsort(v, (size_t)n, sizeof *v, cb_cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

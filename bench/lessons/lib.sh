@@ -2,7 +2,8 @@
 # (and clbench.h) with the OpenCL loader, makes NVIDIA's OpenCL driver
 # visible where its library is installed outside the loader's list (as on
 # the course's GPU machines), and runs the program with a header saying
-# when, where and how it ran.
+# when, where and how it ran. CLBENCH_ROOT tells the program where the
+# checkout is, for the programs that read a chapter's kernel from it.
 #   . bench/lessons/lib.sh; lesson_bench NAME [ARGS...]
 lesson_bench() {
   name=$1; shift
@@ -14,7 +15,8 @@ lesson_bench() {
     echo "$name: no OpenCL headers: apt-get install opencl-c-headers ocl-icd-opencl-dev" >&2
     return 1
   fi
-  "$cc" -O2 -std=c11 -Wall -o "$tmp/$name" "$here/$name.c" -lOpenCL || return 1
+  "$cc" -O2 -std=c11 -Wall -o "$tmp/$name" "$here/$name.c" -lOpenCL -lm -ldl || return 1
+  CLBENCH_ROOT=$(cd "$here/../.." && pwd); export CLBENCH_ROOT
   if [ -e /usr/local/nvidia/lib64/libnvidia-opencl.so.1 ] && [ -z "${OCL_ICD_VENDORS:-}" ]; then
     mkdir -p "$tmp/icd"
     echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > "$tmp/icd/nvidia.icd"
