@@ -27,7 +27,7 @@ static int selftest(int argc, char **argv) {
 int main(int argc, char **argv) {
     char dir[4096];
     i18n_init(util_exe_dir(dir, sizeof dir) == 0 ? dir : NULL, CLT_LOCALEDIR);
-    if (argc == 2 && !strcmp(argv[1], WPROTO_MODE)) return worker_main();
+    if (argc >= 2 && !strcmp(argv[1], WPROTO_MODE)) return worker_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], WPROTO_SELFTEST)) return selftest(argc, argv);
     return cli_main(argc, argv);
 }

@@ -306,6 +306,7 @@ static void test_request(const verdict_request *rq, const verdict_item *it, uint
     erq->seed = seed;
     erq->timeout_s = rq->timeout_s > 0 ? rq->timeout_s : 10;
     erq->budget_s = 0;
+    erq->warm = rq->warm;
 }
 
 /* A test item's outcome from its run. */

@@ -83,6 +83,7 @@ typedef struct {
     const lesson *previous;      /* the previous chapter, whose reference some techniques compare with, or NULL */
     const char *previous_reference; /* that reference's file; NULL or missing where the install withholds it:
                                      * then what it loads comes from VERDICT_PREVIOUS_FIGURES in the lesson's folder */
+    struct wproto_warm *warm;      /* a worker started ahead that the first test may take; NULL: none */
 } verdict_request;
 
 /* Called after each item; index is the item just finished, rep its run

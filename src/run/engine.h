@@ -65,6 +65,7 @@ typedef struct {
     const char *cache_root;      /* where the runtime's compiler cache of each kernel text goes (a folder per
                                   * text); NULL: ~/.cache/cltutor/kernels. Grading puts it in its scratch
                                   * folder, so that nothing a kernel causes outlives the run */
+    struct wproto_warm *warm;    /* a worker started ahead that this run may take (the course's); NULL: none */
 } engine_request;
 
 typedef struct {

@@ -129,8 +129,7 @@ static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, r
     return 0;
 }
 
-/* In the child: CPU time, data and file size limits, and never a core file. */
-static void set_limits(const sandbox_limits *lim) {
+void sandbox_set_limits(const sandbox_limits *lim) {
     if (lim && lim->cpu_s > 0) {
         struct rlimit rl = {(rlim_t)lim->cpu_s, (rlim_t)lim->cpu_s + 1};
         setrlimit(RLIMIT_CPU, &rl);
@@ -167,7 +166,7 @@ static void exec_child(const char *exe, char *const argv[], char *const envp[], 
         _exit(126);
     if (close_range(SANDBOX_FD_CONTROL + 1, ~0U, 0) != 0)
         for (int fd = SANDBOX_FD_CONTROL + 1; fd < 4096; fd++) close(fd);
-    set_limits(lim);
+    sandbox_set_limits(lim);
     if (envp) execve(exe, argv, envp);
     else execv(exe, argv);
     _exit(127);
@@ -238,7 +237,7 @@ _Noreturn static void child_main(const child_start *cs, const sandbox_limits *li
     if (devnull >= 0) { dup2(devnull, 0); close(devnull); }
     dup2(f->output_fd, 1);
     dup2(f->output_fd, 2);
-    set_limits(lim);
+    sandbox_set_limits(lim);
     int code = cs->fn(cs->arg, f->result_fd, f->progress[1]);
     fflush(stdout);
     fflush(stderr);
@@ -329,16 +328,12 @@ static void collect_child(int status, const child_fds *f, const sandbox_limits *
     close(f->output_fd);
 }
 
-static int run_child(const child_start *cs, const sandbox_limits *lim, run_progress_cb cb, void *user,
-                     volatile int *cancel, sandbox_result *out) {
-    memset(out, 0, sizeof *out);
-    out->phase = PHASE_START;
-    out->phase_limit_s = 30;
+/* Forks the child with its files and pipes; -1 when it could not start. */
+static int spawn_child(const child_start *cs, const sandbox_limits *lim, sandbox_child *c) {
     child_fds f;
     if (open_child_fds(&f) != 0) return -1;
     fflush(stdout);
     fflush(stderr);
-    double t0 = util_now();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
@@ -350,19 +345,66 @@ static int run_child(const child_start *cs, const sandbox_limits *lim, run_progr
     close(f.progress[1]);
     close(f.control[0]);
     fcntl(f.progress[0], F_SETFL, O_NONBLOCK);
-    child_watch w = {.pid = pid, .progress_fd = f.progress[0], .control_fd = f.control[1], .lim = lim, .cb = cb,
+    *c = (sandbox_child){.pid = pid, .result_fd = f.result_fd, .output_fd = f.output_fd,
+                         .progress_fd = f.progress[0], .control_fd = f.control[1]};
+    return 0;
+}
+
+int sandbox_spawn(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
+                  sandbox_child *out) {
+    child_start cs = {.exe = exe, .argv = argv, .envp = envp, .request_fd = request_fd};
+    return spawn_child(&cs, lim, out);
+}
+
+int sandbox_alive(const sandbox_child *c) {
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return c->pid > 0 && waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid != c->pid;
+}
+
+int sandbox_go(const sandbox_child *c) { return write(c->control_fd, "g", 1) == 1 ? 0 : -1; }
+
+void sandbox_finish(sandbox_child *c, const sandbox_limits *lim, run_progress_cb cb, void *user, volatile int *cancel,
+                    sandbox_result *out) {
+    memset(out, 0, sizeof *out);
+    out->phase = PHASE_START;
+    out->phase_limit_s = 30;
+    double t0 = util_now();
+    child_watch w = {.pid = c->pid, .progress_fd = c->progress_fd, .control_fd = c->control_fd, .lim = lim, .cb = cb,
                      .user = user, .t0 = t0, .phase_start = t0,
                      .gw = {.lock = {.ticket_fd = -1, .lock_fd = -1}, .last_ahead = -1}};
     watch_child(&w, cancel, out);
     out->phase_s = util_now() - w.phase_start;
     gpulock_release(&w.gw.lock);
-    close(f.control[1]);
-    kill_group(pid);
+    close(c->control_fd);
+    kill_group(c->pid);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    close(f.progress[0]);
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {}
+    close(c->progress_fd);
     out->wall_s = util_now() - t0;
+    child_fds f = {.result_fd = c->result_fd, .output_fd = c->output_fd};
     collect_child(status, &f, lim, out);
+    c->pid = 0;
+}
+
+void sandbox_discard(sandbox_child *c) {
+    if (c->pid <= 0) return;
+    kill_group(c->pid);
+    int status;
+    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR) {}
+    close(c->control_fd);
+    close(c->progress_fd);
+    close(c->result_fd);
+    close(c->output_fd);
+    c->pid = 0;
+}
+
+static int run_child(const child_start *cs, const sandbox_limits *lim, run_progress_cb cb, void *user,
+                     volatile int *cancel, sandbox_result *out) {
+    sandbox_child c;
+    memset(out, 0, sizeof *out);
+    if (spawn_child(cs, lim, &c) != 0) return -1;
+    sandbox_finish(&c, lim, cb, user, cancel, out);
     return 0;
 }
 

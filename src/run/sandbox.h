@@ -4,6 +4,7 @@
 #define CLT_SANDBOX_H
 #include "run/phase.h"
 #include <stddef.h>
+#include <sys/types.h>
 
 /* The child's file descriptors: its request (read), its results (blob
  * records) and its progress lines (sandbox_phase, sandbox_progress); 0 is
@@ -64,6 +65,32 @@ typedef int (*sandbox_fn)(void *arg, int result_fd, int progress_fd);
  * running). Returns 0, or -1 when no child could be started. */
 int sandbox_run(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
                 run_progress_cb cb, void *user, volatile int *cancel, sandbox_result *out);
+/* In the child: CPU time, data and file size limits, and never a core file
+ * (sandbox_run sets them before the program starts). */
+void sandbox_set_limits(const sandbox_limits *lim);
+
+/* A child started ahead of its work (sandbox_spawn): it may prepare, then
+ * waits for one byte on SANDBOX_FD_CONTROL (sandbox_go) before it reads its
+ * request. Its time limits count from sandbox_finish. */
+typedef struct {
+    pid_t pid;                   /* 0: none */
+    int result_fd, output_fd;    /* the files of its results and its output */
+    int progress_fd, control_fd; /* the reading end of its progress pipe, the writing end of its control pipe */
+} sandbox_child;
+
+/* Starts exe as sandbox_run does, but returns at once; -1 when it could not start. */
+int sandbox_spawn(const char *exe, char *const argv[], char *const envp[], int request_fd, const sandbox_limits *lim,
+                  sandbox_child *out);
+/* Whether the child has not ended. */
+int sandbox_alive(const sandbox_child *c);
+/* Lets the child through its first wait; -1 when it is gone. */
+int sandbox_go(const sandbox_child *c);
+/* Watches the child to its end under lim, as sandbox_run does, and collects it. */
+void sandbox_finish(sandbox_child *c, const sandbox_limits *lim, run_progress_cb cb, void *user, volatile int *cancel,
+                    sandbox_result *out);
+/* Kills a child that will not be used, and closes its descriptors. */
+void sandbox_discard(sandbox_child *c);
+
 /* Runs fn(arg) in a forked child, with the same limits and results. */
 int sandbox_run_fn(sandbox_fn fn, void *arg, const sandbox_limits *lim, run_progress_cb cb, void *user,
                    volatile int *cancel, sandbox_result *out);

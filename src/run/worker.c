@@ -4,6 +4,7 @@
 #include "run/worker.h"
 #include "run/worker_build.h"
 #include "run/worker_cache.h"
+#include "run/worker_warm.h"
 #include "base/exitcode.h"
 #include "run/confine.h"
 #include "run/sandbox.h"
@@ -407,18 +408,28 @@ static engine_status run_once(const engine_request *rq, const problem_ops *ops, 
     return ENG_PASS;
 }
 
-static int run_kernel(const wproto_request *wr, int fd, int pfd) {
+/* Runs the request's kernel; warm: a worker started ahead (confined, its
+ * device perhaps open already), else NULL. */
+static int run_kernel(const wproto_request *wr, int fd, int pfd, worker_warm *warm) {
     const engine_request *rq = &wr->rq;
     const lesson *l = rq->lesson;
     const problem_ops *ops = problem_find(l->problem);
     char err[1024] = "";
     if (!ops) return finish(fd, ENG_USAGE, _("unknown problem"));
     confine_state cs;
-    if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
+    if (warm) cs = warm->cs;
+    else if (confine_start(wr, &cs, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err);
 
     sandbox_phase(pfd, PHASE_DEVICE, SETUP_LIMIT_S);
     clh_ctx ctx;
-    int rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
+    int rc;
+    if (warm && warm->device_open && !strcmp(warm->spec, rq->device_spec ? rq->device_spec : "")) {
+        ctx = warm->ctx;
+        rc = CLH_OK;
+    } else {
+        if (warm && warm->device_open) clh_close(&warm->ctx);
+        rc = clh_open(&ctx, rq->device_spec, err, sizeof err);
+    }
     if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
     put_device(fd, &ctx.dev);
@@ -679,8 +690,30 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     return finish(fd, ENG_PASS, NULL);
 }
 
-int worker_main(void) {
+/* A worker started ahead (WPROTO_WARM): warms up, waits for its go, then
+ * serves one request as a worker started for it would. */
+static int warm_main(const char *scratch, const char *spec) {
     int fd = SANDBOX_FD_RESULT, pfd = SANDBOX_FD_PROGRESS;
+    worker_warm w;
+    char err[1024] = "";
+    int ready = worker_warm_up(&w, scratch, spec, err, sizeof err) == 0;
+    if (worker_warm_wait() != 0) return 0; /* let go unused */
+    if (!ready) return finish(fd, ENG_RUNTIME, err);
+    wproto_request wr;
+    if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
+    close(SANDBOX_FD_REQUEST);
+    worker_warm_limits(&wr);
+    int rc = worker_warm_check(&w, scratch, &wr, err, sizeof err) == 0 ? run_kernel(&wr, fd, pfd, &w)
+                                                                        : finish(fd, ENG_RUNTIME, err);
+    wproto_request_free(&wr);
+    fflush(stdout);
+    fflush(stderr);
+    return rc;
+}
+
+int worker_main(int argc, char **argv) {
+    int fd = SANDBOX_FD_RESULT, pfd = SANDBOX_FD_PROGRESS;
+    if (argc == 5 && !strcmp(argv[2], WPROTO_WARM)) return warm_main(argv[3], argv[4]);
     wproto_request wr;
     char err[1024] = "";
     if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) {
@@ -689,7 +722,7 @@ int worker_main(void) {
         return EXIT_USAGE;
     }
     close(SANDBOX_FD_REQUEST);
-    int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd)
+    int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd, NULL)
            : wr.kind == WK_DEVICES ? list_devices(fd, pfd)
            : wr.kind == WK_BUILD ? worker_build(&wr, fd, pfd)
            : selftest(&wr, fd, pfd);

@@ -57,6 +57,6 @@ typedef struct {
 /* The worker process's main (`cltutor __worker`): reads its request on
  * SANDBOX_FD_REQUEST and writes records to SANDBOX_FD_RESULT; returns the
  * exit status (64 without a request). */
-int worker_main(void);
+int worker_main(int argc, char **argv);
 
 #endif

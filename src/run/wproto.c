@@ -3,6 +3,7 @@
  * a run needs, and checks what it hands back beyond the first output. */
 #define _GNU_SOURCE
 #include "run/wproto.h"
+#include "run/wproto_warm.h"
 #include "run/confine.h"
 #include "base/util.h"
 #include "run/worker.h"
@@ -97,6 +98,9 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     out->rq.compute_units = (int)h->compute_units;
     out->rq.timing = h->timing == ENGINE_TIMING_SERIES ? ENGINE_TIMING_SERIES : ENGINE_TIMING_FRESH;
     out->rq.worker_env = (const char *const *)out->env;
+    out->rq.cpu_limit_s = (long)h->cpu_limit_s;
+    out->rq.memory_limit_mb = (long)h->memory_limit_mb;
+    out->result_max = (size_t)h->result_max;
     while (out->n_items < WPROTO_MAX_ITEMS && blob_get(blob, got, WR_ITEM, out->n_items, NULL)) out->n_items++;
     out->items = out->n_items ? calloc((size_t)out->n_items, sizeof *out->items) : NULL;
     for (int i = 0; i < out->n_items; i++) {
@@ -161,29 +165,40 @@ void wproto_request_free(wproto_request *r) {
 
 static int put_opt_str(int fd, uint32_t tag, const char *s) { return s ? blob_put_str(fd, tag, s) : 0; }
 
-/* Opens the request file in the scratch folder (unlinked at once: the worker
- * reads it through the descriptor) and fills the header's common fields. */
-static int open_request(const char *scratch, wproto_kind kind, wproto_header *h) {
+int wproto_open_request(const char *scratch) {
     char path[PATH_MAX];
     if (util_pathf(path, sizeof path, "%s/request", scratch) != 0) return -1;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return -1;
-    unlink(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+/* The header's common fields. */
+static void request_header(wproto_kind kind, wproto_header *h) {
     memset(h, 0, sizeof *h);
     h->version = WPROTO_VERSION;
     h->kind = (uint32_t)kind;
     h->lesson_size = sizeof(lesson);
     h->device_size = sizeof(engine_device);
     h->kinfo_size = sizeof(engine_kernel_info);
-    return fd;
 }
 
-/* Writes the request into a file of the scratch folder, open for the worker to read; returns its fd or -1. */
-static int write_request(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
-                         const char *source, const char *scratch, const char *cache, const char *probe_dir) {
-    wproto_header h;
-    int fd = open_request(scratch, kind, &h);
-    if (fd < 0) return -1;
+/* Opens the request file and fills the header's common fields. */
+static int open_request(const char *scratch, wproto_kind kind, wproto_header *h) {
+    request_header(kind, h);
+    return wproto_open_request(scratch);
+}
+
+/* Writes the request into fd (a file open_request made), and rewinds it
+ * for the worker; returns 0, or -1 (fd closed). */
+static int fill_request(int fd, wproto_header h, const engine_request *rq, const wproto_item *items, int n_items,
+                        const char *source, const char *scratch, const char *cache, const char *probe_dir,
+                        const sandbox_limits *lim) {
+    if (lim) {
+        h.cpu_limit_s = lim->cpu_s;
+        h.memory_limit_mb = lim->memory_mb;
+        h.result_max = lim->result_max_bytes;
+    }
     if (rq) {
         h.seed = rq->seed;
         h.timeout_s = rq->timeout_s;
@@ -215,7 +230,17 @@ static int write_request(wproto_kind kind, const engine_request *rq, const wprot
         close(fd);
         return -1;
     }
-    return fd;
+    return 0;
+}
+
+/* Writes the request into a file of the scratch folder, open for the worker to read; returns its fd or -1. */
+static int write_request(wproto_kind kind, const engine_request *rq, const wproto_item *items, int n_items,
+                         const char *source, const char *scratch, const char *cache, const char *probe_dir,
+                         const sandbox_limits *lim) {
+    wproto_header h;
+    int fd = open_request(scratch, kind, &h);
+    if (fd < 0) return -1;
+    return fill_request(fd, h, rq, items, n_items, source, scratch, cache, probe_dir, lim) == 0 ? fd : -1;
 }
 
 /* ---- starting a worker */
@@ -332,8 +357,7 @@ static void keep_cache(const sandbox_result *sr, const char *cache, const char *
     }
 }
 
-/* A scratch folder for one worker, by its real path; -1 with err. */
-static int make_scratch(char *scratch, size_t len, char *err, size_t errlen) {
+int wproto_make_scratch(char *scratch, size_t len, char *err, size_t errlen) {
     const char *tmp = getenv("TMPDIR");
     snprintf(scratch, len, "%s/cltutor-worker-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(scratch)) {
@@ -349,9 +373,7 @@ static int make_scratch(char *scratch, size_t len, char *err, size_t errlen) {
     return 0;
 }
 
-/* The variables a worker is given (passed_on), copied under the lock: the
- * language switch may move environ meanwhile. NULL-terminated, or NULL. */
-static char **worker_environment(void) {
+char **wproto_environment(void) {
     util_env_lock();
     size_t n = 0;
     while (environ[n]) n++;
@@ -363,7 +385,7 @@ static char **worker_environment(void) {
     return envp;
 }
 
-static void free_environment(char **envp) {
+void wproto_environment_free(char **envp) {
     for (size_t i = 0; envp && envp[i]; i++) free(envp[i]);
     free(envp);
 }
@@ -382,21 +404,38 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
     /* Without Landlock only this keeps a worker of the same user from
      * opening this process's memory (/proc/PID/mem): it stays so. */
     if (kind != WK_DEVICES && confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0);
-    char scratch[PATH_MAX];
-    if (make_scratch(scratch, sizeof scratch, err, errlen) != 0) return -1;
     char *source = kind == WK_RUN && rq && rq->kernel_path ? util_read_file(rq->kernel_path, NULL) : NULL;
-    char cache[PATH_MAX + 64];
-    if (!source || cache_dir(rq ? rq->cache_root : NULL, source, cache, sizeof cache) != 0) {
+    char cache[PATH_MAX + 64] = "", scratch[PATH_MAX];
+    int cached = source && cache_dir(rq ? rq->cache_root : NULL, source, cache, sizeof cache) == 0;
+    /* a worker started ahead serves a text its runtime has not compiled yet */
+    sandbox_child ahead_child;
+    int ahead_req = -1;
+    int ahead = kind == WK_RUN && rq && rq->warm && (!cached || !cache_filled(cache)) &&
+                wproto_warm_take(rq->warm, rq, &ahead_child, &ahead_req, scratch, sizeof scratch);
+    if (!ahead && wproto_make_scratch(scratch, sizeof scratch, err, errlen) != 0) {
+        free(source);
+        return -1;
+    }
+    if (!cached) {
         snprintf(cache, sizeof cache, "%s/cache", scratch); /* compiled kernels last this run only */
         if (mkdir(cache, 0700) != 0) cache[0] = '\0';
     }
-    int req = write_request(kind, rq, items, n_items, source, scratch, cache[0] ? cache : NULL, probe_dir);
+    int req;
+    if (ahead) {
+        wproto_header h;
+        request_header(kind, &h);
+        req = fill_request(ahead_req, h, rq, items, n_items, source, scratch, cache[0] ? cache : NULL, probe_dir, lim)
+                  == 0 ? ahead_req : -1;
+    } else {
+        req = write_request(kind, rq, items, n_items, source, scratch, cache[0] ? cache : NULL, probe_dir, lim);
+    }
     free(source);
     int rc = -1;
     if (req < 0) {
+        if (ahead) sandbox_discard(&ahead_child);
         util_errf(err, errlen, _("cannot write the worker's request in %s"), scratch);
     } else {
-        char **envp = worker_environment();
+        char **envp = wproto_environment();
         char *const argv[] = {exe, WPROTO_MODE, NULL};
         /* one runtime at a time fills a cache folder: other processes running
          * the same text (a class graded side by side, the course beside a
@@ -410,11 +449,20 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
             if (lock >= 0)
                 while (flock(lock, cache_filled(cache) ? LOCK_SH : LOCK_EX) != 0 && errno == EINTR) {}
         }
-        rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
+        if (ahead && sandbox_go(&ahead_child) != 0) { /* it ended while it waited: start one now */
+            sandbox_discard(&ahead_child);
+            ahead = 0;
+        }
+        if (ahead) {
+            sandbox_finish(&ahead_child, lim, cb, user, cancel, out);
+            rc = 0;
+        } else {
+            rc = envp ? sandbox_run(exe, argv, envp, req, lim, cb, user, cancel, out) : -1;
+        }
         if (rc == 0 && cache[0] && strncmp(cache, scratch, strlen(scratch)) != 0) keep_cache(out, cache, NULL);
         if (lock >= 0) close(lock);
         if (rc != 0) util_errf(err, errlen, "%s", envp ? _("fork failed") : _("out of memory"));
-        free_environment(envp);
+        wproto_environment_free(envp);
         close(req);
     }
     util_remove_tree(scratch);
@@ -479,12 +527,12 @@ int wproto_build(const wproto_build_item *items, int n, const char *device_spec,
     for (int i = 0; i < n; i++) m += take_build_file(&items[i], cache_root, &files[m]);
     int built = 0;
     if (m > 0 && (wproto_find_worker(exe, sizeof exe, err, errlen) != 0 ||
-                  make_scratch(scratch, sizeof scratch, err, errlen) != 0))
+                  wproto_make_scratch(scratch, sizeof scratch, err, errlen) != 0))
         built = -1;
     else if (m > 0) {
         if (confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0); /* as for a run (wproto_run_items) */
         int req = write_build_request(files, m, device_spec, scratch);
-        char **envp = req >= 0 ? worker_environment() : NULL;
+        char **envp = req >= 0 ? wproto_environment() : NULL;
         char *const argv[] = {exe, WPROTO_MODE, NULL};
         sandbox_limits lim = {.total_s = 60 + 130.0 * m, .grace_s = 1.0, .cpu_s = cpu_limit_s,
                               .memory_mb = memory_limit_mb,
@@ -505,7 +553,7 @@ int wproto_build(const wproto_build_item *items, int n, const char *device_spec,
             built++;
         }
         sandbox_result_free(&out);
-        free_environment(envp);
+        wproto_environment_free(envp);
         if (req >= 0) close(req);
         util_remove_tree(scratch);
     }

@@ -10,8 +10,9 @@
 #include "run/engine.h"
 #include "run/sandbox.h"
 
-#define WPROTO_VERSION 2
+#define WPROTO_VERSION 3
 #define WPROTO_MODE "__worker"          /* argv[1] of a worker: `cltutor __worker` */
+#define WPROTO_WARM "--ahead"           /* `cltutor __worker --ahead SCRATCH DEVICE`: started before its request */
 /* In the self-test's probe folder: a file the worker must not read (as a classmate's submission in a batch). */
 #define WPROTO_SELFTEST_SIBLING "another-submission.cl"
 #define WPROTO_SELFTEST_RESULT_MAX (4u << 20) /* the self-test worker's result cap, as a run's */
@@ -47,6 +48,8 @@ typedef struct {
     uint64_t seed;
     double timeout_s, budget_s;
     int32_t min_runs, max_runs;
+    int64_t cpu_limit_s, memory_limit_mb; /* the sandbox's limits, which a worker started ahead sets itself */
+    uint64_t result_max;
 } wproto_header;
 
 /* One run of a set: its size and seed (the rest is the request's). */
@@ -68,6 +71,7 @@ typedef struct {
     int n_items;
     char **sources, **options;   /* WK_BUILD: each file's text and build options */
     int n_sources;
+    size_t result_max;           /* the most the worker may hand back, 0 none (sandbox_limits) */
 } wproto_request;
 
 /* In the worker: reads and checks the request. Returns 0, or -1 with err. */
@@ -131,6 +135,16 @@ engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, const e
  * a write into its scratch folder, the kernel again). Writes one line per
  * probe into *text (malloc'd); returns 0 when everything was as it must be. */
 int wproto_selftest(const char *probe_dir, const char *device_spec, char **text, char *err, size_t errlen);
+
+/* A scratch folder for one worker (in $TMPDIR), by its real path; -1 with err. */
+int wproto_make_scratch(char *scratch, size_t len, char *err, size_t errlen);
+/* The request file of a worker in its scratch folder, unlinked at once (the
+ * worker reads it through the descriptor); -1 when it cannot be made. */
+int wproto_open_request(const char *scratch);
+/* The variables a worker is given (what runtimes, their compilers and the C
+ * library read), copied under util_env_lock: NULL-terminated, or NULL. */
+char **wproto_environment(void);
+void wproto_environment_free(char **envp);
 
 /* The user's cache of compiled kernels (one folder per kernel text below
  * it): $XDG_CACHE_HOME/cltutor/kernels or ~/.cache/cltutor/kernels. Two

@@ -244,9 +244,10 @@ static int handle_signals(ui_app *a) {
 }
 
 /* $CLTUTOR_UI_TRACE names a file that gets a line, "keys N", each time the
- * screen has been drawn after keys were read, and "busy" or "idle" when a
- * drawn screen is the first with work running or with none: the screen
- * tests wait for these instead of sleeping. NULL when unset or not writable. */
+ * screen has been drawn after keys were read, "busy" or "idle" when a drawn
+ * screen is the first with work running or with none, and "ahead N" when
+ * the Nth run took a worker started ahead: the screen tests wait for these
+ * instead of sleeping. NULL when unset or not writable. */
 static FILE *open_trace(void) {
     const char *path = getenv("CLTUTOR_UI_TRACE");
     FILE *f = path && *path ? fopen(path, "ae") : NULL;
@@ -257,7 +258,7 @@ static FILE *open_trace(void) {
 /* Draws when needed, sleeps until a key, a job, a signal, a save or a
  * timer, and hands each to the controller. */
 static void event_loop(ui_app *a, FILE *trace) {
-    int dirty = 1, keyed = 0, was_busy = -1;
+    int dirty = 1, keyed = 0, was_busy = -1, taken = 0;
     long key_draws = 0;
     double last_draw = 0;
     while (!a->quit && !sig_quit) {
@@ -271,6 +272,7 @@ static void event_loop(ui_app *a, FILE *trace) {
             last_draw = util_now();
             dirty = 0;
             if (trace && keyed && !a->editing) fprintf(trace, "keys %ld\n", ++key_draws);
+            if (trace && wproto_warm_taken(&a->warm) != taken) fprintf(trace, "ahead %d\n", taken = wproto_warm_taken(&a->warm));
             if (trace && ui_app_busy(a) != was_busy) fprintf(trace, "%s\n", (was_busy = ui_app_busy(a)) ? "busy" : "idle");
             keyed = 0;
         }

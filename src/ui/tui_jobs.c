@@ -49,7 +49,8 @@ static void run_verdict(tui_jobs *j, tui_job *job) {
     pthread_mutex_unlock(&j->mu);
     verdict_request vq = {.lesson = job->rq.lesson, .kernel_path = job->kernel_path, .display_path = job->display_path,
                           .device_spec = job->device_spec[0] ? job->device_spec : NULL, .timeout_s = job->rq.timeout_s,
-                          .previous = job->prev, .previous_reference = job->prev_ref[0] ? job->prev_ref : NULL};
+                          .previous = job->prev, .previous_reference = job->prev_ref[0] ? job->prev_ref : NULL,
+                          .warm = job->rq.warm};
     verdict_run(&vq, job->vd, on_progress, j, on_verdict_item, j, &job->cancel);
     pthread_mutex_lock(&j->mu);
     j->live_id = 0;

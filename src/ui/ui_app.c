@@ -526,6 +526,7 @@ static void load_course(ui_app *a, const char *workspace, char *fatal, size_t fl
 
 int ui_app_open(ui_app *a, const char *workspace, char *fatal, size_t flen) {
     memset(a, 0, sizeof *a);
+    wproto_warm_init(&a->warm);
     a->dev_sel = -1;
     a->want_dev_index = -1;
     const char *to = getenv("CLTUTOR_UI_TIMEOUT");
@@ -565,6 +566,7 @@ int ui_app_close(ui_app *a) {
     ui_app_save_progress(a);
     int stuck = tui_jobs_stop(&a->jobs, 1.0) != 0;
     engine_cache_free(&a->run_cache);
+    wproto_warm_free(&a->warm);
     gpumodel_cache_free(&a->gm_cache);
     free(a->devs);
     a->devs = NULL;
@@ -616,6 +618,10 @@ int ui_app_tick(ui_app *a, double now) {
     if (a->in_chapter && a->ch.run_due > 0 && now >= a->ch.run_due) {
         ui_chapter_start_run(a);
         changed = 1;
+    }
+    if (a->in_chapter && !ui_app_busy(a)) { /* idle: a worker ready for the next save */
+        char dev[sizeof a->cfg.device], err[512];
+        if (wproto_warm_start(&a->warm, ui_device_spec(a, dev, sizeof dev), err, sizeof err) != 0) { /* runs start their own */ }
     }
     if (a->in_chapter && a->ch.refs_due > 0 && now >= a->ch.refs_due && !a->ch.run_id && !a->ch.run_due) {
         const lesson *prev = ui_previous_lesson(a, a->ch.l);

@@ -10,6 +10,7 @@
 #include "course/config.h"
 #include "course/progress.h"
 #include "text/stext.h"
+#include "run/wproto_warm.h"
 #include "ui/tui_jobs.h"
 #include "ui/tui_results.h"
 #include "ui/tui_state.h"
@@ -111,6 +112,7 @@ typedef struct {
     int have_progress;
     double progress_seen;     /* when the progress file was last looked at for other writers */
     engine_cache run_cache;   /* the golden reference of the last run, kept for reruns (the job thread's) */
+    wproto_warm warm;         /* a worker started while the learner edits, for the next new text's first run */
     gpumodel_cache gm_cache;  /* the GPU model's last analysis of the file compared with (the job thread's) */
     char warn[3200];          /* shown on the home screen: what did not load */
     config cfg;               /* /etc/cltutor.conf and the user's settings */

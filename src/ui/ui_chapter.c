@@ -226,6 +226,7 @@ void ui_chapter_start_run(ui_app *a) {
     job->rq.min_runs = 2;
     job->rq.max_runs = 30;
     job->rq.cache = &a->run_cache;
+    job->rq.warm = &a->warm;
     c->run_hash = c->kernel_hash;
     c->run_due = 0;
     if (c->refs_due > 0) c->refs_due = 0; /* set again when this run passes */
@@ -263,6 +264,7 @@ void ui_chapter_start_verdict(ui_app *a) {
                                        prev_ref);
     if (!job) return;
     job->rq.timeout_s = a->timeout_s;
+    job->rq.warm = &a->warm;
     if (!c->vd) c->vd = calloc(1, sizeof *c->vd);
     char err[512];
     if (!c->vd || verdict_plan(c->l, c->vd, err, sizeof err) != 0) {
