@@ -56,13 +56,14 @@ test-deps:
 	@sh scripts/deps.sh test
 
 # Each object depends on the headers it includes (-MMD -MP: listed by the
-# compiler in a .d file beside it, under the object's relative and absolute
-# names, so that a build folder named either way sees them); the stamp
-# rebuilds once the objects of a build folder made before there were such lists.
-$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/.dep-lists-2
+# compiler in a .d file beside it, under the object's names relative to the
+# checkout and absolute, whichever way BUILD was spelled when it was made, so
+# that a later make naming the folder the other way still sees them); the
+# stamp rebuilds once the objects of a build folder made with other lists.
+$(BUILD)/obj/%.o: src/%.c $(BUILD)/obj/.dep-lists-3
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -MT $@ -MT $(abspath $@) -c $< -o $@
-$(BUILD)/obj/.dep-lists-2:
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -MT $(patsubst $(CURDIR)/%,%,$(abspath $@)) -MT $(abspath $@) -c $< -o $@
+$(BUILD)/obj/.dep-lists-3:
 	@mkdir -p $(@D) && touch $@
 -include $(MODEL_OBJ:.o=.d) $(APP_OBJ:.o=.d)
 
