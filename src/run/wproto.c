@@ -30,6 +30,27 @@
 
 static char *dup_record(const char *blob, size_t len, uint32_t tag) { return blob_get_str(blob, len, tag); }
 
+/* The run the header and the request's strings describe, into out->rq. */
+static void take_header(wproto_request *out, const wproto_header *h) {
+    engine_request_defaults(&out->rq);
+    out->rq.lesson = &out->lesson;
+    out->rq.kernel_path = out->display;
+    out->rq.display_path = out->display ? out->display : "kernel";
+    out->rq.device_spec = out->device;
+    out->rq.size_spec = out->size;
+    out->rq.seed = h->seed;
+    out->rq.timeout_s = h->timeout_s;
+    out->rq.budget_s = h->budget_s;
+    out->rq.min_runs = h->min_runs;
+    out->rq.max_runs = h->max_runs;
+    out->rq.compute_units = (int)h->compute_units;
+    out->rq.timing = h->timing == ENGINE_TIMING_SERIES ? ENGINE_TIMING_SERIES : ENGINE_TIMING_FRESH;
+    out->rq.worker_env = (const char *const *)out->env;
+    out->rq.cpu_limit_s = (long)h->cpu_limit_s;
+    out->rq.memory_limit_mb = (long)h->memory_limit_mb;
+    out->result_max = (size_t)h->result_max;
+}
+
 int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     struct stat st;
@@ -84,23 +105,7 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
             out->env[i][elen] = '\0';
         }
     }
-    engine_request_defaults(&out->rq);
-    out->rq.lesson = &out->lesson;
-    out->rq.kernel_path = out->display;
-    out->rq.display_path = out->display ? out->display : "kernel";
-    out->rq.device_spec = out->device;
-    out->rq.size_spec = out->size;
-    out->rq.seed = h->seed;
-    out->rq.timeout_s = h->timeout_s;
-    out->rq.budget_s = h->budget_s;
-    out->rq.min_runs = h->min_runs;
-    out->rq.max_runs = h->max_runs;
-    out->rq.compute_units = (int)h->compute_units;
-    out->rq.timing = h->timing == ENGINE_TIMING_SERIES ? ENGINE_TIMING_SERIES : ENGINE_TIMING_FRESH;
-    out->rq.worker_env = (const char *const *)out->env;
-    out->rq.cpu_limit_s = (long)h->cpu_limit_s;
-    out->rq.memory_limit_mb = (long)h->memory_limit_mb;
-    out->result_max = (size_t)h->result_max;
+    take_header(out, h);
     while (out->n_items < WPROTO_MAX_ITEMS && blob_get(blob, got, WR_ITEM, out->n_items, NULL)) out->n_items++;
     out->items = out->n_items ? calloc((size_t)out->n_items, sizeof *out->items) : NULL;
     for (int i = 0; i < out->n_items; i++) {
