@@ -6,7 +6,7 @@
 #   scripts/deps.sh check   only says what is missing (for a plain `make`)
 set -e
 need_build="make gcc pkg-config ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd libncurses-dev libcjson-dev libinih-dev libmd4c-dev libmd4c-html0-dev libseccomp-dev libarchive-dev nettle-dev g++ oclgrind liboclgrind-dev llvm-14-dev gettext"
-need_test="check tmux python3 universal-ctags libxml2-utils perl time procps git groff-base mandoc dpkg-dev debhelper lintian fakeroot slurmctld slurmd slurm-client munge"
+need_test="check tmux python3 clang-15 libclc-15 universal-ctags libxml2-utils perl time procps git groff-base mandoc dpkg-dev debhelper lintian fakeroot slurmctld slurmd slurm-client munge"
 case "${1:-build}" in
   build) want="$need_build" ;;
   test) want="$need_build $need_test" ;;

@@ -31,6 +31,7 @@ static const char *const main_usage = N_(
     "  devices               every OpenCL platform and device, with its index\n"
     "  run LESSON            build, run, check and time a chapter's kernel\n"
     "  analyze LESSON        what a GPU would see of its memory accesses (simulated)\n"
+    "  asm LESSON            its memory instructions as NVIDIA's PTX has them (no GPU needed)\n"
     "  check [LESSON...]     run your exercises against the visible tests\n"
     "  reset LESSON          put a chapter's starting file back (yours is kept as .bak)\n"
     "  grade [LESSON...]     grade exercises with hidden tests (instructors; --batch for a class)\n"
@@ -279,6 +280,7 @@ static const cli_command commands[] = {
     {"devices", cmd_devices},
     {"run", cmd_run},
     {"analyze", cmd_analyze},
+    {"asm", cmd_asm},
     {"check", cmd_check},
     {"reset", cmd_reset},
     {"grade", cmd_grade},

@@ -74,6 +74,7 @@ int cmd_list(cli_ctx *cx, int argc, char **argv);
 int cmd_devices(cli_ctx *cx, int argc, char **argv);
 int cmd_run(cli_ctx *cx, int argc, char **argv);
 int cmd_analyze(cli_ctx *cx, int argc, char **argv);
+int cmd_asm(cli_ctx *cx, int argc, char **argv);
 int cmd_check(cli_ctx *cx, int argc, char **argv);
 int cmd_reset(cli_ctx *cx, int argc, char **argv);
 int cmd_grade(cli_ctx *cx, int argc, char **argv);

@@ -1,0 +1,241 @@
+/* ptx — a kernel compiled for NVIDIA PTX by clang and libclc, and its
+ * memory instructions read back with their widths and source lines. */
+#define _GNU_SOURCE
+#include "gpumodel/ptx.h"
+#include "run/sandbox.h"
+#include "run/worker_build.h"
+#include "run/wproto.h"
+#include "base/util.h"
+#include "text/i18n.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PTX_LIBCLC_DEFAULT "/usr/lib/clc/nvptx64--nvidiacl.bc"
+
+const char *ptx_space_name(ptx_space s) {
+    static const char *const names[] = {N_("global"), N_("local"), N_("constant"), N_("private"), N_("generic")};
+    return names[s];
+}
+
+/* The bytes of one element of a PTX type suffix (f32, u8, b64...), 0 if it is none. */
+static int type_bytes(const char *t) {
+    if (strlen(t) < 2 || !strchr("fusb", t[0])) return 0;
+    int bits = atoi(t + 1);
+    return bits == 8 || bits == 16 || bits == 32 || bits == 64 ? bits / 8 : 0;
+}
+
+static ptx_kernel *add_kernel(ptx_report *r, const char *name) {
+    ptx_kernel *k = realloc(r->kernels, (size_t)(r->n + 1) * sizeof *k);
+    if (!k) return NULL;
+    r->kernels = k;
+    k = &r->kernels[r->n++];
+    memset(k, 0, sizeof *k);
+    util_copy_text(k->name, sizeof k->name, name);
+    return k;
+}
+
+static int add_access(ptx_kernel *k, const ptx_access *a) {
+    for (int i = 0; i < k->n; i++)
+        if (k->acc[i].line == a->line && !strcmp(k->acc[i].opcode, a->opcode)) {
+            k->acc[i].count++;
+            return 0;
+        }
+    if (k->n == k->cap) {
+        int cap = k->cap ? 2 * k->cap : 16;
+        ptx_access *na = realloc(k->acc, (size_t)cap * sizeof *na);
+        if (!na) return -1;
+        k->acc = na;
+        k->cap = cap;
+    }
+    k->acc[k->n] = *a;
+    k->acc[k->n++].count = 1;
+    return 0;
+}
+
+/* Reads one instruction's opcode (ld.global.v4.f32) into a; 1 when it moves memory. */
+static int read_opcode(const char *word, ptx_access *a) {
+    char op[40];
+    util_copy_text(op, sizeof op, word);
+    memset(a, 0, sizeof *a);
+    util_copy_text(a->opcode, sizeof a->opcode, op);
+    char *save = NULL, *part = strtok_r(op, ".", &save);
+    if (!part) return 0;
+    if (!strcmp(part, "ld")) a->op = PTX_LOAD;
+    else if (!strcmp(part, "st")) a->op = PTX_STORE;
+    else if (!strcmp(part, "atom") || !strcmp(part, "red")) a->op = PTX_ATOMIC;
+    else return 0;
+    a->space = PTX_GENERIC;
+    a->vector = 1;
+    int elem = 0;
+    while ((part = strtok_r(NULL, ".", &save))) {
+        if (!strcmp(part, "param")) return 0; /* the kernel's arguments */
+        if (!strcmp(part, "global")) a->space = PTX_GLOBAL;
+        else if (!strcmp(part, "shared")) a->space = PTX_SHARED;
+        else if (!strcmp(part, "const")) a->space = PTX_CONST;
+        else if (!strcmp(part, "local")) a->space = PTX_LOCAL;
+        else if (!strcmp(part, "v2") || !strcmp(part, "v4")) a->vector = part[1] - '0';
+        else if (type_bytes(part)) elem = type_bytes(part);
+    }
+    a->bytes = elem * a->vector;
+    return 1;
+}
+
+int ptx_parse(const char *ptx, ptx_report *out) {
+    ptx_kernel *k = NULL;
+    int line = 0;
+    for (const char *p = ptx; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), p);
+        p = end ? end + 1 : p + len;
+        char *s = buf;
+        while (isspace((unsigned char)*s)) s++;
+        char name[128];
+        int file, l, col;
+        if (sscanf(s, ".visible .entry %127[A-Za-z0-9_](", name) == 1 || sscanf(s, ".entry %127[A-Za-z0-9_](", name) == 1) {
+            if (!(k = add_kernel(out, name))) return -1;
+            line = 0;
+        } else if (sscanf(s, ".loc %d %d %d", &file, &l, &col) == 3) {
+            line = l;
+        } else if (k && *s && *s != '.' && *s != '/' && *s != '{' && *s != '}' && *s != '$') {
+            if (*s == '@') s = strpbrk(s, " \t") ? strpbrk(s, " \t") + strspn(strpbrk(s, " \t"), " \t") : s; /* a guard */
+            char word[48];
+            if (sscanf(s, "%47s", word) != 1) continue;
+            if (!strncmp(word, "bar.sync", 8) || !strncmp(word, "barrier.sync", 12)) {
+                k->barriers++;
+                continue;
+            }
+            ptx_access a;
+            if (read_opcode(word, &a)) {
+                a.line = line;
+                if (add_access(k, &a) != 0) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+void ptx_report_free(ptx_report *r) {
+    for (int i = 0; i < r->n; i++) free(r->kernels[i].acc);
+    free(r->kernels);
+    free(r->ptx);
+    memset(r, 0, sizeof *r);
+}
+
+/* The clang to run: $CLTUTOR_CLANG, else clang-15 or clang on the PATH; -1 with err. */
+static int find_clang(char *buf, size_t len, char *err, size_t errlen) {
+    const char *env = getenv(PTX_CLANG_ENV);
+    if (env && *env) {
+        snprintf(buf, len, "%s", env);
+        if (access(buf, X_OK) == 0) return 0;
+        util_errf(err, errlen, _("%s=%s is not a program that can be run"), PTX_CLANG_ENV, env);
+        return -1;
+    }
+    static const char *const names[] = {"clang-15", "clang"};
+    const char *path = getenv("PATH");
+    for (size_t n = 0; n < CLT_ARRAY_LEN(names); n++) {
+        char dirs[4096];
+        snprintf(dirs, sizeof dirs, "%s", path && *path ? path : "/usr/bin:/bin");
+        char *save = NULL;
+        for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+            if (util_pathf(buf, len, "%s/%s", d, names[n]) == 0 && access(buf, X_OK) == 0) return 0;
+    }
+    util_errf(err, errlen, "%s", _("no clang to compile for NVIDIA PTX: install it (sudo apt-get install clang-15 "
+                                   "libclc-15), or name one with CLTUTOR_CLANG"));
+    return -1;
+}
+
+/* argv for clang: the target, libclc, the chapter's options (split at spaces), the file. */
+static int clang_argv(char **argv, int max, const char *clang, const char *libclc, char *options, const char *in,
+                      const char *out) {
+    static const char *const fixed[] = {"-target", "nvptx64-nvidia-nvcl", "-x", "cl", "-cl-std=CL1.2", "-Xclang",
+                                        "-finclude-default-header", "-Xclang", "-mlink-bitcode-file", NULL};
+    int n = 0;
+    argv[n++] = (char *)clang;
+    for (int i = 0; fixed[i]; i++) argv[n++] = (char *)fixed[i];
+    argv[n++] = "-Xclang";
+    argv[n++] = (char *)libclc;
+    argv[n++] = "-Wno-linker-warnings";
+    argv[n++] = "-O3";
+    argv[n++] = "-gline-tables-only";
+    argv[n++] = "-S";
+    char *save = NULL;
+    for (char *o = strtok_r(options, " ", &save); o && n < max - 5; o = strtok_r(NULL, " ", &save)) argv[n++] = o;
+    argv[n++] = (char *)in;
+    argv[n++] = "-o";
+    argv[n++] = (char *)out;
+    argv[n] = NULL;
+    return n;
+}
+
+/* The compiler's message with the scratch copy's path replaced by display. */
+static void compiler_message(const char *output, const char *copy, const char *display, char *err, size_t errlen) {
+    size_t used = 0, clen = strlen(copy);
+    err[0] = '\0';
+    for (const char *p = output ? output : ""; *p && used + 1 < errlen;) {
+        if (!strncmp(p, copy, clen)) {
+            used += (size_t)snprintf(err + used, errlen - used, "%s", display);
+            p += clen;
+        } else {
+            err[used++] = *p++;
+            err[used] = '\0';
+        }
+    }
+    if (used >= errlen) err[errlen - 1] = '\0';
+}
+
+int ptx_compile(const lesson *l, const char *kernel_path, const char *display, ptx_report *out, char *err,
+                size_t errlen) {
+    memset(out, 0, sizeof *out);
+    char clang[PATH_MAX];
+    if (find_clang(clang, sizeof clang, err, errlen) != 0) return -1;
+    const char *libclc = getenv(PTX_LIBCLC_ENV);
+    if (!libclc || !*libclc) libclc = PTX_LIBCLC_DEFAULT;
+    if (access(libclc, R_OK) != 0) {
+        util_errf(err, errlen, _("no libclc for NVIDIA PTX at %s: install it (sudo apt-get install libclc-15), or "
+                                 "name it with CLTUTOR_LIBCLC"), libclc);
+        return -1;
+    }
+    char *source = util_read_file(kernel_path, NULL);
+    if (!source) {
+        util_errf(err, errlen, _("%s: cannot read the kernel file"), display);
+        return -1;
+    }
+    char scratch[PATH_MAX], in[PATH_MAX + 16], ptx[PATH_MAX + 16];
+    int rc = -1;
+    if (wproto_make_scratch(scratch, sizeof scratch, err, errlen) == 0) {
+        snprintf(in, sizeof in, "%s/kernel.cl", scratch);
+        snprintf(ptx, sizeof ptx, "%s/kernel.ptx", scratch);
+        char options[600], *argv[64];
+        worker_build_options(l, options, sizeof options);
+        clang_argv(argv, 64, clang, libclc, options, in, ptx);
+        sandbox_limits lim = {.total_s = 120, .grace_s = 1, .cpu_s = 120, .memory_mb = 4096};
+        sandbox_result sr;
+        if (util_write_file_atomic(in, source, strlen(source)) != 0) {
+            util_errf(err, errlen, _("cannot write in %s"), scratch);
+        } else if (sandbox_run(clang, argv, NULL, -1, &lim, NULL, NULL, NULL, &sr) != 0) {
+            util_errf(err, errlen, "%s", _("fork failed"));
+        } else {
+            int built = sr.exited && sr.exit_code == 0;
+            if (!built) compiler_message(sr.output, in, display, err, errlen);
+            sandbox_result_free(&sr);
+            out->ptx = built ? util_read_file(ptx, NULL) : NULL;
+            rc = !built ? 1 : out->ptx && ptx_parse(out->ptx, out) == 0 ? 0 : -1;
+            if (rc < 0) util_errf(err, errlen, "%s", _("out of memory"));
+            char *vargv[] = {clang, "--version", NULL};
+            if (rc == 0 && sandbox_run(clang, vargv, NULL, -1, &lim, NULL, NULL, NULL, &sr) == 0) {
+                if (sr.output) snprintf(out->compiler, sizeof out->compiler, "%.*s", (int)strcspn(sr.output, "\n"), sr.output);
+                sandbox_result_free(&sr);
+            }
+        }
+        util_remove_tree(scratch);
+    }
+    free(source);
+    return rc;
+}

@@ -1,0 +1,60 @@
+/* ptx — a kernel's compiled code, without a GPU: clang's NVPTX backend
+ * with libclc turns the OpenCL C into NVIDIA PTX, and the memory
+ * instructions are read from it with their width and source line: what a
+ * vload4 from a float pointer, a float4 pointer or a uchar16 pointer really
+ * becomes, which the GPU memory model cannot see. */
+#ifndef CLT_PTX_H
+#define CLT_PTX_H
+#include <stddef.h>
+
+#include "course/catalog.h"
+
+#define PTX_CLANG_ENV "CLTUTOR_CLANG"   /* the clang to use; default clang-15, then clang */
+#define PTX_LIBCLC_ENV "CLTUTOR_LIBCLC" /* libclc's NVPTX library; default /usr/lib/clc/nvptx64--nvidiacl.bc */
+
+typedef enum { PTX_LOAD, PTX_STORE, PTX_ATOMIC } ptx_op;
+typedef enum { PTX_GLOBAL, PTX_SHARED, PTX_CONST, PTX_LOCAL, PTX_GENERIC } ptx_space;
+
+/* One memory instruction of the PTX, or several alike on one source line. */
+typedef struct {
+    int line;                    /* the source line (.loc), 0 when unknown */
+    ptx_op op;
+    ptx_space space;
+    int bytes;                   /* bytes one work-item moves with it: element size x vector width */
+    int vector;                  /* its vector width (1, 2 or 4) */
+    int count;                   /* how many such instructions the line compiled to */
+    char opcode[40];             /* as written: ld.global.nc.v4.f32 */
+} ptx_access;
+
+typedef struct {
+    char name[128];
+    ptx_access *acc;
+    int n, cap;
+    int barriers;                /* bar.sync and barrier.sync */
+} ptx_kernel;
+
+typedef struct {
+    ptx_kernel *kernels;
+    int n;
+    char compiler[160];          /* the compiler's first line of --version */
+    char *ptx;                   /* the whole PTX text */
+} ptx_report;
+
+/* Reads the memory instructions of PTX text into out (kernels in order,
+ * alike instructions of one line counted together). 0, or -1 when out of memory. */
+int ptx_parse(const char *ptx, ptx_report *out);
+
+/* Compiles kernel_path with the chapter's build options for NVIDIA PTX and
+ * parses it. Returns 0; 1 when the kernel does not compile (err holds the
+ * compiler's message, its paths as display names them); -1 with err when
+ * clang or libclc is missing or the compiler could not run. */
+int ptx_compile(const lesson *l, const char *kernel_path, const char *display, ptx_report *out, char *err,
+                size_t errlen);
+
+void ptx_report_free(ptx_report *r);
+
+/* "global", "local", "constant"... (OpenCL's names for PTX's state spaces;
+ * untranslated: _() them to show). */
+const char *ptx_space_name(ptx_space s);
+
+#endif

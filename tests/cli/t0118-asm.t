@@ -1,0 +1,64 @@
+#!/bin/sh
+# cltutor asm: a chapter's kernel compiled for NVIDIA PTX with clang and
+# libclc, no GPU: chapter 4's reference reads its centroid in one 16-byte
+# load and its descriptors in 4-byte ones; the same centroid read with vload4
+# from a float pointer is four 4-byte loads; a build error names the learner's
+# file and line; a missing compiler or libclc says what to install.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
+export CLTUTOR_WORKSPACE="$tmp/ws"
+ref="$root/kernels/04-float4/histogram.cl"
+line=$(grep -n 'x - centroid\[k / 4\]' "$ref" | cut -d: -f1)
+[ -n "$line" ] || bad "chapter 4's reference reads its centroid as centroid[k / 4] (update this test)"
+
+expect "asm 4 --solution: the centroid's float4 read is one 16-byte load" 0 \
+  "^ +$line +global load +16 +ld\.global\.v4\.f32$" -- "$bin" asm 4 --solution
+printf '%s\n' "$out" | grep -Eq "^ +[0-9]+ +global load +4 +ld\.global\.f32" &&
+  ok "asm 4 --solution: the descriptors' loads are 4 bytes each" || bad "asm 4 --solution: 4-byte descriptor loads" "$out"
+printf '%s\n' "$out" | grep -q "global memory: 5 loads, 0 stores, 1 atomics; barriers: 0" &&
+  ok "asm 4 --solution: the totals" || bad "asm 4 --solution: the totals" "$out"
+
+# the same kernel, the centroid read with vload4 from a float pointer: no 16-byte load on that line
+sed "${line}s|centroid\[k / 4\]|vload4(k / 4, (__global const float *)centroid)|" "$ref" > "$tmp/vload4.cl"
+expect "a vload4 from a float pointer: four 4-byte loads on its line" 0 \
+  "^ +$line +global load +4 +ld\.global\.f32 +x4$" -- "$bin" asm 4 --kernel "$tmp/vload4.cl"
+printf '%s\n' "$out" | grep -q "ld.global.v4" && bad "a vload4 from a float pointer: no vector load" "$out" ||
+  ok "a vload4 from a float pointer: no vector load"
+
+expect "--json: the instructions with their lines and widths" 0 "" -- "$bin" asm 4 --solution --json
+printf '%s' "$out" | python3 -c "
+import json, sys
+o = json.load(sys.stdin)
+m = o['kernels'][0]['memory']
+assert o['lesson'] == '04-float4' and o['target'] == 'nvptx64-nvidia-nvcl', o
+assert any(a['line'] == $line and a['bytes'] == 16 and a['vector'] == 4 and a['space'] == 'global' for a in m), m
+assert any(a['op'] == 'atomic' and a['space'] == 'global' for a in m), m
+" 2> "$tmp/json.err" && ok "--json: parses, the 16-byte load and the atomic in it" || bad "--json" "$(cat "$tmp/json.err")"
+expect "--ptx: the whole PTX" 0 "\.entry histogram\(" -- "$bin" asm 4 --solution --ptx
+
+# chapter 7: local atomics and barriers are counted too
+expect "asm 7 --solution: local atomics and two barriers" 0 "barriers: 2$" -- "$bin" asm 7 --solution
+printf '%s\n' "$out" | grep -Eq "local atomic +4 +atom\.shared\.add\.u32" && ok "asm 7: local atomics listed" ||
+  bad "asm 7: local atomics listed" "$out"
+
+# a build error: the learner's file and line, never the scratch copy's path
+printf '__kernel void histogram(__global int *h) {\n  h[0] = undefined_name;\n}\n' > "$tmp/broken.cl"
+expect "a kernel that does not compile: exit 2, the file and line" 2 "$tmp/broken.cl:2:.*undefined_name" -- \
+  "$bin" asm 4 --kernel "$tmp/broken.cl"
+printf '%s\n' "$out" | grep -q "cltutor-worker-" && bad "the build error names no scratch path" "$out" ||
+  ok "the build error names no scratch path"
+
+# what is missing, and what to install
+expect "no clang: exit 69, says which variable names one" 69 "CLTUTOR_CLANG=/nonexistent/clang is not a program" -- \
+  env CLTUTOR_CLANG=/nonexistent/clang "$bin" asm 4 --solution
+expect "no libclc: exit 69, says what to install" 69 "apt-get install libclc-15" -- \
+  env CLTUTOR_LIBCLC=/nonexistent/nvptx.bc "$bin" asm 4 --solution
+expect "a --kernel that does not exist" 64 "no such file" -- "$bin" asm 4 --kernel "$tmp/none.cl"
+expect "no chapter" 64 "which chapter" -- "$bin" asm
+expect "--kernel and --solution together" 64 "cannot be used together" -- "$bin" asm 4 --solution --kernel "$ref"
+expect "--ptx and --json together" 64 "cannot be used together" -- "$bin" asm 4 --solution --ptx --json
+expect "an unknown chapter" 64 "" -- "$bin" asm 42
+expect "--help" 0 "^Usage: cltutor asm LESSON" -- "$bin" asm --help
+expect "in Chinese" 0 "NVIDIA PTX" -- env LANGUAGE=zh_CN LANG=C.UTF-8 "$bin" asm 4 --solution
+
+finish
