@@ -121,6 +121,13 @@ int ptx_parse(const char *ptx, ptx_report *out) {
     return 0;
 }
 
+void ptx_access_text(const ptx_access *a, char *buf, size_t len) {
+    const char *op = a->op == PTX_LOAD ? _("load") : a->op == PTX_STORE ? _("store") : _("atomic");
+    int n = snprintf(buf, len, _("%s %s, %d bytes a work-item: %s"), _(ptx_space_name(a->space)), op, a->bytes,
+                     a->opcode);
+    if (a->count > 1 && n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, " x%d", a->count);
+}
+
 void ptx_report_free(ptx_report *r) {
     for (int i = 0; i < r->n; i++) free(r->kernels[i].acc);
     free(r->kernels);
@@ -194,17 +201,20 @@ int ptx_compile(const lesson *l, const char *kernel_path, const char *display, p
                 size_t errlen) {
     memset(out, 0, sizeof *out);
     char clang[PATH_MAX];
-    if (find_clang(clang, sizeof clang, err, errlen) != 0) return -1;
-    const char *libclc = getenv(PTX_LIBCLC_ENV);
-    if (!libclc || !*libclc) libclc = PTX_LIBCLC_DEFAULT;
-    if (access(libclc, R_OK) != 0) {
-        util_errf(err, errlen, _("no libclc for NVIDIA PTX at %s: install it (sudo apt-get install libclc-15), or "
-                                 "name it with CLTUTOR_LIBCLC"), libclc);
+    out->status = -1;
+    if (find_clang(clang, sizeof clang, err, errlen) != 0) {
+        util_copy_text(out->message, sizeof out->message, err);
         return -1;
     }
-    char *source = util_read_file(kernel_path, NULL);
+    const char *libclc = getenv(PTX_LIBCLC_ENV);
+    if (!libclc || !*libclc) libclc = PTX_LIBCLC_DEFAULT;
+    char *source = access(libclc, R_OK) == 0 ? util_read_file(kernel_path, NULL) : NULL;
     if (!source) {
-        util_errf(err, errlen, _("%s: cannot read the kernel file"), display);
+        if (access(libclc, R_OK) != 0)
+            util_errf(err, errlen, _("no libclc for NVIDIA PTX at %s: install it (sudo apt-get install libclc-15), "
+                                     "or name it with CLTUTOR_LIBCLC"), libclc);
+        else util_errf(err, errlen, _("%s: cannot read the kernel file"), display);
+        util_copy_text(out->message, sizeof out->message, err);
         return -1;
     }
     char scratch[PATH_MAX], in[PATH_MAX + 16], ptx[PATH_MAX + 16];
@@ -237,5 +247,7 @@ int ptx_compile(const lesson *l, const char *kernel_path, const char *display, p
         util_remove_tree(scratch);
     }
     free(source);
+    out->status = rc;
+    if (rc != 0) util_copy_text(out->message, sizeof out->message, err);
     return rc;
 }

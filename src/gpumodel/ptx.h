@@ -34,6 +34,8 @@ typedef struct {
 } ptx_kernel;
 
 typedef struct {
+    int status;                  /* what ptx_compile returned: 0 compiled, 1 does not compile, -1 could not run */
+    char message[1024];          /* why not, when status is not 0 */
     ptx_kernel *kernels;
     int n;
     char compiler[160];          /* the compiler's first line of --version */
@@ -52,6 +54,10 @@ int ptx_compile(const lesson *l, const char *kernel_path, const char *display, p
                 size_t errlen);
 
 void ptx_report_free(ptx_report *r);
+
+/* One instruction as a sentence for a screen: "global load, 16 bytes a
+ * work-item: ld.global.v4.f32 (x4)", translated. */
+void ptx_access_text(const ptx_access *a, char *buf, size_t len);
 
 /* "global", "local", "constant"... (OpenCL's names for PTX's state spaces;
  * untranslated: _() them to show). */

@@ -67,6 +67,9 @@ static void run_job(tui_jobs *j, tui_job *job) {
         job->gm = calloc(1, sizeof *job->gm);
         if (job->gm)
             gpumodel_analyze_chapter(&job->rq, job->cat, job->paths, 1, job->gm_cache, on_progress, j, &job->cancel, job->gm);
+        job->ptx = job->cancel ? NULL : calloc(1, sizeof *job->ptx);
+        char err[1024];
+        if (job->ptx) ptx_compile(job->rq.lesson, job->rq.kernel_path, job->rq.display_path, job->ptx, err, sizeof err);
     } else {
         engine_run(&job->rq, on_progress, j, &job->cancel, &job->rep);
     }
@@ -99,6 +102,7 @@ static void *thread_main(void *arg) {
                 free(job->gm);
                 job->gm = NULL;
             }
+            tui_ptx_free(&job->ptx);
             free(job->vd);
             job->vd = NULL;
             job->cancel = 0;
@@ -238,6 +242,12 @@ tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *di
     return job;
 }
 
+void tui_ptx_free(ptx_report **p) {
+    if (*p) ptx_report_free(*p);
+    free(*p);
+    *p = NULL;
+}
+
 void tui_job_free(tui_job *job) {
     if (!job) return;
     free(job->vd);
@@ -245,6 +255,7 @@ void tui_job_free(tui_job *job) {
         gpumodel_report_free(job->gm);
         free(job->gm);
     }
+    tui_ptx_free(&job->ptx);
     engine_report_free(&job->rep);
     free(job->devs);
     free(job);

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include "run/engine.h"
 #include "gpumodel/gpumodel.h"
+#include "gpumodel/ptx.h"
 #include "grade/verdict.h"
 
 typedef enum { JOB_DEVICES = 0, JOB_RUN, JOB_REFERENCE, JOB_ANALYZE, JOB_VERDICT } tui_job_kind;
@@ -21,6 +22,7 @@ typedef struct tui_job {
     const catalog *cat;
     const paths *paths;
     gpumodel_report *gm;      /* its result */
+    ptx_report *ptx;          /* and the kernel compiled for NVIDIA PTX (clang, libclc) */
     gpumodel_cache *gm_cache; /* the owner's cache of the compared file's analysis */
     /* the chapter's whole verdict (tests, race check, technique) */
     verdict *vd;
@@ -78,6 +80,8 @@ tui_job *tui_job_new_analysis(const lesson *l, const char *kernel, const char *d
 tui_job *tui_job_new_verdict(const lesson *l, const char *kernel, const char *display, const char *device,
                              const lesson *prev, const char *prev_ref);
 void tui_job_free(tui_job *job);
+/* Frees a compiled-code report and clears the pointer. */
+void tui_ptx_free(ptx_report **p);
 /* Copies the checklist of verdict job id as it stands; 0 when that job is not running. */
 int tui_jobs_verdict_live(tui_jobs *j, int id, verdict *out);
 

@@ -55,6 +55,7 @@ typedef struct {
     int suspended_during_run;
     /* the GPU memory-model analysis (tui_jobs JOB_ANALYZE, gpumodel.h) */
     gpumodel_report *gm;      /* the latest, or NULL */
+    ptx_report *ptx;          /* the same text compiled for NVIDIA PTX, or NULL */
     unsigned long long gm_hash;       /* the kernel text it analysed */
     unsigned long long gm_want_hash;  /* the text the running analysis looks at */
     int gm_id;                /* the analysis running now, 0 none */

@@ -107,6 +107,7 @@ void ui_chapter_close(ui_app *a) {
         gpumodel_report_free(c->gm);
         free(c->gm);
     }
+    tui_ptx_free(&c->ptx);
     if (c->vd_id) tui_jobs_cancel(&a->jobs, JOB_VERDICT);
     free(c->vd);
     memset(c, 0, sizeof *c);
@@ -314,6 +315,9 @@ void ui_chapter_finish_analysis(ui_app *a, tui_job *job) {
     }
     c->gm = job->gm;
     job->gm = NULL;
+    tui_ptx_free(&c->ptx);
+    c->ptx = job->ptx;
+    job->ptx = NULL;
     c->gm_hash = c->gm_want_hash;
     c->tab_dirty[TAB_ANALYSIS] = c->tab_dirty[TAB_TIMING] = 1; /* the Timing tab shows its prediction */
     /* the learner saved again meanwhile and is looking at the report */

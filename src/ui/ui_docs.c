@@ -77,6 +77,30 @@ static void analysis_failed_doc(const gpumodel_report *gm, int width, st_doc *d)
         wrap_into(d, width, ST_NORMAL, gm->message);
 }
 
+/* The GPU model's analysis ends with what NVIDIA's PTX makes of the same
+ * text (clang and libclc, `cltutor asm`): each memory instruction on its
+ * source line, which the simulator cannot see. */
+static void compiled_doc(const ptx_report *r, int width, st_doc *d) {
+    if (!r) return;
+    st_doc_add(d);
+    wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("Compiled for NVIDIA PTX (clang and libclc, as `cltutor asm` shows it)"));
+    if (r->status != 0) {
+        wrap_into(d, width, ST_DIM, r->message);
+        return;
+    }
+    for (int k = 0; k < r->n; k++) {
+        const ptx_kernel *pk = &r->kernels[k];
+        if (r->n > 1) wrap_into(d, width, ST_NORMAL | ST_A_BOLD, pk->name);
+        for (int i = 0; i < pk->n; i++) {
+            char text[200], row[240];
+            ptx_access_text(&pk->acc[i], text, sizeof text);
+            snprintf(row, sizeof row, "  %4d  %s", pk->acc[i].line, text);
+            st_doc_add_row(d, row, ST_NORMAL, width, pk->acc[i].line);
+        }
+        if (!pk->n) wrap_into(d, width, ST_DIM, _("(no memory instruction)"));
+    }
+}
+
 static void analysis_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
     if (!c->gm) {
@@ -114,6 +138,7 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
             st_line_free(&l);
         }
     }
+    compiled_doc(c->ptx, width, d);
 }
 
 /* What the learner changed: their kernel against the chapter's starting file; then, where it can be read,
