@@ -28,6 +28,16 @@ SLIPS = [
      "work-efficient is 工作高效 (glossary)"),
     # in the scan chapter every 高效 but the adverb 高效地 is the work-efficient one
     (re.compile(r"(?<!工作)高效(?!地)"), "lessons/08-scan/", "work-efficient is 工作高效 (glossary); 高效地 for efficiently"),
+    # atomics do not synchronise work-groups: a spin barrier can hang, no group is promised to be running
+    (re.compile(r"结束内核[，,、]?\s*或(?:者)?(?:是)?(?:使)?用原子操作"), None,
+     "no barrier of all groups: end the kernel and start another (atomics only hand data over)"),
+    # NVIDIA merges a warp's loads of one address at run time; the compiler does not decide it
+    (re.compile(r"编译器(?:能|可以)?看得?出"), "lessons/06-constant/",
+     "the uniform centroid read is merged by the hardware at run time, not seen by the compiler"),
+    # the model's traffic falls 6.6x, not six times
+    (re.compile(r"六分之一"), "lessons/03-coalesced/", "the traffic falls 6.6x: 减少为原来的 1/6.6"),
+    # chapter 7 cites two books and defines neither as 原书 (Heterogeneous Computing with OpenCL 2.0 elsewhere)
+    (re.compile(r"原书"), "lessons/07-bank-conflicts/", "name the book: 该书, 《OpenCL Programming by Example》"),
 ]
 
 

@@ -34,6 +34,10 @@ slip lessons/09-integral-image/lesson.zh.md '初始文件里的转置直接读�
 slip lessons/03-coalesced/lesson.zh.md '测试规模不要取整数：行长写错，往往在 2 的幂上看不出来。' '不要取整数'
 slip lessons/08-scan/lesson.zh.md 'Blelloch 的扫描是高效的：总共只做 O(n) 次加法。' '高效'
 slip lessons/09-integral-image/lesson.zh.md '行扫描用的是第 8 章那种高效的扫描。' '高效'
+slip lessons/05-local/lesson.zh.md '要同步两个工作组，只能结束内核，或者使用原子操作。' '结束内核，或者使用原子操作'
+slip lessons/06-constant/lesson.zh.md '质心的读取本来就是一致的：编译器看得出一个线程束读同一个地址。' '编译器看得出'
+slip lessons/03-coalesced/lesson.zh.md '全局内存流量从 34.6 MB 降到 5.2 MB，约为原来的六分之一。' '六分之一'
+slip lessons/07-bank-conflicts/lesson.zh.md '原书内核的计数器布局与此不同。' '原书'
 
 # ... and the right words pass: 工作高效 across a line break, 高效地 in the scan chapter.
 cp -R "$root/lessons" "$tmp/c/"
