@@ -36,7 +36,7 @@ __kernel void histogram(__global const uchar *data, uint n, __global uint *histo
     /* whole 16-byte chunks, coalesced, striding over the NDRange */
     const uint chunks = n / 16;
     for (uint c = get_global_id(0); c < chunks; c += get_global_size(0)) {
-        const uchar16 v = ((__global const uchar16 *)data)[c]; /* one 16-byte load */
+        const uchar16 v = ((__global const uchar16 *)data)[c]; /* one 16-byte access */
         atomic_inc(&mine[v.s0]); atomic_inc(&mine[v.s1]);
         atomic_inc(&mine[v.s2]); atomic_inc(&mine[v.s3]);
         atomic_inc(&mine[v.s4]); atomic_inc(&mine[v.s5]);

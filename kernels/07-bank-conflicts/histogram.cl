@@ -50,7 +50,7 @@ __kernel void histogram(__global const uchar *data, uint n, __global uint *histo
      * buffer starts 16-byte aligned, so a uint4 pointer may read it; vload16
      * on a uchar pointer promises only byte alignment, and a compiler may
      * then split it into 16 one-byte loads: on the H200 that made the kernel
-     * 1.8 times slower.) One loop with a guard per chunk, rather than an
+     * 2.25 times slower.) One loop with a guard per chunk, rather than an
      * unrolled loop followed by a second loop for the rest: PoCL 3.1 lost
      * the second loop's counts in a kernel of this shape (bin-major.cl). */
     __global const uint4 *chunk = (__global const uint4 *)data;
