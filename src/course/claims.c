@@ -3,8 +3,9 @@
  * Every figure a lesson states comes from a committed file (figsource.c
  * checks the numbers); these are the sentences around them that the
  * repository cannot back: one that names the project's design notes, a
- * document outside the repository, and one that says a chapter's variant
- * kernels are not kept while bench/variants/ holds them. Phrases are matched
+ * document outside the repository, one that says a chapter's variant
+ * kernels are not kept while bench/variants/ holds them, and the claims a
+ * review of the lessons found false (`refuted`). Phrases are matched
  * across the lines a paragraph is wrapped on, in English and in Chinese. */
 #define _DEFAULT_SOURCE
 #include "course/claims.h"
@@ -22,6 +23,30 @@ static const char *const design_notes[] = {"design note", "设计笔记", "設�
 static const char *const not_kept[] = {"not kept", "没有保留", "未保留", "没保留", NULL};
 /* what a "not kept" sentence must speak of to be about the variants */
 static const char *const variant_words[] = {"variant", "kernel", "变体", "内核", NULL};
+
+/* Claims a review found false, each with why: a lesson that states one again fails. */
+typedef struct {
+    const char *phrase;          /* lower case; a space matches any run of white space */
+    const char *why;
+} refuted_claim;
+static const refuted_claim refuted[] = {
+    {"end the kernel, or use atomics", N_("atomics cannot make work-groups wait for each other: a spin barrier can "
+                                          "hang, since no group is promised to be running; end the kernel instead")},
+    {"结束内核，或者使用原子操作", N_("atomics cannot make work-groups wait for each other: a spin barrier can "
+                                          "hang, since no group is promised to be running; end the kernel instead")},
+    {"one 16-byte load instead of four", N_("a vload4 from a float pointer stays four 4-byte loads on NVIDIA "
+                                            "(docs/results/ptx): only a read through an aligned float4 pointer is "
+                                            "one 16-byte load")},
+    {"on every gpu since", N_("vector arithmetic is not four instructions on every GPU: AMD CDNA2/3 have packed "
+                              "FP32, RDNA3 dual-issues; name the vendor and generation")},
+    {"the compiler can see", N_("a warp's loads of one address are merged by the hardware at run time, not seen by "
+                                "the compiler")},
+    {"编译器看得出", N_("a warp's loads of one address are merged by the hardware at run time, not seen by the "
+                        "compiler")},
+    {"both books replicate", N_("the Kaeli book's GPU1-5 kernels vote into one global histogram; only one of the "
+                                "two books replicates sub-histograms")},
+    {"has been reported to mishandle", N_("a report with no committed source: quote a run under docs/results")},
+};
 
 /* Where phrase (lower case; a space stands for any run of white space) matches s at i, the end of the
  * match; else 0. A line break, and the indentation after it, may fall anywhere between two characters. */
@@ -96,6 +121,14 @@ int claims_check_lesson(const char *name, const char *md, size_t len, const char
                      name, line_at(md, at), variants);
         util_sappend(notes, "\n");
         bad++;
+    }
+    for (size_t k = 0; k < CLT_ARRAY_LEN(refuted); k++) {
+        const char *one[] = {refuted[k].phrase, NULL};
+        for (size_t i = 0; find_any(md, i, len, one, &at); i = at + 1) {
+            util_sappend(notes, _("%s:%d: states a claim found false: %s"), name, line_at(md, at), _(refuted[k].why));
+            util_sappend(notes, "\n");
+            bad++;
+        }
     }
     return bad;
 }

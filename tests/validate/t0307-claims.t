@@ -55,6 +55,26 @@ pass_case "... but pass where the chapter has no variants" \
 pass_case "a sentence saying something else is not kept passes" \
   "Measured and not kept: a grid of work-group sizes. The variant kernels are in bench/variants/."
 
+# claims a review found false fail again, wrapped or not, in either language; the corrected sentences pass
+fail_case "a spin barrier of atomics offered to synchronise work-groups fails, with why" \
+  "lesson.en.md:2: states a claim found false: atomics cannot make work-groups wait for each other" \
+  "To synchronise two groups,
+end the kernel, or
+use atomics."
+fail_case "... and in Chinese" "lesson.zh.md:1: states a claim found false: atomics cannot make work-groups wait" \
+  "Groups." "要同步两个工作组，只能结束内核，或者使用原子操作。"
+fail_case "vload4 from a float pointer as one 16-byte load fails" \
+  "lesson.en.md:1: states a claim found false: a vload4 from a float pointer stays four 4-byte loads" \
+  "One vload4 reads them: one 16-byte load instead of four 4-byte loads."
+fail_case "float4 arithmetic as four instructions on every GPU fails" "states a claim found false: vector arithmetic" \
+  "On every GPU since, float4 arithmetic becomes four instructions."
+fail_case "the compiler said to see a uniform address fails" "states a claim found false: a warp's loads of one address" \
+  "The centroid read is uniform: the compiler can see that one warp reads one address."
+pass_case "the corrected sentences pass" \
+  "No barrier synchronises two work-groups: end the kernel and start another. A vload4 from a float pointer stays
+four 4-byte loads on NVIDIA; the hardware merges a warp's loads of one address at run time." \
+  "没有屏障能同步两个工作组：结束内核，再启动另一个。"
+
 out=$(CLTUTOR_DATA="$root" "$bin" validate --static 2>&1)
 if printf '%s\n' "$out" | grep -q '^  ok   claims' && ! printf '%s\n' "$out" | grep -q '^  FAIL claims' \
   && printf '%s\n' "$out" | grep -Eq '^[0-9]+ passed, 0 failed'; then ok "the course itself passes"
