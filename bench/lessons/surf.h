@@ -1,5 +1,5 @@
-/* surf.h: the SURF histogram of chapters 2 to 5 for bench/lessons/occupancy.c
- * and bench/lessons/host-cost.c: descriptors drawn around random centroids
+/* surf.h: the SURF histogram of chapters 2 to 5 for bench/lessons/occupancy.c,
+ * host-cost.c and aggregate.c: descriptors drawn around random centroids
  * the way src/problem/prob_surf.c draws them (with a generator of its own,
  * so not the course's numbers), the serial answer with the near ties that
  * may go either way, a histogram checked against it, and a chapter's
@@ -32,6 +32,7 @@ typedef struct {
     float *transposed;  /* f x n: at k * n + i */
     float *centroids;   /* c x f, row-major */
     uint32_t *lo, *hi;  /* the counts each bin may hold, near ties either way */
+    int32_t *best;      /* n: each descriptor's nearest centroid, as the host found it */
     long near_ties;
 } surf;
 
@@ -60,8 +61,10 @@ static float surf_normal(uint64_t *s) { /* Box-Muller */
     return sqrtf(-2.0f * logf(u + 1e-12f)) * cosf(6.28318531f * v);
 }
 
-/* Draws the problem and its answer; exits when memory runs out. */
-static void surf_make(surf *p, long n, long c, long f) {
+/* Draws the problem and its answer, each descriptor around one of the
+ * first `homes` centroids (c: all of them, the course's "random" input; 1:
+ * all around centroid 0, its "onebin"); exits when memory runs out. */
+static void surf_make_homes(surf *p, long n, long c, long f, long homes) {
     uint64_t s = 1;
     p->n = n, p->c = c, p->f = f, p->near_ties = 0;
     p->rowmajor = malloc(sizeof(float) * (size_t)(n * f));
@@ -69,13 +72,14 @@ static void surf_make(surf *p, long n, long c, long f) {
     p->centroids = malloc(sizeof(float) * (size_t)(c * f));
     p->lo = calloc((size_t)c, sizeof *p->lo);
     p->hi = calloc((size_t)c, sizeof *p->hi);
-    if (!p->rowmajor || !p->transposed || !p->centroids || !p->lo || !p->hi) {
+    p->best = malloc(sizeof *p->best * (size_t)n);
+    if (!p->rowmajor || !p->transposed || !p->centroids || !p->lo || !p->hi || !p->best) {
         fprintf(stderr, "out of memory for %ld descriptors\n", n);
         exit(1);
     }
     for (long i = 0; i < c * f; i++) p->centroids[i] = surf_unit(&s);
     for (long i = 0; i < n; i++) {
-        const long home = (long)(surf_next(&s) % (uint64_t)c);
+        const long home = (long)(surf_next(&s) % (uint64_t)(homes < 1 || homes > c ? c : homes));
         for (long k = 0; k < f; k++) {
             const float x = p->centroids[home * f + k] + SURF_NOISE * surf_normal(&s);
             p->rowmajor[i * f + k] = x;
@@ -94,6 +98,7 @@ static void surf_make(surf *p, long n, long c, long f) {
             if (dist < best) second = best, second_j = best_j, best = dist, best_j = j;
             else if (dist < second) second = dist, second_j = j;
         }
+        p->best[i] = (int32_t)best_j;
         if (c > 1 && second - best <= SURF_TIE_REL * second + 1e-6f) {
             p->near_ties++;
             p->hi[best_j]++;
@@ -105,12 +110,16 @@ static void surf_make(surf *p, long n, long c, long f) {
     }
 }
 
+/* Draws the problem and its answer, descriptors around all the centroids. */
+static inline void surf_make(surf *p, long n, long c, long f) { surf_make_homes(p, n, c, f, c); }
+
 static void surf_free(surf *p) {
     free(p->rowmajor);
     free(p->transposed);
     free(p->centroids);
     free(p->lo);
     free(p->hi);
+    free(p->best);
     memset(p, 0, sizeof *p);
 }
 
