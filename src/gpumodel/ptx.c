@@ -104,7 +104,10 @@ int ptx_parse(const char *ptx, ptx_report *out) {
         } else if (sscanf(s, ".loc %d %d %d", &file, &l, &col) == 3) {
             line = l;
         } else if (k && *s && *s != '.' && *s != '/' && *s != '{' && *s != '}' && *s != '$') {
-            if (*s == '@') s = strpbrk(s, " \t") ? strpbrk(s, " \t") + strspn(strpbrk(s, " \t"), " \t") : s; /* a guard */
+            if (*s == '@') { /* a guarded instruction: its guard, then the instruction */
+                s += strcspn(s, " \t");
+                s += strspn(s, " \t");
+            }
             char word[48];
             if (sscanf(s, "%47s", word) != 1) continue;
             if (!strncmp(word, "bar.sync", 8) || !strncmp(word, "barrier.sync", 12)) {

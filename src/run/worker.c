@@ -703,7 +703,7 @@ static int warm_main(const char *scratch, const char *spec) {
     if (wproto_read_request(SANDBOX_FD_REQUEST, &wr, err, sizeof err) != 0) return finish(fd, ENG_USAGE, err);
     close(SANDBOX_FD_REQUEST);
     worker_warm_limits(&wr);
-    int rc = worker_warm_check(&w, scratch, &wr, err, sizeof err) == 0 ? run_kernel(&wr, fd, pfd, &w)
+    int rc = worker_warm_check(scratch, &wr, err, sizeof err) == 0 ? run_kernel(&wr, fd, pfd, &w)
                                                                         : finish(fd, ENG_RUNTIME, err);
     wproto_request_free(&wr);
     fflush(stdout);

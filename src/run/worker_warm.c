@@ -68,8 +68,7 @@ int worker_warm_wait(void) {
     return r == 1 ? 0 : -1;
 }
 
-int worker_warm_check(const worker_warm *w, const char *scratch, const wproto_request *wr, char *err, size_t errlen) {
-    (void)w;
+int worker_warm_check(const char *scratch, const wproto_request *wr, char *err, size_t errlen) {
     if (wr->kind == WK_RUN && (!wr->env || !wr->env[0]) && !wr->writable && wr->scratch &&
         !strcmp(wr->scratch, scratch))
         return 0;

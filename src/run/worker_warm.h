@@ -31,7 +31,7 @@ int worker_warm_wait(void);
 /* Whether the request is one a warm worker can serve, as the parent
  * promised (no variables of its own, no folder beyond the scratch folder,
  * the same scratch folder): 0, or -1 with err. */
-int worker_warm_check(const worker_warm *w, const char *scratch, const wproto_request *wr, char *err, size_t errlen);
+int worker_warm_check(const char *scratch, const wproto_request *wr, char *err, size_t errlen);
 
 /* The request's limits (wproto_header), set now: CPU seconds counted from
  * what the warm-up used. */
