@@ -1,4 +1,5 @@
-/* asm: a chapter's kernel compiled for NVIDIA PTX without a GPU, its memory instructions with their widths */
+/* asm: a chapter's kernel compiled for NVIDIA PTX (by clang without a GPU, or by the device's own driver), its
+ * memory instructions with their widths */
 #define _DEFAULT_SOURCE
 #include "cli/cli.h"
 #include "course/catalog.h"
@@ -15,7 +16,7 @@
 #include <string.h>
 
 static const char asm_usage[] = N_(
-    "Usage: cltutor asm LESSON [--kernel FILE | --solution] [--ptx] [--json]\n"
+    "Usage: cltutor asm LESSON [--kernel FILE | --solution] [--device SPEC] [--ptx] [--json]\n"
     "\n"
     "Compiles the chapter's kernel for NVIDIA GPUs as clang's NVPTX backend and\n"
     "libclc do (no GPU needed: sudo apt-get install clang-15 libclc-15) and lists\n"
@@ -23,10 +24,15 @@ static const char asm_usage[] = N_(
     "stores and atomics, each with the bytes one work-item moves with it. A\n"
     "vload4 from a float pointer shows here as four 4-byte loads, a read\n"
     "through a float4 pointer as one 16-byte load. NVIDIA's own OpenCL\n"
-    "compiler may choose differently; on an NVIDIA GPU, compare with its PTX.\n"
+    "compiler may choose differently: with --device on an NVIDIA GPU, the PTX is\n"
+    "the driver's own, with the registers each kernel holds (its PTX has no\n"
+    "source lines, so the instructions are counted by kind).\n"
     "\n"
     "  --kernel FILE    the .cl file to compile (default: your exercise)\n"
     "  --solution       the chapter's reference solution\n"
+    "  --device SPEC    compile with this device's own OpenCL compiler (an index\n"
+    "                   from `cltutor devices` or part of a name): NVIDIA's\n"
+    "                   driver gives PTX; another device's binary is not PTX\n"
     "  --ptx            print the whole PTX instead\n"
     "  --json           the instructions as JSON\n");
 
@@ -57,6 +63,11 @@ static void print_kernel(const ptx_kernel *k) {
         totals[a->space][a->op] += a->count;
     }
     if (!k->n) printf("  %s\n", _("(no memory instruction)"));
+    if (k->registers > 0) {
+        printf("  ");
+        printf(_("registers: %d a work-item (ptxas)"), k->registers);
+        putchar('\n');
+    }
     printf("  ");
     printf(_("global memory: %d loads, %d stores, %d atomics; barriers: %d\n"), totals[PTX_GLOBAL][PTX_LOAD],
            totals[PTX_GLOBAL][PTX_STORE], totals[PTX_GLOBAL][PTX_ATOMIC], k->barriers);
@@ -66,13 +77,19 @@ static cJSON *report_json(const ptx_report *r, const lesson *l, const char *disp
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "lesson", l->id);
     cJSON_AddStringToObject(o, "kernel_file", display);
-    cJSON_AddStringToObject(o, "target", "nvptx64-nvidia-nvcl");
+    cJSON_AddStringToObject(o, "compiled_by", r->device[0] ? "driver" : "clang");
+    if (r->device[0]) {
+        cJSON_AddStringToObject(o, "device", r->device);
+        cJSON_AddStringToObject(o, "driver", r->driver);
+    }
+    cJSON_AddStringToObject(o, "target", r->device[0] ? r->target : "nvptx64-nvidia-nvcl");
     cJSON_AddStringToObject(o, "compiler", r->compiler);
     cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
     for (int i = 0; i < r->n; i++) {
         cJSON *k = cJSON_CreateObject();
         cJSON_AddStringToObject(k, "name", r->kernels[i].name);
         cJSON_AddNumberToObject(k, "barriers", r->kernels[i].barriers);
+        if (r->kernels[i].registers > 0) cJSON_AddNumberToObject(k, "registers", r->kernels[i].registers);
         cJSON *acc = cJSON_AddArrayToObject(k, "memory");
         for (int j = 0; j < r->kernels[i].n; j++) {
             const ptx_access *a = &r->kernels[i].acc[j];
@@ -91,14 +108,54 @@ static cJSON *report_json(const ptx_report *r, const lesson *l, const char *disp
     return o;
 }
 
+/* How asm shows a report: the whole PTX, JSON, or the table. */
+typedef enum { ASM_TABLE, ASM_PTX, ASM_JSON } asm_view;
+
+static void show(const ptx_report *r, const lesson *l, const char *path, asm_view view) {
+    if (view == ASM_PTX) {
+        fputs(r->ptx, stdout);
+        return;
+    }
+    if (view == ASM_JSON) {
+        cJSON *o = report_json(r, l, path);
+        cli_print_json(o);
+        cJSON_Delete(o);
+        return;
+    }
+    if (r->device[0])
+        printf(_("Chapter %d: %s compiled by the OpenCL driver of %s (%s) for %s; its PTX has no source lines, so "
+                 "each kind of instruction is counted\n"), l->number, path, r->device, r->driver,
+               r->target[0] ? r->target : "?");
+    else
+        printf(_("Chapter %d: %s compiled for NVIDIA PTX (%s, libclc; no GPU used)\n"), l->number, path,
+               r->compiler[0] ? r->compiler : "clang");
+    for (int i = 0; i < r->n; i++) print_kernel(&r->kernels[i]);
+    printf("\n%s\n", _("bytes: what one work-item moves with the instruction; a warp of 32 moves 32 times that."));
+}
+
+/* The kernel compiled by the device's own driver, in a worker; its PTX shown, or why there is none. */
+static int asm_on_device(const lesson *l, const char *path, const char *device, asm_view view) {
+    ptx_report r;
+    char err[4096];
+    int rc = ptx_from_driver(l, path, path, device, &r, err, sizeof err);
+    if (rc == 1) fprintf(stderr, _("cltutor asm: %s does not build on that device:\n%s\n"), path, err);
+    else if (rc == 2) fprintf(stderr, _("cltutor asm: %s. Without --device, asm shows the PTX clang makes for NVIDIA GPUs.\n"), err);
+    else if (rc != 0) fprintf(stderr, "cltutor asm: %s\n", err);
+    else show(&r, l, path, view);
+    ptx_report_free(&r);
+    return rc == 0 ? 0 : rc == 1 ? EXIT_BUILD : rc == 2 || rc == EXIT_NO_DEVICE ? EXIT_NO_DEVICE : EXIT_CRASH;
+}
+
 int cmd_asm(cli_ctx *cx, int argc, char **argv) {
     static const struct option opts[] = {{"kernel", required_argument, 0, 'k'}, {"solution", no_argument, 0, 'R'},
                                          {"ptx", no_argument, 0, 'p'},         {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
-    const char *kernel = NULL;
+                                         {"device", required_argument, 0, 'd'}, {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *kernel = NULL, *device = NULL;
     int solution = 0, whole = 0, json = 0, ch;
-    while ((ch = getopt_long(argc, argv, "k:Rpjh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "k:Rpjd:h", opts, NULL)) != -1) {
         switch (ch) {
+        case 'd': device = optarg; break;
         case 'k': kernel = optarg; break;
         case 'R': solution = 1; break;
         case 'p': whole = 1; break;
@@ -129,6 +186,8 @@ int cmd_asm(cli_ctx *cx, int argc, char **argv) {
         fprintf(stderr, _("%s: no such file\n"), path);
         return EXIT_USAGE;
     }
+    asm_view view = whole ? ASM_PTX : json ? ASM_JSON : ASM_TABLE;
+    if (device) return asm_on_device(l, path, device, view);
     ptx_report r;
     int got = ptx_compile(l, path, path, &r, err, sizeof err);
     if (got < 0) {
@@ -139,18 +198,7 @@ int cmd_asm(cli_ctx *cx, int argc, char **argv) {
         fprintf(stderr, _("cltutor asm: %s does not compile:\n%s"), path, err);
         return EXIT_BUILD;
     }
-    if (whole) {
-        fputs(r.ptx, stdout);
-    } else if (json) {
-        cJSON *o = report_json(&r, l, path);
-        cli_print_json(o);
-        cJSON_Delete(o);
-    } else {
-        printf(_("Chapter %d: %s compiled for NVIDIA PTX (%s, libclc; no GPU used)\n"), l->number, path,
-               r.compiler[0] ? r.compiler : "clang");
-        for (int i = 0; i < r.n; i++) print_kernel(&r.kernels[i]);
-        printf("\n%s\n", _("bytes: what one work-item moves with the instruction; a warp of 32 moves 32 times that."));
-    }
+    show(&r, l, path, view);
     ptx_report_free(&r);
     return 0;
 }

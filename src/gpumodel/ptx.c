@@ -5,6 +5,7 @@
 #include "run/sandbox.h"
 #include "run/worker_build.h"
 #include "run/wproto.h"
+#include "run/wproto_binary.h"
 #include "base/util.h"
 #include "text/i18n.h"
 
@@ -98,7 +99,9 @@ int ptx_parse(const char *ptx, ptx_report *out) {
         while (isspace((unsigned char)*s)) s++;
         char name[128];
         int file, l, col;
-        if (sscanf(s, ".visible .entry %127[A-Za-z0-9_](", name) == 1 || sscanf(s, ".entry %127[A-Za-z0-9_](", name) == 1) {
+        if (!strncmp(s, ".target ", 8)) {
+            snprintf(out->target, sizeof out->target, "%.*s", (int)strcspn(s + 8, ", \t"), s + 8);
+        } else if (sscanf(s, ".visible .entry %127[A-Za-z0-9_](", name) == 1 || sscanf(s, ".entry %127[A-Za-z0-9_](", name) == 1) {
             if (!(k = add_kernel(out, name))) return -1;
             line = 0;
         } else if (sscanf(s, ".loc %d %d %d", &file, &l, &col) == 3) {
@@ -122,6 +125,29 @@ int ptx_parse(const char *ptx, ptx_report *out) {
         }
     }
     return 0;
+}
+
+int ptx_is_text(const char *bin, size_t len) {
+    return bin && memmem(bin, len, ".version ", 9) && memmem(bin, len, ".target ", 8);
+}
+
+void ptx_read_registers(const char *log, ptx_report *r) {
+    ptx_kernel *k = NULL;
+    for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        char name[128];
+        int regs;
+        const char *entry = strstr(p, "Compiling entry function '");
+        const char *used = strstr(p, "Used ");
+        const char *eol = strchr(p, '\n');
+        if (entry && (!eol || entry < eol) && sscanf(entry, "Compiling entry function '%127[A-Za-z0-9_]'", name) == 1) {
+            k = NULL;
+            for (int i = 0; i < r->n && !k; i++)
+                if (!strcmp(r->kernels[i].name, name)) k = &r->kernels[i];
+        } else if (k && used && (!eol || used < eol) && sscanf(used, "Used %d registers", &regs) == 1) {
+            k->registers = regs;
+            k = NULL;
+        }
+    }
 }
 
 void ptx_access_text(const ptx_access *a, char *buf, size_t len) {
@@ -250,6 +276,35 @@ int ptx_compile(const lesson *l, const char *kernel_path, const char *display, p
         util_remove_tree(scratch);
     }
     free(source);
+    out->status = rc;
+    if (rc != 0) util_copy_text(out->message, sizeof out->message, err);
+    return rc;
+}
+
+int ptx_from_driver(const lesson *l, const char *kernel_path, const char *display, const char *device_spec,
+                    ptx_report *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    wproto_binary_result b;
+    int rc = wproto_binary(l, kernel_path, display, device_spec, &b, err, errlen);
+    if (rc == 0 && !b.built) {
+        util_errf(err, errlen, "%s", b.log ? b.log : "");
+        rc = 1;
+    } else if (rc == 0 && !ptx_is_text(b.binary, b.len)) {
+        util_errf(err, errlen, _("%s (%s) gives no PTX: its compiler's program binary (%zu bytes) is a format of its "
+                                 "own; only NVIDIA's driver gives PTX"), b.device.name, b.device.platform, b.len);
+        rc = 2;
+    } else if (rc == 0 && ptx_parse(b.binary, out) != 0) {
+        util_errf(err, errlen, "%s", _("out of memory"));
+        rc = -1;
+    } else if (rc == 0) {
+        ptx_read_registers(b.log, out);
+        util_copy_text(out->device, sizeof out->device, b.device.name);
+        util_copy_text(out->driver, sizeof out->driver, b.device.driver);
+        snprintf(out->compiler, sizeof out->compiler, "%.90s %.60s", b.device.platform, b.device.driver);
+        out->ptx = b.binary; /* handed over */
+        b.binary = NULL;
+    }
+    wproto_binary_free(&b);
     out->status = rc;
     if (rc != 0) util_copy_text(out->message, sizeof out->message, err);
     return rc;

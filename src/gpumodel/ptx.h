@@ -31,6 +31,7 @@ typedef struct {
     ptx_access *acc;
     int n, cap;
     int barriers;                /* bar.sync and barrier.sync */
+    int registers;               /* registers a work-item holds, as NVIDIA's ptxas allocated them; 0: not known */
 } ptx_kernel;
 
 typedef struct {
@@ -38,7 +39,10 @@ typedef struct {
     char message[1024];          /* why not, when status is not 0 */
     ptx_kernel *kernels;
     int n;
-    char compiler[160];          /* the compiler's first line of --version */
+    char compiler[160];          /* the compiler's first line of --version, or the driver that compiled it */
+    char target[32];             /* the PTX's .target (sm_90); "" when it names none */
+    char device[256];            /* the device whose own driver compiled it (ptx_from_driver); "": clang */
+    char driver[64];             /* and its driver's version */
     char *ptx;                   /* the whole PTX text */
 } ptx_report;
 
@@ -46,12 +50,30 @@ typedef struct {
  * alike instructions of one line counted together). 0, or -1 when out of memory. */
 int ptx_parse(const char *ptx, ptx_report *out);
 
+/* Whether a program binary (len bytes) is PTX text, as NVIDIA's OpenCL
+ * driver hands back: a .version and a .target directive. */
+int ptx_is_text(const char *bin, size_t len);
+
+/* The registers of each kernel of r, from the build log of NVIDIA's driver
+ * built with -cl-nv-verbose (ptxas: "Compiling entry function 'K'", then
+ * "Used N registers"). Kernels the log does not name keep 0. */
+void ptx_read_registers(const char *log, ptx_report *r);
+
 /* Compiles kernel_path with the chapter's build options for NVIDIA PTX and
  * parses it. Returns 0; 1 when the kernel does not compile (err holds the
  * compiler's message, its paths as display names them); -1 with err when
  * clang or libclc is missing or the compiler could not run. */
 int ptx_compile(const lesson *l, const char *kernel_path, const char *display, ptx_report *out, char *err,
                 size_t errlen);
+
+/* Compiles kernel_path with the OpenCL driver of the device of device_spec
+ * (NULL: the default) in a confined worker, where that driver gives PTX
+ * (NVIDIA's), and parses it with each kernel's registers (the driver's PTX
+ * has no source lines: every access has line 0). Returns 0; 1 when the
+ * kernel does not build there (err: the compiler's log); 2 when the device
+ * gives no PTX (err says so); 69 when no device matches; -1 with err. */
+int ptx_from_driver(const lesson *l, const char *kernel_path, const char *display, const char *device_spec,
+                    ptx_report *out, char *err, size_t errlen);
 
 void ptx_report_free(ptx_report *r);
 

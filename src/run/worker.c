@@ -33,7 +33,7 @@
 #define BUILD_LIMIT_S 120.0
 #define SETUP_LIMIT_S 60.0
 
-static void put_device(int fd, const clh_device *d) {
+void worker_put_device(int fd, const clh_device *d) {
     engine_device ed;
     memset(&ed, 0, sizeof ed);
     snprintf(ed.name, sizeof ed.name, "%s", d->name);
@@ -432,7 +432,7 @@ static int run_kernel(const wproto_request *wr, int fd, int pfd, worker_warm *wa
     }
     if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
-    put_device(fd, &ctx.dev);
+    worker_put_device(fd, &ctx.dev);
     if (rq->compute_units > 0) ctx.dev.compute_units = (unsigned)rq->compute_units; /* launch as on the modelled GPU */
 
     if (!wr->source) {
@@ -493,7 +493,7 @@ static int list_devices(int fd, int pfd) {
     char err[512] = "";
     int n = clh_list(&devs, err, sizeof err);
     if (n < 0) return finish(fd, ENG_NO_DEVICE, err);
-    for (int i = 0; i < n; i++) put_device(fd, &devs[i]);
+    for (int i = 0; i < n; i++) worker_put_device(fd, &devs[i]);
     free(devs);
     return finish(fd, ENG_PASS, NULL);
 }
@@ -603,7 +603,7 @@ static int selftest(const wproto_request *wr, int fd, int pfd) {
     int rc = clh_open(&ctx, wr->rq.device_spec, err, sizeof err);
     if (rc == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
     if (rc != CLH_OK) return finish(fd, rc == CLH_BAD_SPEC ? ENG_USAGE : ENG_NO_DEVICE, err);
-    put_device(fd, &ctx.dev);
+    worker_put_device(fd, &ctx.dev);
     sandbox_phase(pfd, PHASE_BUILD, BUILD_LIMIT_S);
     cl_program prog;
     char *log = NULL;
@@ -725,6 +725,7 @@ int worker_main(int argc, char **argv) {
     int rc = wr.kind == WK_RUN ? run_kernel(&wr, fd, pfd, NULL)
            : wr.kind == WK_DEVICES ? list_devices(fd, pfd)
            : wr.kind == WK_BUILD ? worker_build(&wr, fd, pfd)
+           : wr.kind == WK_BINARY ? worker_binary(&wr, fd, pfd)
            : selftest(&wr, fd, pfd);
     wproto_request_free(&wr);
     fflush(stdout);

@@ -6,6 +6,7 @@
 
 #include "base/blob.h"
 #include "run/engine.h"
+#include "cl/clhost.h"
 
 /* Record tags of the worker's results. */
 #define W_DEVICE BLOB_TAG('D', 'E', 'V', 'I')  /* engine_device */
@@ -28,6 +29,7 @@
                                                  * parent to keep in the kernel's cache folder (WK_BUILD:
                                                  * "INDEX/RELATIVE/PATH", INDEX the file's in the request) */
 #define W_BUILT BLOB_TAG('B', 'L', 'T', 'D')     /* WK_BUILD: int32 pair, a file's index and its cl_int build status */
+#define W_BINARY BLOB_TAG('B', 'I', 'N', 'Y')    /* WK_BINARY: the program binary the device's compiler made */
 
 /* Where a run of a set (several sizes of one kernel, WR_ITEM) begins: its
  * index, and the seconds since the worker started. */
@@ -45,6 +47,7 @@ typedef struct {
 #define WORKER_DISK_FILES 4096L
 #define WORKER_CACHE_BYTES (1024 * 1024)
 #define WORKER_CACHE_FILES 256
+#define WORKER_BINARY_BYTES (16u << 20) /* the most of a program binary a worker hands back */
 
 /* An input buffer that differed from its host copy after the runs. */
 typedef struct {
@@ -53,6 +56,9 @@ typedef struct {
     uint64_t differ;        /* bytes that changed */
     uint64_t first;         /* offset of the first */
 } worker_input_change;
+
+/* Writes d as a W_DEVICE record. */
+void worker_put_device(int fd, const clh_device *d);
 
 /* The worker process's main (`cltutor __worker`): reads its request on
  * SANDBOX_FD_REQUEST and writes records to SANDBOX_FD_RESULT; returns the

@@ -1,6 +1,7 @@
-/* worker_build — the worker's build mode (WK_BUILD): compiles many kernel
+/* worker_build — the worker's build modes: WK_BUILD compiles many kernel
  * files in one process, each into a cache folder of its own, so that the
- * runtime's compiler and its built-in library load once, not once a file. */
+ * runtime's compiler and its built-in library load once, not once a file;
+ * WK_BINARY compiles one and hands back the device compiler's binary. */
 #define _GNU_SOURCE
 #include "run/worker_build.h"
 #include "run/worker.h"
@@ -116,5 +117,49 @@ int worker_build(const wproto_request *wr, int fd, int pfd) {
         if (util_pathf(dir, sizeof dir, "%s/cache.%d", wr->scratch, i) == 0)
             worker_cache_send(fd, dir, index, &bytes, &files, 0);
     }
+    return 0;
+}
+
+/* NVIDIA's compiler prints its register count (ptxas) into the build log with this option. */
+static int is_nvidia(const clh_device *d) { return strstr(d->platform, "NVIDIA") != NULL; }
+
+int worker_binary(const wproto_request *wr, int fd, int pfd) {
+    char err[1024] = "";
+    confine_state cs;
+    if (!wr->scratch || wr->n_sources != 1) return -1;
+    if (confine_build(wr, &cs, err, sizeof err) != 0) {
+        blob_put_str(fd, W_MESSAGE, err);
+        return -1;
+    }
+    sandbox_phase(pfd, PHASE_DEVICE, SETUP_LIMIT_S);
+    clh_ctx ctx;
+    int found = clh_open(&ctx, wr->rq.device_spec, err, sizeof err);
+    if (found != CLH_OK) {
+        if (found == CLH_BAD_SPEC) blob_put(fd, W_BADSPEC, "", 0);
+        blob_put_str(fd, W_MESSAGE, err);
+        return -1;
+    }
+    worker_put_device(fd, &ctx.dev);
+    char options[1200];
+    snprintf(options, sizeof options, "%s%s", wr->options[0], is_nvidia(&ctx.dev) ? " -cl-nv-verbose" : "");
+    sandbox_phase(pfd, PHASE_BUILD, BUILD_LIMIT_S);
+    cl_program prog = NULL;
+    char *log = NULL;
+    cl_int e = clh_build(&ctx, wr->sources[0], options, &prog, &log);
+    if (log) blob_put_str(fd, W_BUILDLOG, log);
+    free(log);
+    int32_t built[2] = {0, e};
+    blob_put(fd, W_BUILT, built, sizeof built);
+    size_t size = 0;
+    if (prog && e == CL_SUCCESS &&
+        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size > 0 &&
+        size <= WORKER_BINARY_BYTES) {
+        unsigned char *bin = malloc(size), *bins[1] = {bin};
+        if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS)
+            blob_put(fd, W_BINARY, bin, size);
+        free(bin);
+    }
+    if (prog) clReleaseProgram(prog);
+    clh_close(&ctx);
     return 0;
 }

@@ -121,7 +121,7 @@ int wproto_read_request(int fd, wproto_request *out, char *err, size_t errlen) {
     }
     while (blob_get(blob, got, WR_SOURCE, out->n_sources, NULL) && blob_get(blob, got, WR_OPTIONS, out->n_sources, NULL))
         out->n_sources++;
-    if (out->kind != WK_BUILD) out->n_sources = 0;
+    if (out->kind != WK_BUILD && out->kind != WK_BINARY) out->n_sources = 0;
     out->sources = out->n_sources ? calloc((size_t)out->n_sources, sizeof *out->sources) : NULL;
     out->options = out->n_sources ? calloc((size_t)out->n_sources, sizeof *out->options) : NULL;
     for (int i = 0; i < out->n_sources; i++) {
@@ -178,8 +178,7 @@ int wproto_open_request(const char *scratch) {
     return fd;
 }
 
-/* The header's common fields. */
-static void request_header(wproto_kind kind, wproto_header *h) {
+void wproto_header_init(wproto_kind kind, wproto_header *h) {
     memset(h, 0, sizeof *h);
     h->version = WPROTO_VERSION;
     h->kind = (uint32_t)kind;
@@ -190,7 +189,7 @@ static void request_header(wproto_kind kind, wproto_header *h) {
 
 /* Opens the request file and fills the header's common fields. */
 static int open_request(const char *scratch, wproto_kind kind, wproto_header *h) {
-    request_header(kind, h);
+    wproto_header_init(kind, h);
     return wproto_open_request(scratch);
 }
 
@@ -428,7 +427,7 @@ int wproto_run_items(wproto_kind kind, const engine_request *rq, const wproto_it
     int req;
     if (ahead) {
         wproto_header h;
-        request_header(kind, &h);
+        wproto_header_init(kind, &h);
         req = fill_request(ahead_req, h, rq, items, n_items, source, scratch, cache[0] ? cache : NULL, probe_dir, lim)
                   == 0 ? ahead_req : -1;
     } else {

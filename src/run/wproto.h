@@ -20,7 +20,7 @@
 #define WPROTO_ENV "CLTUTOR_WORKER"     /* names the program to run as the worker */
 
 /* What a worker is asked to do. */
-typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST, WK_BUILD } wproto_kind;
+typedef enum { WK_RUN = 1, WK_DEVICES, WK_SELFTEST, WK_BUILD, WK_BINARY } wproto_kind;
 
 /* Request records, written by the parent to a file the worker reads on
  * SANDBOX_FD_REQUEST. Strings are records of their own, without the NUL. */
@@ -58,6 +58,9 @@ typedef struct {
     uint64_t seed;
     char size[120];
 } wproto_item;
+
+/* The header's fields every request has (version, kind, the sizes both builds must agree on). */
+void wproto_header_init(wproto_kind kind, wproto_header *h);
 
 /* A request as the worker reads it; every string is its own malloc'd copy. */
 typedef struct {

@@ -23,6 +23,7 @@ typedef struct tui_job {
     const paths *paths;
     gpumodel_report *gm;      /* its result */
     ptx_report *ptx;          /* and the kernel compiled for NVIDIA PTX (clang, libclc) */
+    int driver_ptx;           /* ... by the driver of the device of device_spec instead (an NVIDIA GPU's) */
     gpumodel_cache *gm_cache; /* the owner's cache of the compared file's analysis */
     /* the chapter's whole verdict (tests, race check, technique) */
     verdict *vd;

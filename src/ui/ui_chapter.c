@@ -243,6 +243,10 @@ void ui_chapter_start_analysis(ui_app *a) {
     if (!a->in_chapter || c->gm_id) return;
     tui_job *job = tui_job_new_analysis(c->l, c->kernel_path, c->display, &a->cat, &a->paths, &a->gm_cache);
     if (!job) return;
+    if (strstr(c->rep.device.platform, "NVIDIA")) { /* the runs' GPU compiles to PTX itself: show its own */
+        if (!ui_device_spec(a, job->device_spec, sizeof job->device_spec)) job->device_spec[0] = '\0';
+        job->driver_ptx = 1;
+    }
     c->gm_want_hash = c->kernel_hash;
     c->gm_id = tui_jobs_submit(&a->jobs, job);
     c->tab_dirty[TAB_ANALYSIS] = 1;

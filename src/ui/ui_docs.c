@@ -83,7 +83,15 @@ static void analysis_failed_doc(const gpumodel_report *gm, int width, st_doc *d)
 static void compiled_doc(const ptx_report *r, int width, st_doc *d) {
     if (!r) return;
     st_doc_add(d);
-    wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("Compiled for NVIDIA PTX (clang and libclc, as `cltutor asm` shows it)"));
+    if (r->device[0]) {
+        char title[512];
+        snprintf(title, sizeof title, _("Compiled by the OpenCL driver of %s (%s) for %s, as `cltutor asm --device` "
+                                         "shows it; its PTX has no source lines (line 0)"),
+                 r->device, r->driver, r->target[0] ? r->target : "?");
+        wrap_into(d, width, ST_TITLE | ST_A_BOLD, title);
+    } else {
+        wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("Compiled for NVIDIA PTX (clang and libclc, as `cltutor asm` shows it)"));
+    }
     if (r->status != 0) {
         wrap_into(d, width, ST_DIM, r->message);
         return;
@@ -98,6 +106,11 @@ static void compiled_doc(const ptx_report *r, int width, st_doc *d) {
             st_doc_add_row(d, row, ST_NORMAL, width, pk->acc[i].line);
         }
         if (!pk->n) wrap_into(d, width, ST_DIM, _("(no memory instruction)"));
+        if (pk->registers > 0) {
+            char regs[96];
+            snprintf(regs, sizeof regs, _("registers: %d a work-item (ptxas)"), pk->registers);
+            wrap_into(d, width, ST_DIM, regs);
+        }
     }
 }
 

@@ -59,6 +59,25 @@ expect "--kernel and --solution together" 64 "cannot be used together" -- "$bin"
 expect "--ptx and --json together" 64 "cannot be used together" -- "$bin" asm 4 --solution --ptx --json
 expect "an unknown chapter" 64 "" -- "$bin" asm 42
 expect "--help" 0 "^Usage: cltutor asm LESSON" -- "$bin" asm --help
+
+# --device: the device's own driver compiles it in a worker; only NVIDIA's gives PTX (its runs on an H200 are in
+# docs/results/ptx/asm-driver-nvidia-h200.txt), so here (PoCL) it says so, and what to use instead
+expect "--device on PoCL: exit 69, no PTX from its compiler, clang's without --device" 69 \
+  "gives no PTX: its compiler's program binary \([0-9]+ bytes\) is a format of its own.*Without --device" -- \
+  "$bin" asm 4 --solution --device 0
+expect "--device naming no device: exit 69, says where to look" 69 "matches no device.*cltutor devices" -- \
+  "$bin" asm 4 --solution --device no-such-gpu
+expect "--device with a kernel that does not build there: exit 2, the file and line" 2 \
+  "does not build on that device:|$tmp/broken.cl:2:.*undefined_name" -- "$bin" asm 4 --kernel "$tmp/broken.cl" --device 0
+printf '%s\n' "$out" | grep -q "$tmp/broken.cl:2:" && ok "--device build error: the learner's file and line" ||
+  bad "--device build error: the learner's file and line" "$out"
+"$bin" asm 4 --solution --json > "$tmp/clang.json" 2>&1
+python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j['compiled_by'] == 'clang' and 'device' not in j, j
+" "$tmp/clang.json" 2> "$tmp/by.err" && ok "--json says which compiler made the PTX (clang, no device)" ||
+  bad "--json says which compiler made the PTX" "$(cat "$tmp/by.err")"
 expect "in Chinese" 0 "NVIDIA PTX" -- env LANGUAGE=zh_CN LANG=C.UTF-8 "$bin" asm 4 --solution
 
 finish
