@@ -286,6 +286,10 @@ int ptx_from_driver(const lesson *l, const char *kernel_path, const char *displa
     memset(out, 0, sizeof *out);
     wproto_binary_result b;
     int rc = wproto_binary(l, kernel_path, display, device_spec, &b, err, errlen);
+    if (rc == 0) { /* which device said what, built or not */
+        util_copy_text(out->device, sizeof out->device, b.device.name);
+        util_copy_text(out->driver, sizeof out->driver, b.device.driver);
+    }
     if (rc == 0 && !b.built) {
         util_errf(err, errlen, "%s", b.log ? b.log : "");
         rc = 1;
@@ -298,8 +302,6 @@ int ptx_from_driver(const lesson *l, const char *kernel_path, const char *displa
         rc = -1;
     } else if (rc == 0) {
         ptx_read_registers(b.log, out);
-        util_copy_text(out->device, sizeof out->device, b.device.name);
-        util_copy_text(out->driver, sizeof out->driver, b.device.driver);
         snprintf(out->compiler, sizeof out->compiler, "%.90s %.60s", b.device.platform, b.device.driver);
         out->ptx = b.binary; /* handed over */
         b.binary = NULL;
