@@ -311,3 +311,11 @@ int ptx_from_driver(const lesson *l, const char *kernel_path, const char *displa
     if (rc != 0) util_copy_text(out->message, sizeof out->message, err);
     return rc;
 }
+
+int ptx_compile_for(const lesson *l, const char *kernel_path, const char *display, int driver, const char *device_spec,
+                    ptx_report *out, char *err, size_t errlen) {
+    int rc = driver ? ptx_from_driver(l, kernel_path, display, device_spec, out, err, errlen) : -1;
+    if (rc == 0 || rc == 1) return rc; /* the driver's PTX, or its compiler's refusal */
+    if (driver) ptx_report_free(out);
+    return ptx_compile(l, kernel_path, display, out, err, errlen);
+}

@@ -75,6 +75,12 @@ int ptx_compile(const lesson *l, const char *kernel_path, const char *display, p
 int ptx_from_driver(const lesson *l, const char *kernel_path, const char *display, const char *device_spec,
                     ptx_report *out, char *err, size_t errlen);
 
+/* The kernel's PTX as the learner's GPU has it: its driver's (ptx_from_driver
+ * on device_spec) where driver is set and that driver gives PTX, else clang's
+ * (ptx_compile). Returns what the one that answered returned. */
+int ptx_compile_for(const lesson *l, const char *kernel_path, const char *display, int driver, const char *device_spec,
+                    ptx_report *out, char *err, size_t errlen);
+
 void ptx_report_free(ptx_report *r);
 
 /* One instruction as a sentence for a screen: "global load, 16 bytes a

@@ -522,31 +522,38 @@ static int write_build_request(const build_file *files, int n, const char *devic
     return fd;
 }
 
+int wproto_run_request(int req, const sandbox_limits *lim, volatile int *cancel, sandbox_result *out, char *err,
+                       size_t errlen) {
+    char exe[PATH_MAX];
+    memset(out, 0, sizeof *out);
+    if (req < 0) return util_errf(err, errlen, "%s", _("cannot write the worker's request")), -1;
+    if (wproto_find_worker(exe, sizeof exe, err, errlen) != 0) return -1;
+    if (confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0); /* as for a run (wproto_run_items) */
+    char **envp = wproto_environment();
+    char *const argv[] = {exe, WPROTO_MODE, NULL};
+    int rc = envp && sandbox_run(exe, argv, envp, req, lim, NULL, NULL, cancel, out) == 0 ? 0 : -1;
+    if (rc != 0) util_errf(err, errlen, "%s", envp ? _("fork failed") : _("out of memory"));
+    wproto_environment_free(envp);
+    return rc;
+}
+
 int wproto_build(const wproto_build_item *items, int n, const char *device_spec, const char *cache_root,
                  long cpu_limit_s, long memory_limit_mb, volatile int *cancel, char *err, size_t errlen) {
-    char exe[PATH_MAX], scratch[PATH_MAX];
+    char scratch[PATH_MAX];
     build_file *files = n > 0 ? calloc((size_t)n, sizeof *files) : NULL;
     if (!files) return 0;
     int m = 0;
     for (int i = 0; i < n; i++) m += take_build_file(&items[i], cache_root, &files[m]);
     int built = 0;
-    if (m > 0 && (wproto_find_worker(exe, sizeof exe, err, errlen) != 0 ||
-                  wproto_make_scratch(scratch, sizeof scratch, err, errlen) != 0))
+    if (m > 0 && wproto_make_scratch(scratch, sizeof scratch, err, errlen) != 0)
         built = -1;
     else if (m > 0) {
-        if (confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0); /* as for a run (wproto_run_items) */
         int req = write_build_request(files, m, device_spec, scratch);
-        char **envp = req >= 0 ? wproto_environment() : NULL;
-        char *const argv[] = {exe, WPROTO_MODE, NULL};
         sandbox_limits lim = {.total_s = 60 + 130.0 * m, .grace_s = 1.0, .cpu_s = cpu_limit_s,
                               .memory_mb = memory_limit_mb,
                               .result_max_bytes = (size_t)m * (WORKER_CACHE_BYTES + 65536) + 65536};
         sandbox_result out;
-        memset(&out, 0, sizeof out);
-        if (!envp || sandbox_run(exe, argv, envp, req, &lim, NULL, NULL, cancel, &out) != 0) {
-            util_errf(err, errlen, "%s", envp ? _("fork failed") : _("cannot write the worker's request"));
-            built = -1;
-        }
+        if (wproto_run_request(req, &lim, cancel, &out, err, errlen) != 0) built = -1;
         for (int k = 0; built >= 0 && k < m; k++) {
             const int32_t *b = NULL;
             for (int r = 0; (b = blob_get(out.blob, out.blob_len, W_BUILT, r, NULL)) && b[0] != k; r++) {}
@@ -557,7 +564,6 @@ int wproto_build(const wproto_build_item *items, int n, const char *device_spec,
             built++;
         }
         sandbox_result_free(&out);
-        wproto_environment_free(envp);
         if (req >= 0) close(req);
         util_remove_tree(scratch);
     }

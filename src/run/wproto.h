@@ -124,6 +124,13 @@ typedef struct {
 int wproto_build(const wproto_build_item *items, int n, const char *device_spec, const char *cache_root,
                  long cpu_limit_s, long memory_limit_mb, volatile int *cancel, char *err, size_t errlen);
 
+/* Runs the worker program on a request of a build kind (WK_BUILD,
+ * WK_BINARY) written into req (-1: it could not be), within lim, this
+ * process made non-dumpable as for a run. Returns 0 with the result in out
+ * (free it with sandbox_result_free either way), or -1 with err. */
+int wproto_run_request(int req, const sandbox_limits *lim, volatile int *cancel, sandbox_result *out, char *err,
+                       size_t errlen);
+
 /* Checks a kernel run whose first output (of out_len bytes) was correct: no
  * input buffer changed, each result record came once and the timed outputs
  * fit the launches, and the kernel times fit in the time the run phase

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "run/wproto_binary.h"
 #include "run/buildlog.h"
-#include "run/confine.h"
 #include "run/sandbox.h"
 #include "run/worker.h"
 #include "run/worker_build.h"
@@ -17,7 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 /* The request for one file (WK_BINARY), rewound for the worker; -1 when it cannot be written. */
@@ -73,32 +71,25 @@ static int take_result(const sandbox_result *sr, const char *display, wproto_bin
 int wproto_binary(const lesson *l, const char *kernel_path, const char *display, const char *device_spec,
                   wproto_binary_result *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    char exe[PATH_MAX], scratch[PATH_MAX], options[600];
+    char scratch[PATH_MAX], options[600];
     char *source = util_read_file(kernel_path, NULL);
     if (!source) {
         util_errf(err, errlen, _("%s: cannot read the kernel file"), display);
         return -1;
     }
-    if (wproto_find_worker(exe, sizeof exe, err, errlen) != 0 || wproto_make_scratch(scratch, sizeof scratch, err, errlen) != 0) {
+    if (wproto_make_scratch(scratch, sizeof scratch, err, errlen) != 0) {
         free(source);
         return -1;
     }
-    if (confine_landlock_abi() == 0) prctl(PR_SET_DUMPABLE, 0); /* as for a run (wproto_run_items) */
     worker_build_options(l, options, sizeof options);
     int req = write_binary_request(scratch, source, options, device_spec);
     free(source);
-    char **envp = req >= 0 ? wproto_environment() : NULL;
-    char *const argv[] = {exe, WPROTO_MODE, NULL};
     sandbox_limits lim = {.total_s = 60 + 130, .grace_s = 1.0, .cpu_s = 180,
                           .result_max_bytes = WORKER_BINARY_BYTES + 2 * CLH_LOG_KEEP_BYTES + 65536};
     sandbox_result sr;
-    memset(&sr, 0, sizeof sr);
-    int rc = -1;
-    if (!envp || sandbox_run(exe, argv, envp, req, &lim, NULL, NULL, NULL, &sr) != 0)
-        util_errf(err, errlen, "%s", envp ? _("fork failed") : _("cannot write the worker's request"));
-    else rc = take_result(&sr, display, out, err, errlen);
+    int rc = wproto_run_request(req, &lim, NULL, &sr, err, errlen) == 0 ? take_result(&sr, display, out, err, errlen)
+                                                                        : -1;
     sandbox_result_free(&sr);
-    wproto_environment_free(envp);
     if (req >= 0) close(req);
     util_remove_tree(scratch);
     return rc;

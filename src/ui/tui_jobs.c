@@ -69,15 +69,9 @@ static void run_job(tui_jobs *j, tui_job *job) {
             gpumodel_analyze_chapter(&job->rq, job->cat, job->paths, 1, job->gm_cache, on_progress, j, &job->cancel, job->gm);
         job->ptx = job->cancel ? NULL : calloc(1, sizeof *job->ptx);
         char err[4096];
-        /* the GPU's own driver where it gives PTX, else (or when it cannot run) clang's */
-        int drv = job->ptx && job->driver_ptx
-                      ? ptx_from_driver(job->rq.lesson, job->rq.kernel_path, job->rq.display_path,
-                                        job->device_spec[0] ? job->device_spec : NULL, job->ptx, err, sizeof err)
-                      : -1;
-        if (job->ptx && drv != 0 && drv != 1) {
-            ptx_report_free(job->ptx);
-            ptx_compile(job->rq.lesson, job->rq.kernel_path, job->rq.display_path, job->ptx, err, sizeof err);
-        }
+        if (job->ptx)
+            ptx_compile_for(job->rq.lesson, job->rq.kernel_path, job->rq.display_path, job->driver_ptx,
+                            job->device_spec[0] ? job->device_spec : NULL, job->ptx, err, sizeof err);
     } else {
         engine_run(&job->rq, on_progress, j, &job->cancel, &job->rep);
     }
