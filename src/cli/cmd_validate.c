@@ -438,7 +438,7 @@ static void check_figures(validate_run *vr, const lesson *l) {
     rq.device_spec = vr->device;
     rq.timeout_s = 120;
     gpumodel_report gm;
-    gpumodel_analyze(&rq, cli_on_progress, &vr->live, NULL, &gm);
+    gpumodel_analyze_figures(&rq, cli_on_progress, &vr->live, NULL, &gm);
     cli_clear_status(&vr->live);
     technique_baseline now = technique_baseline_of(&gm), committed;
     if (gm.status == GM_UNAVAILABLE) result(vr, 1, "figures", NULL, _("not measured here: %s"), gm.message);
@@ -481,7 +481,7 @@ static void check_cost_figures(validate_run *vr, const lesson *l) {
     rq.device_spec = vr->device;
     rq.timeout_s = 120;
     gpumodel_report gm;
-    gpumodel_analyze(&rq, cli_on_progress, &vr->live, NULL, &gm);
+    gpumodel_analyze_figures(&rq, cli_on_progress, &vr->live, NULL, &gm);
     cli_clear_status(&vr->live);
     gm_cost_figures now, committed;
     memset(&now, 0, sizeof now);

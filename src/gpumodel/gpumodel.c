@@ -213,9 +213,6 @@ static void explain_failure(gpumodel_report *rep, const engine_request *rq, cons
         util_errf(rep->message, sizeof rep->message, _("%s: %s"), _(rep->run.headline), rep->run.message);
 }
 
-/* races: look for data races too (a third slower); the comparison's run, whose
- * findings are not shown, goes without. An analysis made before with the
- * same key is taken from the cache of run results instead of simulated again. */
 /* The text the simulator runs when only some work-groups are (gm_sample.h),
  * written into dir; its path in out. -1 with rep's message. */
 static int sampled_copy(const engine_request *rq, const gm_sampling *smp, const char *dir, char *out, size_t len,
@@ -234,6 +231,10 @@ static int sampled_copy(const engine_request *rq, const gm_sampling *smp, const 
     return rc;
 }
 
+/* races: look for data races too (a third slower); the comparison's run and
+ * a reference's figures (gpumodel_analyze_figures), whose findings are not
+ * shown, go without. An analysis made before with the same key is taken from
+ * the cache of run results instead of simulated again. */
 static int analyze(const engine_request *rq_in, int races, const gm_sampling *smp, run_progress_cb cb, void *user,
                    volatile int *cancel, gpumodel_report *rep) {
     memset(rep, 0, sizeof *rep);
@@ -338,6 +339,11 @@ static int analyze(const engine_request *rq_in, int races, const gm_sampling *sm
 int gpumodel_analyze(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep) {
     return analyze(rq, 1, NULL, cb, user, cancel, rep);
+}
+
+int gpumodel_analyze_figures(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
+                             gpumodel_report *rep) {
+    return analyze(rq, 0, NULL, cb, user, cancel, rep);
 }
 
 int gpumodel_analyze_sampled(const engine_request *rq, const gm_sampling *smp, run_progress_cb cb, void *user,

@@ -177,6 +177,12 @@ int gpumodel_backend(char *icd, size_t icd_len, char *plugin, size_t plugin_len,
 int gpumodel_analyze(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
                      gpumodel_report *rep);
 
+/* As gpumodel_analyze, without the race detector (a third less CPU): the
+ * figures of a course file (a reference), whose findings nobody reads. Shares
+ * its kept results with the comparisons of gpumodel_analyze_chapter. */
+int gpumodel_analyze_figures(const engine_request *rq, run_progress_cb cb, void *user, volatile int *cancel,
+                             gpumodel_report *rep);
+
 /* Analyses rq's kernel at a large size with only smp's work-groups simulated,
  * without the race check: figures scaled to every work-group, for the cost at
  * a hidden test's size. The run's answer is wrong (the other groups never

@@ -68,7 +68,7 @@ const gpumodel_report *grade_analysis_previous(const grade_model_limits *lim, co
     rq.kernel_path = ref;
     rq.display_path = ref;
     rq.size_spec = an->gm.size_text;
-    gpumodel_analyze(&rq, NULL, NULL, lim->cancel, &an->prev);
+    gpumodel_analyze_figures(&rq, NULL, NULL, lim->cancel, &an->prev);
     return an->prev.status == GM_OK ? &an->prev : NULL;
 }
 

@@ -361,7 +361,7 @@ static void previous_baseline(const verdict_request *rq, const engine_request *l
         prq.kernel_path = prq.display_path = rq->previous_reference;
         prq.size_spec = gm->size_text;
         gpumodel_report prev;
-        gpumodel_analyze(&prq, progress, progress_user, cancel, &prev);
+        gpumodel_analyze_figures(&prq, progress, progress_user, cancel, &prev);
         *out = technique_baseline_of(&prev);
         gpumodel_report_free(&prev);
     }
@@ -415,7 +415,7 @@ int verdict_reference_cost(const lesson *l, const engine_request *like, const gp
         rq.size_spec = gm->size_text;
         gpumodel_report *an = calloc(1, sizeof *an);
         if (!an) return -1;
-        gpumodel_analyze(&rq, progress, progress_user, cancel, an);
+        gpumodel_analyze_figures(&rq, progress, progress_user, cancel, an);
         int rc = an->status == GM_OK && an->run.status == ENG_PASS && gm_cost_of(an, l, p, out, err, sizeof err) == 0
                      ? 0 : -1;
         gpumodel_report_free(an);
