@@ -120,8 +120,13 @@ while read -r n kind file; do
     if [ -n "$MEASURE_ONLY" ]; then
         $CLT run "$n" --kernel "$file" --size "$size" --json $DEVARGS > "$MEASURE_ONLY/$i.json" 2> "$MEASURE_ONLY/$i.err" || true
     elif [ -n "$MEASURED" ]; then
-        cp "$MEASURED/$i.json" "$RAW/$i.json" 2>/dev/null || : > "$RAW/$i.json"
-        cp "$MEASURED/$i.err" "$RAW/$i.err" 2>/dev/null || : > "$RAW/$i.err"
+        # the run of this file in the measured folder's index (runs merged from several calls keep their
+        # own numbers), else the one at this position
+        m=$(awk -v n="$n" -v k="$kind" -v f="$file" '$1 == n && $2 == k && $3 == f { print $4; exit }' \
+            "$MEASURED/index" 2>/dev/null)
+        [ -n "$m" ] || m=$i
+        cp "$MEASURED/$m.json" "$RAW/$i.json" 2>/dev/null || : > "$RAW/$i.json"
+        cp "$MEASURED/$m.err" "$RAW/$i.err" 2>/dev/null || : > "$RAW/$i.err"
         $CLT analyze "$n" --kernel "$file" --gpu "$PROFILE" --json > "$RAW/$i.predicted.json" 2>> "$RAW/$i.err" || true
     else
         $CLT run "$n" --kernel "$file" --size "$size" --gpu "$PROFILE" --json $DEVARGS > "$RAW/$i.json" 2> "$RAW/$i.err" || true

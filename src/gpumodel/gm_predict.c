@@ -237,6 +237,7 @@ int gp_scale_for(const lesson *l, const char *from_size, const char *to_size, gp
     s->loop = work / s->items;
     s->ideal_bytes = b.bytes;
     s->flops = b.flops;
+    s->groups_per_cu = (double)lesson_param_long(l, "groups_per_compute_unit", 0);
     return 0;
 }
 
@@ -270,9 +271,41 @@ void gp_target_size(const lesson *l, const char *analysed, char *buf, size_t len
 
 /* ---- the counts and the model ---- */
 
+void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx) {
+    for (int i = 0; i < rep->n_kernels; i++) {
+        const ptx_kernel *pk = NULL;
+        for (int j = 0; j < ptx->n && !pk; j++)
+            if (!strcmp(ptx->kernels[j].name, rep->kernels[i].name)) pk = &ptx->kernels[j];
+        for (int a = 0; a < rep->kernels[i].n_acc; a++) {
+            gm_access *acc = &rep->kernels[i].acc[a];
+            acc->compiled_loads = 0;
+            if (!pk || acc->space != GM_GLOBAL || acc->kind != GM_LOAD || acc->line <= 0) continue;
+            for (int j = 0; j < pk->n; j++)
+                if (pk->acc[j].line == acc->line && pk->acc[j].op == PTX_LOAD &&
+                    (pk->acc[j].space == PTX_GLOBAL || pk->acc[j].space == PTX_GENERIC))
+                    acc->compiled_loads += pk->acc[j].count;
+        }
+    }
+}
+
+void gp_read_compiled(gpumodel_report *rep, const lesson *l) {
+    if (rep->status != GM_OK || !rep->source_path[0]) return;
+    ptx_report ptx;
+    char err[512];
+    if (ptx_compile(l, rep->source_path, rep->kernel_path, &ptx, err, sizeof err) == 0) gp_note_compiled(rep, &ptx);
+    ptx_report_free(&ptx);
+}
+
 void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
     memset(c, 0, sizeof *c);
     c->launches = k->launches > 0 ? k->launches : 1;
+    double items = (double)k->global[0] * (double)(k->global[1] ? k->global[1] : 1) *
+                   (double)(k->global[2] ? k->global[2] : 1);
+    c->warps = ceil(items / GM_WARP) * (s->groups > 0 ? s->groups : s->items);
+    c->group_warps = ceil((double)(k->local[0] ? k->local[0] : 1) * (double)(k->local[1] ? k->local[1] : 1) *
+                          (double)(k->local[2] ? k->local[2] : 1) / GM_WARP);
+    c->groups_per_cu = s->groups_per_cu;
+    double load_waits = 0, load_useful = 0;
     for (int i = 0; i < k->n_acc; i++) {
         const gm_access *a = &k->acc[i];
         double per_item = a->items ? (double)a->execs / (double)a->items : 0;
@@ -298,6 +331,10 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
                 double lines = a->lines ? (double)a->lines * f : sectors / 4 + (sectors - useful / GM_SECTOR) * 3 / 4;
                 c->l1_lines += lines > req ? lines : req;
                 c->l1_requests += req;
+                if (a->kind == GM_LOAD) { /* those the compiler issues together wait once */
+                    load_useful += useful;
+                    if (a->compiled_loads > 0) load_waits += req / a->compiled_loads;
+                }
             }
         } else if (a->space == GM_CONSTANT) {
             c->constant_reads += (double)a->distinct_sum * f;
@@ -314,6 +351,22 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
             c->local_requests += req * phases;
         }
     }
+    /* the loads' bytes past the problem's own come from caches: the share that
+     * does not is the share of the load requests that waits for DRAM */
+    double from_dram = load_useful > s->ideal_bytes && load_useful > 0 ? s->ideal_bytes / load_useful : 1;
+    c->dram_loads = load_waits * from_dram;
+}
+
+double gp_resident_warps(const gp_counts *c, const gp_profile *p) {
+    double units = (double)(p->compute_units > 0 ? p->compute_units : 1), most = units * GP_RESIDENT_WARPS;
+    double launched = c->warps;
+    if (c->groups_per_cu > 0 && c->group_warps > 0) /* the host caps its work-groups by the compute units */
+        launched = fmin(launched, c->groups_per_cu * units * c->group_warps);
+    return launched < 1 ? 1 : launched < most ? launched : most;
+}
+
+double gp_dram_chain_s(const gp_counts *c, const gp_profile *p) {
+    return c->dram_loads * p->v[GPK_DRAM_NS] * 1e-9 / gp_resident_warps(c, p);
 }
 
 static double per_s(const gp_profile *p, gp_key k) { return p->v[k] > 0 ? 1.0 / (p->v[k] * 1e9) : 0; }
@@ -334,7 +387,11 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
     t[GPT_GATOMIC] = c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD) + c->gatomic_same * per_s(p, GPK_GATOM_SAME);
     double same = per_s(p, GPK_LATOM_SAME) - per_s(p, GPK_LATOM_SPREAD);
     t[GPT_LATOMIC] = c->latomic_spread * per_s(p, GPK_LATOM_SPREAD) + c->latomic_same * (same > 0 ? same : 0);
-    t[GPT_LATENCY] = c->warp_requests * p->v[GPK_WARP_NS] * 1e-9;
+    /* a warp's requests one after another at the cached rate; and, where the
+     * device's DRAM latency is known, each resident warp waiting for one DRAM
+     * load at a time (a load whose value the work-item uses before its next:
+     * Little's law with one load in flight a warp) */
+    t[GPT_LATENCY] = fmax(c->warp_requests * p->v[GPK_WARP_NS] * 1e-9, gp_dram_chain_s(c, p));
     t[GPT_LAUNCH] = c->launches * p->v[GPK_LAUNCH] * 1e-6;
     /* the SMs issue loads, stores, local passes and arithmetic one after another */
     double issue = t[GPT_L1] + t[GPT_LOCAL] + t[GPT_CONSTANT] + t[GPT_COMPUTE] + t[GPT_LATOMIC];
@@ -415,7 +472,7 @@ static void fmt_count(char *buf, size_t len, double v, const char *things) {
 void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size_t len) {
     const gp_kernel *k = &pr->k[pr->limit_kernel];
     const gp_counts *c = &k->c;
-    char a[32], b[32];
+    char a[64], b[32];
     switch (pr->limit) {
     case GPT_MEMORY: fmt_qty(a, sizeof a, c->dram_bytes, "B"); fmt_qty(b, sizeof b, p->v[GPK_COPY] * 1e9, "B/s"); break;
     case GPT_L1:
@@ -442,7 +499,15 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
         fmt_qty(b, sizeof b, p->v[same ? GPK_LATOM_SAME : GPK_LATOM_SPREAD] * 1e9, "/s");
         break;
     }
-    case GPT_LATENCY: fmt_count(a, sizeof a, c->warp_requests, _("requests of one warp")); snprintf(b, sizeof b, "%.1f ns", p->v[GPK_WARP_NS]); break;
+    case GPT_LATENCY:
+        if (gp_dram_chain_s(c, p) > c->warp_requests * p->v[GPK_WARP_NS] * 1e-9) { /* DRAM loads waited for */
+            fmt_count(a, sizeof a, c->dram_loads / gp_resident_warps(c, p), _("DRAM loads of each warp in turn"));
+            snprintf(b, sizeof b, "%.0f ns", p->v[GPK_DRAM_NS]);
+        } else {
+            fmt_count(a, sizeof a, c->warp_requests, _("requests of one warp"));
+            snprintf(b, sizeof b, "%.1f ns", p->v[GPK_WARP_NS]);
+        }
+        break;
     default: snprintf(a, sizeof a, "%d", c->launches); snprintf(b, sizeof b, "%.1f us", p->v[GPK_LAUNCH]); break;
     }
     util_textf(buf, len, _("%s: %s at %s"), _(term_labels[pr->limit]), a, b);
@@ -537,6 +602,8 @@ static cJSON *prediction_json(const gp_prediction *pr) {
         cJSON_AddNumberToObject(cc, "global_atomics", c->gatomic_spread + c->gatomic_same);
         cJSON_AddNumberToObject(cc, "local_atomic_requests", c->latomic_spread);
         cJSON_AddNumberToObject(cc, "warp_requests", c->warp_requests);
+        cJSON_AddNumberToObject(cc, "dram_loads", c->dram_loads);
+        cJSON_AddNumberToObject(cc, "warps", c->warps);
         cJSON_AddNumberToObject(cc, "launches", c->launches);
         cJSON_AddItemToArray(ks, k);
     }
@@ -561,6 +628,11 @@ cJSON *gp_json(const gp_prediction *pr, const gp_prediction *prev, const gp_prof
     return o;
 }
 
+const lesson *gp_compared_lesson(const catalog *cat, const lesson *l) {
+    const lesson *pl = l->previous > 0 && cat ? catalog_by_number(cat, l->previous) : NULL;
+    return pl && !strcmp(pl->problem, l->problem) ? pl : l;
+}
+
 int gp_chapter_predict(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
                        const gpumodel_report *rep, const gpumodel_report *prev, const char *at, gp_chapter *out) {
     memset(out, 0, sizeof *out);
@@ -575,9 +647,7 @@ int gp_chapter_predict(const char *data_dir, const catalog *cat, const char *gpu
     if (gp_predict(rep, l, size, &out->prof, &out->pr, out->err, sizeof out->err) != 0) return -1;
     out->ok = 1;
     char err[256];
-    /* the compared file is the previous chapter's reference where it solves the same problem */
-    const lesson *pl = l->previous > 0 && cat ? catalog_by_number(cat, l->previous) : NULL;
-    if (!pl || strcmp(pl->problem, l->problem) != 0) pl = l;
+    const lesson *pl = gp_compared_lesson(cat, l);
     if (prev && prev->status == GM_OK && gp_predict(prev, pl, size, &out->prof, &out->prev, err, sizeof err) == 0) {
         out->has_prev = 1;
         util_copy_text(out->prev_label, sizeof out->prev_label, rep->prev_label);

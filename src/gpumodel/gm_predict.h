@@ -6,6 +6,7 @@
 
 #include "course/catalog.h"
 #include "gpumodel/gpumodel.h"
+#include "gpumodel/ptx.h"
 
 /* The device figures a prediction uses: one key each in the profile's
  * [limits] section. X(enum, key, need, what it is); need: GPN_POSITIVE must
@@ -32,7 +33,9 @@
     X(GPK_CONST_LINES, "constant_lines_g_per_s", GPN_OPTIONAL,                                                      \
       "constant-cache lines when a warp's reads fall in 32 lines, 1e9/s (whole device)")                            \
     X(GPK_L1_REQUESTS, "l1_requests_g_per_s", GPN_OPTIONAL,                                                         \
-      "cached load requests of one line, one work-item a warp, 1e9/s (whole device)")
+      "cached load requests of one line, one work-item a warp, 1e9/s (whole device)")                                \
+    X(GPK_DRAM_NS, "dram_latency_ns", GPN_OPTIONAL,                                                                 \
+      "time a lone work-item waits for a load from DRAM whose address the last load gave, nanoseconds")
 
 typedef enum { GPN_POSITIVE, GPN_PRESENT, GPN_OPTIONAL } gp_need;
 
@@ -102,6 +105,10 @@ typedef struct {
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */
     double latomic_spread, latomic_same;  /* local atomic warp requests, by whether they collide */
     double warp_requests;     /* memory requests one warp makes, one after another */
+    double dram_loads;        /* global load requests that go to DRAM (those of data read once) */
+    double warps;             /* the launch's warps */
+    double group_warps;       /* warps in a work-group */
+    double groups_per_cu;     /* gp_scale's */
     int launches;
 } gp_counts;
 
@@ -128,6 +135,8 @@ typedef struct {
     double groups;              /* the kernel's work-items' growth, 0: not known */
     double arg[GP_MAX_ARGS];    /* with groups: each buffer argument's growth, 0: not known */
     double ideal_bytes, flops;  /* the problem's work model at the predicted size */
+    double groups_per_cu;       /* the lesson's groups_per_compute_unit: the host launches at most that many
+                                 * work-groups a compute unit, each then doing more (0: no such cap) */
 } gp_scale;
 
 /* The scale between two sizes of a chapter's problem. Returns 0, or -1 with err. */
@@ -138,6 +147,26 @@ int gp_scale_for(const lesson *l, const char *from_size, const char *to_size, gp
  * the file chooses; n_answer 0 where none). */
 void gp_scale_kernel(const lesson *l, const char *from_size, const char *to_size, const char *kernel,
                      const unsigned *answer, int n_answer, gp_scale *s);
+
+/* The warps a compute unit holds at once, for the DRAM-latency term: 64 on
+ * NVIDIA's Volta to Hopper data-centre GPUs (2048 work-items an SM). */
+#define GP_RESIDENT_WARPS 64
+
+/* The warps of c's launch a device holds at once (at least 1). */
+double gp_resident_warps(const gp_counts *c, const gp_profile *p);
+
+/* The time the resident warps spend waiting for c's DRAM loads, one load in
+ * flight a warp, where p knows its DRAM latency (else 0). */
+double gp_dram_chain_s(const gp_counts *c, const gp_profile *p);
+
+/* Notes in rep's global loads how many load instructions the compiled code
+ * (ptx: clang's, with source lines) has for each line: a loop the compiler
+ * unrolled issues that many loads before it waits for the first. */
+void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx);
+
+/* gp_note_compiled with rep's kernel compiled by clang for NVIDIA PTX here;
+ * nothing where clang or libclc is missing or the kernel does not compile. */
+void gp_read_compiled(gpumodel_report *rep, const lesson *l);
 
 /* A kernel's counts at the predicted size. */
 void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c);
@@ -197,6 +226,9 @@ typedef struct {
  * file; NULL: GP_DEFAULT_GPU) at size (NULL: gp_target_size). Returns 0
  * when out->ok. */
 #define GP_DEFAULT_GPU "nvidia-h100"
+/* The chapter whose kernel chapter l's is compared with: the previous
+ * chapter where it solves the same problem, else l (its starting file). */
+const lesson *gp_compared_lesson(const catalog *cat, const lesson *l);
 int gp_chapter_predict(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
                        const gpumodel_report *rep, const gpumodel_report *prev, const char *size, gp_chapter *out);
 /* Adds "prediction" to a command's JSON object (with "predict_s"), or where

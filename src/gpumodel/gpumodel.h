@@ -61,6 +61,8 @@ typedef struct {
     int reqs_block;                      /* the launch its barrier intervals came from (parsing) */
     int arg;                             /* global: the kernel argument whose buffer it touched, -1: unknown */
     unsigned long long lines;            /* global, constant: distinct 128-byte lines summed over requests (0: not known) */
+    int compiled_loads;                  /* global loads: the load instructions the compiled code has for this line,
+                                          * issued together where the compiler unrolled a loop (0: not known) */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */

@@ -30,6 +30,7 @@ typedef struct {
     double latom_spread, latom_same;  /* local atomic warp requests/s, 1e9 */
     double launch_us;       /* an empty kernel's event time */
     double warp_request_ns; /* one warp alone: time per cached load request */
+    double dram_latency_ns; /* one work-item alone: a load from DRAM whose address the last one gave */
     double l2_gbps;         /* a copy that fits the last-level cache (read + write) */
 } bench_limits;
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "ui/tui_jobs.h"
 #include "base/util.h"
+#include "gpumodel/gm_predict.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -72,6 +73,13 @@ static void run_job(tui_jobs *j, tui_job *job) {
         if (job->ptx)
             ptx_compile_for(job->rq.lesson, job->rq.kernel_path, job->rq.display_path, job->driver_ptx,
                             job->device_spec[0] ? job->device_spec : NULL, job->ptx, err, sizeof err);
+        /* the loads the compiler issues together, for the predicted time's DRAM waits: from clang's PTX, the
+         * one with source lines; the compared file's too, when it was analysed afresh */
+        if (job->gm && job->gm->status == GM_OK && job->ptx && job->ptx->status == 0 && !job->ptx->device[0]) {
+            gp_note_compiled(job->gm, job->ptx);
+            if (job->gm_cache && job->gm_cache->set && !job->gm->prev_kept)
+                gp_read_compiled(&job->gm_cache->rep, gp_compared_lesson(job->cat, job->rq.lesson));
+        }
     } else {
         engine_run(&job->rq, on_progress, j, &job->cancel, &job->rep);
     }

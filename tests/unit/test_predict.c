@@ -131,6 +131,70 @@ START_TEST(latency_bound) {
 }
 END_TEST
 
+START_TEST(dram_chain) {
+    gp_profile p = round_profile();
+    p.compute_units = 2; /* 128 resident warps */
+    p.v[GPK_DRAM_NS] = 100;
+    /* 1e6 DRAM loads over 64 warps, each waiting for its loads one at a time:
+     * 15625 x 100 ns = 1.5625 ms, though the bytes (32 MB) take 32 us */
+    gp_counts c = {.dram_bytes = 32e6, .l1_lines = 1e6, .dram_loads = 1e6, .warps = 64, .group_warps = 4,
+                   .launches = 1};
+    gp_kernel k;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_LATENCY);
+    ck_assert_double_eq_tol(k.t[GPT_LATENCY], 1.5625e-3, TOL);
+    /* more warps than the device holds: 128 at a time, whatever the launch */
+    c.warps = 1000;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.t[GPT_LATENCY], 1e6 * 100e-9 / 128, TOL);
+    /* a host that launches at most 1 work-group of 4 warps a compute unit: 8 warps, each doing more */
+    c.groups_per_cu = 1;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_double_eq_tol(k.t[GPT_LATENCY], 1e6 * 100e-9 / 8, TOL);
+    /* a profile without the DRAM latency: no such term, the bytes set the pace */
+    p.v[GPK_DRAM_NS] = 0;
+    gp_predict_kernel(&c, &p, &k);
+    ck_assert_int_eq(k.limit, GPT_MEMORY);
+    ck_assert_double_eq_tol(k.t[GPT_LATENCY], 0, TOL);
+}
+END_TEST
+
+START_TEST(unrolled_loads_wait_once) {
+    /* a load on line 7 the compiler issued 4 times together (a loop unrolled 4 times), one on line 9 it did not */
+    gm_access acc[2] = {
+        {.line = 7, .space = GM_GLOBAL, .kind = GM_LOAD, .execs = 64, .items = 64, .warps = 2, .requests = 64,
+         .useful = 1024, .sectors = 64, .lines = 64},
+        {.line = 9, .space = GM_GLOBAL, .kind = GM_LOAD, .execs = 64, .items = 64, .warps = 2, .requests = 8,
+         .useful = 1024, .sectors = 32, .lines = 8},
+    };
+    gm_kernel k = {.name = "histogram", .global = {64, 1, 1}, .local = {64, 1, 1}, .launches = 1, .acc = acc, .n_acc = 2};
+    gpumodel_report rep = {.status = GM_OK, .kernels = &k, .n_kernels = 1};
+    ptx_access pa[2] = {{.line = 7, .op = PTX_LOAD, .space = PTX_GLOBAL, .count = 4},
+                        {.line = 9, .op = PTX_LOAD, .space = PTX_GLOBAL, .count = 1}};
+    ptx_kernel pk = {.name = "histogram", .acc = pa, .n = 2};
+    ptx_report ptx = {.kernels = &pk, .n = 1};
+    gp_note_compiled(&rep, &ptx);
+    ck_assert_int_eq(acc[0].compiled_loads, 4);
+    ck_assert_int_eq(acc[1].compiled_loads, 1);
+    /* the problem's own bytes are all the loads read: every request goes to DRAM; 64 / 4 + 8 waits */
+    gp_scale s = {.items = 1, .loop = 1, .data = 1, .ideal_bytes = 2048};
+    gp_counts c;
+    gp_counts_of(&k, &s, &c);
+    ck_assert_double_eq_tol(c.dram_loads, 16 + 8, TOL);
+    ck_assert_double_eq_tol(c.warps, 2, TOL);
+    /* loads that read 4 times the problem's bytes: three quarters come from the caches */
+    s.ideal_bytes = 512;
+    gp_counts_of(&k, &s, &c);
+    ck_assert_double_eq_tol(c.dram_loads, 24 * 0.25, TOL);
+    /* a kernel the compiled code does not name: nothing known, no waits */
+    snprintf(pk.name, sizeof pk.name, "other");
+    gp_note_compiled(&rep, &ptx);
+    gp_counts_of(&k, &s, &c);
+    ck_assert_int_eq(acc[0].compiled_loads, 0);
+    ck_assert_double_eq_tol(c.dram_loads, 0, TOL);
+}
+END_TEST
+
 START_TEST(local_atomics_and_launch) {
     gp_profile p = round_profile();
     /* 1e6 requests, all 32 lanes on one word: 1e6 / 5e9 = 200 us */
@@ -433,6 +497,8 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, atomic_bound);
     tcase_add_test(tc, bank_bound);
     tcase_add_test(tc, latency_bound);
+    tcase_add_test(tc, dram_chain);
+    tcase_add_test(tc, unrolled_loads_wait_once);
     tcase_add_test(tc, one_line_requests);
     tcase_add_test(tc, local_atomics_and_launch);
     tcase_add_test(tc, counts_from_a_report);
