@@ -335,7 +335,7 @@ static int write_profile(const char *device, const char *file) {
     const double v[GP_N_KEYS] = {lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.local_gpasses, lim.const_greads,
                                  lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
                                  lim.warp_request_ns, lim.l2_gbps, lim.local_conflict_gpasses, lim.const_glines,
-                                 lim.l1_grequests, lim.dram_latency_ns};
+                                 lim.l1_grequests, lim.dram_latency_ns, lim.scatter_gsectors};
     for (int k = 0; k < GP_N_KEYS; k++) {
         p.v[k] = v[k];
         snprintf(p.source[k], sizeof p.source[k], "measured: cltutor bench --profile, %s", p.date);
@@ -351,10 +351,10 @@ static int write_profile(const char *device, const char *file) {
              "(%.1f G/s with 32-way conflicts), constant reads %.1f G/s (%.1f G lines/s, 32 lines a warp), "
              "global atomics %.2f / %.2f G/s "
              "(own / one address), local atomic requests %.2f / %.2f G/s, launch %.1f us, a lone warp's request %.1f ns, "
-             "a DRAM load in a chain %.1f ns, cached copy %.1f GB/s\n"),
+             "a DRAM load in a chain %.1f ns, scattered store sectors %.2f G/s, cached copy %.1f GB/s\n"),
            lim.copy_gbps, lim.fp32_gflops, lim.l1_glines, lim.l1_grequests, lim.local_gpasses, lim.local_conflict_gpasses,
            lim.const_greads, lim.const_glines, lim.gatom_spread, lim.gatom_same, lim.latom_spread, lim.latom_same, lim.launch_us,
-           lim.warp_request_ns, lim.dram_latency_ns, lim.l2_gbps);
+           lim.warp_request_ns, lim.dram_latency_ns, lim.scatter_gsectors, lim.l2_gbps);
     printf(_("Written to %s\n"), file);
     return 0;
 }

@@ -331,6 +331,8 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
                 double lines = a->lines ? (double)a->lines * f : sectors / 4 + (sectors - useful / GM_SECTOR) * 3 / 4;
                 c->l1_lines += lines > req ? lines : req;
                 c->l1_requests += req;
+                if (a->kind == GM_STORE && sectors > useful / GM_SECTOR)
+                    c->scattered_sectors += sectors - useful / GM_SECTOR;
                 if (a->kind == GM_LOAD) { /* those the compiler issues together wait once */
                     load_useful += useful;
                     if (a->compiled_loads > 0) load_waits += req / a->compiled_loads;
@@ -374,7 +376,8 @@ static double per_s(const gp_profile *p, gp_key k) { return p->v[k] > 0 ? 1.0 / 
 void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) {
     out->c = *c;
     double *t = out->t;
-    t[GPT_MEMORY] = c->dram_bytes * per_s(p, GPK_COPY);
+    /* the bytes at the copy's rate, and stores that write part of a sector at the scattered stores' */
+    t[GPT_MEMORY] = c->dram_bytes * per_s(p, GPK_COPY) + c->scattered_sectors * per_s(p, GPK_SCATTER);
     /* the lines the load/store units serve, or their requests where those are of one line and take longer */
     t[GPT_L1] = fmax(c->l1_lines * per_s(p, GPK_L1), c->l1_requests * per_s(p, GPK_L1_REQUESTS));
     /* a request's first pass at the conflict-free rate, its conflicts' extra passes at the conflicted one */
@@ -474,7 +477,15 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
     const gp_counts *c = &k->c;
     char a[64], b[32];
     switch (pr->limit) {
-    case GPT_MEMORY: fmt_qty(a, sizeof a, c->dram_bytes, "B"); fmt_qty(b, sizeof b, p->v[GPK_COPY] * 1e9, "B/s"); break;
+    case GPT_MEMORY:
+        if (c->scattered_sectors * per_s(p, GPK_SCATTER) > c->dram_bytes * per_s(p, GPK_COPY)) {
+            fmt_count(a, sizeof a, c->scattered_sectors, _("sectors of scattered stores"));
+            fmt_qty(b, sizeof b, p->v[GPK_SCATTER] * 1e9, "/s");
+        } else {
+            fmt_qty(a, sizeof a, c->dram_bytes, "B");
+            fmt_qty(b, sizeof b, p->v[GPK_COPY] * 1e9, "B/s");
+        }
+        break;
     case GPT_L1:
         if (c->l1_requests * per_s(p, GPK_L1_REQUESTS) > c->l1_lines * per_s(p, GPK_L1)) { /* requests of one line */
             fmt_count(a, sizeof a, c->l1_requests, _("requests"));
@@ -603,6 +614,7 @@ static cJSON *prediction_json(const gp_prediction *pr) {
         cJSON_AddNumberToObject(cc, "local_atomic_requests", c->latomic_spread);
         cJSON_AddNumberToObject(cc, "warp_requests", c->warp_requests);
         cJSON_AddNumberToObject(cc, "dram_loads", c->dram_loads);
+        cJSON_AddNumberToObject(cc, "scattered_sectors", c->scattered_sectors);
         cJSON_AddNumberToObject(cc, "warps", c->warps);
         cJSON_AddNumberToObject(cc, "launches", c->launches);
         cJSON_AddItemToArray(ks, k);

@@ -35,7 +35,9 @@
     X(GPK_L1_REQUESTS, "l1_requests_g_per_s", GPN_OPTIONAL,                                                         \
       "cached load requests of one line, one work-item a warp, 1e9/s (whole device)")                                \
     X(GPK_DRAM_NS, "dram_latency_ns", GPN_OPTIONAL,                                                                 \
-      "time a lone work-item waits for a load from DRAM whose address the last load gave, nanoseconds")
+      "time a lone work-item waits for a load from DRAM whose address the last load gave, nanoseconds")       \
+    X(GPK_SCATTER, "scattered_store_sectors_g_per_s", GPN_OPTIONAL,                                                \
+      "sectors of 4-byte global stores, each lane of a warp in a sector of its own, 1e9/s (a transpose's writes)")
 
 typedef enum { GPN_POSITIVE, GPN_PRESENT, GPN_OPTIONAL } gp_need;
 
@@ -106,6 +108,7 @@ typedef struct {
     double latomic_spread, latomic_same;  /* local atomic warp requests, by whether they collide */
     double warp_requests;     /* memory requests one warp makes, one after another */
     double dram_loads;        /* global load requests that go to DRAM (those of data read once) */
+    double scattered_sectors; /* sectors global stores write part of, past the whole sectors their bytes fill */
     double warps;             /* the launch's warps */
     double group_warps;       /* warps in a work-group */
     double groups_per_cu;     /* gp_scale's */

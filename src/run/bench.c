@@ -56,6 +56,10 @@ static const char *const profile_kernels =
     "    for (int k = 0; k < iters; k++) i = next[i];   /* each load's address is the last one's value */\n"
     "    out[get_global_id(0)] = i;\n"
     "}\n"
+    "__kernel void scatter_store(__global uint *out) {\n"
+    "    uint g = get_global_id(0), rows = 32, cols = get_global_size(0) / 32;\n"
+    "    out[(g % rows) * cols + g / rows] = g;   /* a warp's 32 stores in 32 rows: a transpose's writes */\n"
+    "}\n"
     "__kernel void requests(__global const float *src, __global float *out, int iters) {\n"
     "    int l = get_local_id(0); float s = 0;\n"
     "    if ((l & 31) == 0)   /* one work-item of each warp: a request of one line */\n"
@@ -182,6 +186,20 @@ static double dram_latency(clh_ctx *ctx, cl_program prog, int gpu, cl_mem out, c
     return stats_summarise(t, runs).median * 1e6 / steps;
 }
 
+/* 4-byte stores each in a sector of its own, the sectors filled by the
+ * warps that follow (a transpose without a tile: 32 rows of a matrix wider
+ * than the last-level cache, a column a warp): sectors a second, 1e9; 0
+ * with *e where it cannot run. */
+static double scattered_stores(clh_ctx *ctx, cl_program prog, int gpu, cl_int *e) {
+    size_t items = gpu ? (size_t)32 << 20 : (size_t)1 << 20;
+    while (items > ((size_t)1 << 20) && (unsigned long long)items * sizeof(cl_uint) * 4 > ctx->dev.global_mem) items /= 2;
+    cl_mem buf = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, items * sizeof(cl_uint), NULL, e);
+    if (*e != CL_SUCCESS) return 0;
+    double ms = time_micro(ctx, prog, "scatter_store", &buf, 1, NULL, 0, items, 256, e);
+    clReleaseMemObject(buf);
+    return ms > 0 && *e == CL_SUCCESS ? (double)items / (ms * 1e-3) * 1e-9 : 0;
+}
+
 /* The profile's figures, each from its micro-kernel (1e9 per second). */
 static int measure_profile(int fd, clh_ctx *ctx, int gpu, bench_limits *lim) {
     cl_program prog;
@@ -220,6 +238,7 @@ static int measure_profile(int fd, clh_ctx *ctx, int gpu, bench_limits *lim) {
     t = time_micro(ctx, prog, "chain", two, 2, &chain_iters, 1, 32, 32, &e);
     lim->warp_request_ns = t > 0 && e == CL_SUCCESS ? t * 1e6 / chain_iters : 0;
     if (e == CL_SUCCESS) lim->dram_latency_ns = dram_latency(ctx, prog, gpu, out, &e);
+    if (e == CL_SUCCESS) lim->scatter_gsectors = scattered_stores(ctx, prog, gpu, &e);
     clReleaseMemObject(src);
     clReleaseMemObject(out);
     clReleaseProgram(prog);

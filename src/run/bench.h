@@ -31,6 +31,7 @@ typedef struct {
     double launch_us;       /* an empty kernel's event time */
     double warp_request_ns; /* one warp alone: time per cached load request */
     double dram_latency_ns; /* one work-item alone: a load from DRAM whose address the last one gave */
+    double scatter_gsectors; /* 4-byte stores each in a sector of its own (a transpose's writes), 1e9 sectors/s */
     double l2_gbps;         /* a copy that fits the last-level cache (read + write) */
 } bench_limits;
 

@@ -195,6 +195,38 @@ START_TEST(unrolled_loads_wait_once) {
 }
 END_TEST
 
+START_TEST(scattered_stores) {
+    /* a transpose's column writes: 4 bytes of each of 32 sectors a request (28 sectors past the 4 its bytes
+     * fill); a row's writes: 4 whole sectors, none scattered */
+    gm_access acc[2] = {
+        {.line = 3, .space = GM_GLOBAL, .kind = GM_STORE, .execs = 64, .items = 64, .warps = 2, .requests = 2,
+         .useful = 256, .sectors = 64, .lines = 64},
+        {.line = 4, .space = GM_GLOBAL, .kind = GM_STORE, .execs = 64, .items = 64, .warps = 2, .requests = 2,
+         .useful = 256, .sectors = 8, .lines = 2},
+    };
+    gm_kernel k = {.name = "transpose", .global = {64, 1, 1}, .local = {64, 1, 1}, .launches = 1, .acc = acc, .n_acc = 2};
+    gp_scale s = {.items = 1e6, .loop = 1, .data = 1e6, .ideal_bytes = 512e6};
+    gp_counts c;
+    gp_counts_of(&k, &s, &c);
+    ck_assert_double_eq_tol(c.scattered_sectors, 56e6, 1e-3);
+    gp_profile p = round_profile();
+    p.v[GPK_SCATTER] = 10; /* 1e10 sectors/s: 5.6 ms, against 0.5 ms for the bytes */
+    gp_kernel out;
+    gp_predict_kernel(&c, &p, &out);
+    ck_assert_int_eq(out.limit, GPT_MEMORY);
+    ck_assert_double_eq_tol(out.t[GPT_MEMORY], c.dram_bytes / 1e12 + 5.6e-3, TOL);
+    gp_prediction pr = {.n = 1, .limit = GPT_MEMORY};
+    pr.k[0] = out;
+    char why[160];
+    gp_limit_text(&pr, &p, why, sizeof why);
+    ck_assert_msg(strstr(why, "56.0 M sectors of scattered stores at 10.0 G/s") != NULL, "%s", why);
+    /* a profile without the figure: the bytes alone */
+    p.v[GPK_SCATTER] = 0;
+    gp_predict_kernel(&c, &p, &out);
+    ck_assert_double_eq_tol(out.t[GPT_MEMORY], c.dram_bytes / 1e12, TOL);
+}
+END_TEST
+
 START_TEST(local_atomics_and_launch) {
     gp_profile p = round_profile();
     /* 1e6 requests, all 32 lanes on one word: 1e6 / 5e9 = 200 us */
@@ -499,6 +531,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, latency_bound);
     tcase_add_test(tc, dram_chain);
     tcase_add_test(tc, unrolled_loads_wait_once);
+    tcase_add_test(tc, scattered_stores);
     tcase_add_test(tc, one_line_requests);
     tcase_add_test(tc, local_atomics_and_launch);
     tcase_add_test(tc, counts_from_a_report);
