@@ -356,7 +356,7 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
     /* the loads' bytes past the problem's own come from caches: the share that
      * does not is the share of the load requests that waits for DRAM */
     double from_dram = load_useful > s->ideal_bytes && load_useful > 0 ? s->ideal_bytes / load_useful : 1;
-    c->dram_loads = load_waits * from_dram;
+    c->dram_waits = load_waits * from_dram;
 }
 
 double gp_resident_warps(const gp_counts *c, const gp_profile *p) {
@@ -368,7 +368,7 @@ double gp_resident_warps(const gp_counts *c, const gp_profile *p) {
 }
 
 double gp_dram_chain_s(const gp_counts *c, const gp_profile *p) {
-    return c->dram_loads * p->v[GPK_DRAM_NS] * 1e-9 / gp_resident_warps(c, p);
+    return c->dram_waits * p->v[GPK_DRAM_NS] * 1e-9 / gp_resident_warps(c, p);
 }
 
 static double per_s(const gp_profile *p, gp_key k) { return p->v[k] > 0 ? 1.0 / (p->v[k] * 1e9) : 0; }
@@ -391,9 +391,8 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
     double same = per_s(p, GPK_LATOM_SAME) - per_s(p, GPK_LATOM_SPREAD);
     t[GPT_LATOMIC] = c->latomic_spread * per_s(p, GPK_LATOM_SPREAD) + c->latomic_same * (same > 0 ? same : 0);
     /* a warp's requests one after another at the cached rate; and, where the
-     * device's DRAM latency is known, each resident warp waiting for one DRAM
-     * load at a time (a load whose value the work-item uses before its next:
-     * Little's law with one load in flight a warp) */
+     * device's DRAM latency is known, the resident warps waiting for their
+     * DRAM loads, one wait at a time each (Little's law) */
     t[GPT_LATENCY] = fmax(c->warp_requests * p->v[GPK_WARP_NS] * 1e-9, gp_dram_chain_s(c, p));
     t[GPT_LAUNCH] = c->launches * p->v[GPK_LAUNCH] * 1e-6;
     /* the SMs issue loads, stores, local passes and arithmetic one after another */
@@ -512,7 +511,7 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
     }
     case GPT_LATENCY:
         if (gp_dram_chain_s(c, p) > c->warp_requests * p->v[GPK_WARP_NS] * 1e-9) { /* DRAM loads waited for */
-            fmt_count(a, sizeof a, c->dram_loads / gp_resident_warps(c, p), _("DRAM loads of each warp in turn"));
+            fmt_count(a, sizeof a, c->dram_waits / gp_resident_warps(c, p), _("DRAM loads of each warp in turn"));
             snprintf(b, sizeof b, "%.0f ns", p->v[GPK_DRAM_NS]);
         } else {
             fmt_count(a, sizeof a, c->warp_requests, _("requests of one warp"));
@@ -613,7 +612,7 @@ static cJSON *prediction_json(const gp_prediction *pr) {
         cJSON_AddNumberToObject(cc, "global_atomics", c->gatomic_spread + c->gatomic_same);
         cJSON_AddNumberToObject(cc, "local_atomic_requests", c->latomic_spread);
         cJSON_AddNumberToObject(cc, "warp_requests", c->warp_requests);
-        cJSON_AddNumberToObject(cc, "dram_loads", c->dram_loads);
+        cJSON_AddNumberToObject(cc, "dram_waits", c->dram_waits);
         cJSON_AddNumberToObject(cc, "scattered_sectors", c->scattered_sectors);
         cJSON_AddNumberToObject(cc, "warps", c->warps);
         cJSON_AddNumberToObject(cc, "launches", c->launches);

@@ -107,7 +107,8 @@ typedef struct {
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */
     double latomic_spread, latomic_same;  /* local atomic warp requests, by whether they collide */
     double warp_requests;     /* memory requests one warp makes, one after another */
-    double dram_loads;        /* global load requests that go to DRAM (those of data read once) */
+    double dram_waits;        /* DRAM loads waited for, over all warps: global load requests over the loads the
+                               * compiled code issues together for their line, times the share not from caches */
     double scattered_sectors; /* sectors global stores write part of, past the whole sectors their bytes fill */
     double warps;             /* the launch's warps */
     double group_warps;       /* warps in a work-group */

@@ -74,9 +74,11 @@ static void run_job(tui_jobs *j, tui_job *job) {
             ptx_compile_for(job->rq.lesson, job->rq.kernel_path, job->rq.display_path, job->driver_ptx,
                             job->device_spec[0] ? job->device_spec : NULL, job->ptx, err, sizeof err);
         /* the loads the compiler issues together, for the predicted time's DRAM waits: from clang's PTX, the
-         * one with source lines; the compared file's too, when it was analysed afresh */
-        if (job->gm && job->gm->status == GM_OK && job->ptx && job->ptx->status == 0 && !job->ptx->device[0]) {
-            gp_note_compiled(job->gm, job->ptx);
+         * one with source lines (compiled again where the tab shows the driver's); the compared file's too,
+         * when it was analysed afresh */
+        if (job->gm && job->gm->status == GM_OK && job->ptx && job->ptx->status == 0 && !job->cancel) {
+            if (job->ptx->device[0]) gp_read_compiled(job->gm, job->rq.lesson);
+            else gp_note_compiled(job->gm, job->ptx);
             if (job->gm_cache && job->gm_cache->set && !job->gm->prev_kept)
                 gp_read_compiled(&job->gm_cache->rep, gp_compared_lesson(job->cat, job->rq.lesson));
         }

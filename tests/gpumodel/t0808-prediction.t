@@ -46,6 +46,34 @@ expect "bench --profile writes a profile (PoCL here)" 0 "Written to $tmp/cpu.ini
 expect "the written profile predicts" 0 "^Predicted on .* \(a model, not a measurement\)" -- \
   "$bin" analyze 3 --solution $small --no-compare --gpu "$tmp/cpu.ini"
 expect "bench --profile with a chapter: usage error" 64 'not chapters' -- "$bin" bench 3 --profile "$tmp/x.ini"
+if awk -F' = ' '$1 == "dram_latency_ns" && $2 > 0 { d = 1 } $1 == "scattered_store_sectors_g_per_s" && $2 > 0 { s = 1 }
+                END { exit !(d && s) }' "$tmp/cpu.ini"
+then ok "bench --profile: the DRAM latency and the scattered stores' rate measured"
+else bad "bench --profile: dram_latency_ns and scattered_store_sectors_g_per_s above 0" "$(cat "$tmp/cpu.ini")"; fi
+
+# the DRAM waits (they need clang's PTX, for the loads a loop issues together) and the scattered stores,
+# where the profile has their figures (the H200's) and not where it has not (the H100's)
+if command -v clang-15 > /dev/null 2>&1 || command -v clang > /dev/null 2>&1; then
+  expect "a byte read, used, then the next, no loop unrolled: latency-bound on DRAM waits" 0 \
+    'latency-bound: [0-9.]+ k DRAM loads of each warp in turn at [0-9]+ ns' -- \
+    "$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h200
+  out=$("$bin" analyze 7 --kernel "$root/bench/variants/07-byte-loads.cl" --no-compare --gpu nvidia-h200 2>&1)
+  if printf '%s\n' "$out" | grep -q 'DRAM loads of each warp'; then bad "bytes read by a loop unrolled 16 times: no DRAM waits bound" "$out"
+  else ok "bytes read by a loop unrolled 16 times: not bound by DRAM waits"; fi
+else
+  ok "# SKIP no clang: the DRAM waits need the compiled code"
+  ok "# SKIP no clang"
+fi
+out=$("$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h100 2>&1)
+if printf '%s\n' "$out" | grep -q 'DRAM loads of each warp'; then bad "a profile without dram_latency_ns: no DRAM waits" "$out"
+else ok "a profile without dram_latency_ns: no DRAM waits"; fi
+expect "a transpose without a tile: bound by its scattered stores" 0 \
+  'memory-bound: [0-9.]+ M sectors of scattered stores at [0-9.]+ G/s' -- \
+  "$bin" analyze 9 --kernel "$root/bench/variants/09-naive-transpose.cl" --no-compare --gpu nvidia-h200
+expect "the chapter's tiled transpose: its bytes, not scattered stores" 0 'Predicted on NVIDIA H200 .*: .* at 8192x8192' -- \
+  "$bin" analyze 9 --solution --no-compare --gpu nvidia-h200
+if "$bin" analyze 9 --solution --no-compare --gpu nvidia-h200 2>&1 | grep -q 'scattered stores'
+then bad "the tiled transpose is not bound by scattered stores" ""; else ok "the tiled transpose is not bound by scattered stores"; fi
 
 expect "run --predict: the prediction beside the measured run" 0 '^Predicted on NVIDIA H100( 80GB HBM3)? \(a model, not a measurement\): .* at 2000x16x64' -- \
   "$bin" run 3 --solution --size 2000x16 --no-timing --predict

@@ -137,7 +137,7 @@ START_TEST(dram_chain) {
     p.v[GPK_DRAM_NS] = 100;
     /* 1e6 DRAM loads over 64 warps, each waiting for its loads one at a time:
      * 15625 x 100 ns = 1.5625 ms, though the bytes (32 MB) take 32 us */
-    gp_counts c = {.dram_bytes = 32e6, .l1_lines = 1e6, .dram_loads = 1e6, .warps = 64, .group_warps = 4,
+    gp_counts c = {.dram_bytes = 32e6, .l1_lines = 1e6, .dram_waits = 1e6, .warps = 64, .group_warps = 4,
                    .launches = 1};
     gp_kernel k;
     gp_predict_kernel(&c, &p, &k);
@@ -180,18 +180,18 @@ START_TEST(unrolled_loads_wait_once) {
     gp_scale s = {.items = 1, .loop = 1, .data = 1, .ideal_bytes = 2048};
     gp_counts c;
     gp_counts_of(&k, &s, &c);
-    ck_assert_double_eq_tol(c.dram_loads, 16 + 8, TOL);
+    ck_assert_double_eq_tol(c.dram_waits, 16 + 8, TOL);
     ck_assert_double_eq_tol(c.warps, 2, TOL);
     /* loads that read 4 times the problem's bytes: three quarters come from the caches */
     s.ideal_bytes = 512;
     gp_counts_of(&k, &s, &c);
-    ck_assert_double_eq_tol(c.dram_loads, 24 * 0.25, TOL);
+    ck_assert_double_eq_tol(c.dram_waits, 24 * 0.25, TOL);
     /* a kernel the compiled code does not name: nothing known, no waits */
     snprintf(pk.name, sizeof pk.name, "other");
     gp_note_compiled(&rep, &ptx);
     gp_counts_of(&k, &s, &c);
     ck_assert_int_eq(acc[0].compiled_loads, 0);
-    ck_assert_double_eq_tol(c.dram_loads, 0, TOL);
+    ck_assert_double_eq_tol(c.dram_waits, 0, TOL);
 }
 END_TEST
 
