@@ -163,8 +163,7 @@ static gp_chapter *analyze_and_predict(cli_ctx *cx, const engine_request *rq, co
     gp_chapter *gp = predict && rep->status == GM_OK ? calloc(1, sizeof *gp) : NULL;
     if (gp) {
         /* the compiled code's unrolled loads, for the prediction's DRAM waits */
-        gp_read_compiled(rep, rq->lesson);
-        if (kept.set) gp_read_compiled(&kept.rep, gp_compared_lesson(&cx->cat, rq->lesson));
+        gp_read_compiled_for(cx->paths.data, &cx->cat, gpu, rq->lesson, rep, kept.set ? &kept.rep : NULL);
         gp_chapter_predict(cx->paths.data, &cx->cat, gpu, rq->lesson, rep, kept.set ? &kept.rep : NULL, NULL, gp);
     }
     gpumodel_cache_free(&kept);

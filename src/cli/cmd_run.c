@@ -129,8 +129,8 @@ static gp_chapter *predict_run(cli_ctx *cx, const lesson *l, const char *path, c
     if (ar.status != GM_OK)
         util_copy_text(gp->err, sizeof gp->err, ar.message[0] ? ar.message : _("the GPU model could not analyse the kernel"));
     else {
-        gp_read_compiled(&ar, l); /* the compiled code's unrolled loads, for the DRAM waits */
-        if (kept.set) gp_read_compiled(&kept.rep, gp_compared_lesson(&cx->cat, l));
+        /* the compiled code's unrolled loads, for the DRAM waits */
+        gp_read_compiled_for(cx->paths.data, &cx->cat, gpu, l, &ar, kept.set ? &kept.rep : NULL);
         gp_chapter_predict(cx->paths.data, &cx->cat, gpu, l, &ar, kept.set ? &kept.rep : NULL, rep->size_text, gp);
     }
     gpumodel_cache_free(&kept);

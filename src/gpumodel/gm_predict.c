@@ -296,6 +296,17 @@ void gp_read_compiled(gpumodel_report *rep, const lesson *l) {
     ptx_report_free(&ptx);
 }
 
+void gp_read_compiled_for(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
+                          gpumodel_report *rep, gpumodel_report *prev) {
+    char path[1200], err[512];
+    gp_profile p;
+    if (gp_profile_find(data_dir, gpu ? gpu : GP_DEFAULT_GPU, path, sizeof path, err, sizeof err) != 0 ||
+        gp_profile_load(path, &p, err, sizeof err) != 0 || p.v[GPK_DRAM_NS] <= 0)
+        return;
+    if (rep) gp_read_compiled(rep, l);
+    if (prev) gp_read_compiled(prev, gp_compared_lesson(cat, l));
+}
+
 void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
     memset(c, 0, sizeof *c);
     c->launches = k->launches > 0 ? k->launches : 1;

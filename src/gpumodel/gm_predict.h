@@ -172,6 +172,13 @@ void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx);
  * nothing where clang or libclc is missing or the kernel does not compile. */
 void gp_read_compiled(gpumodel_report *rep, const lesson *l);
 
+/* gp_read_compiled for rep and for prev (the file it was compared with;
+ * either may be NULL) where the profile named gpu (NULL: GP_DEFAULT_GPU)
+ * predicts with them (it has dram_latency_ns): a clang run each, skipped
+ * where the prediction would not use it. */
+void gp_read_compiled_for(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
+                          gpumodel_report *rep, gpumodel_report *prev);
+
 /* A kernel's counts at the predicted size. */
 void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c);
 

@@ -51,10 +51,10 @@ static const char *const profile_kernels =
     "    for (int i = 0; i < iters; i++) s += src[(i * 32 + l) & 4095];   /* a line a request */\n"
     "    out[get_global_id(0)] = s;\n"
     "}\n"
-    "__kernel void dram_chain(__global const uint *next, __global uint *out, int iters, int start) {\n"
-    "    uint i = (uint)start;\n"
+    "__kernel void dram_chain(__global const uint *next, __global uint *out, int iters, int mask) {\n"
+    "    uint i = (atomic_inc(&out[1]) * 2654435761u + 1u) & (uint)mask;   /* each launch from a start of its own */\n"
     "    for (int k = 0; k < iters; k++) i = next[i];   /* each load's address is the last one's value */\n"
-    "    out[get_global_id(0)] = i;\n"
+    "    out[0] = i;\n"
     "}\n"
     "__kernel void scatter_store(__global uint *out) {\n"
     "    uint g = get_global_id(0), rows = 32, cols = get_global_size(0) / 32;\n"
@@ -143,9 +143,9 @@ static double time_micro(clh_ctx *ctx, cl_program prog, const char *name, const 
 /* One work-item following a chain of loads through a buffer larger than any
  * last-level cache, each step to a pseudo-random word (a full-period linear
  * congruence modulo the power-of-two length: no stride for a prefetcher to
- * follow), each launch from a start of its own (so that no launch finds the
- * last one's lines in the cache): the time a load from DRAM takes when
- * nothing overlaps it, in ns; 0 with *e where it cannot run. */
+ * follow), each launch from a start of its own (a counter in out[1]: no
+ * launch finds the last one's lines in the cache): the time a load from
+ * DRAM takes when nothing overlaps it, in ns; 0 with *e where it cannot run. */
 static double dram_latency(clh_ctx *ctx, cl_program prog, int gpu, cl_mem out, cl_int *e) {
     size_t n = (gpu ? (size_t)1 << 30 : (size_t)256 << 20) / sizeof(cl_uint);
     while (n > ((size_t)16 << 20) / sizeof(cl_uint) && (unsigned long long)n * sizeof(cl_uint) * 4 > ctx->dev.global_mem)
@@ -156,34 +156,11 @@ static double dram_latency(clh_ctx *ctx, cl_program prog, int gpu, cl_mem out, c
     cl_mem chain = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof *next, next, e);
     free(next);
     if (*e != CL_SUCCESS) return 0;
-    char err[256];
-    cl_int st = CL_SUCCESS;
-    cl_kernel k = clh_kernel(prog, "dram_chain", 0, err, sizeof err);
-    if (!k) {
-        clReleaseMemObject(chain);
-        return *e = CL_INVALID_KERNEL_NAME, 0;
-    }
-    int steps = 1 << 16;
-    clh_arg(k, 0, sizeof chain, &chain, &st);
-    clh_arg(k, 1, sizeof out, &out, &st);
-    clh_arg(k, 2, sizeof steps, &steps, &st);
-    double t[LIMIT_RUNS];
-    int runs = 0;
-    size_t one = 1;
-    for (int r = -1; r < 7 && st == CL_SUCCESS; r++) { /* a warm-up, then 7 timed */
-        int start = (int)(((size_t)(r + 2) * 2654435761u) & (n - 1));
-        clh_arg(k, 3, sizeof start, &start, &st);
-        cl_event ev;
-        if (st != CL_SUCCESS || (st = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &one, &one, 0, NULL, &ev)))
-            break;
-        st = clWaitForEvents(1, &ev);
-        if (st == CL_SUCCESS && r >= 0) t[runs++] = clh_event_ms(ev);
-        clReleaseEvent(ev);
-    }
-    clReleaseKernel(k);
+    const int ints[2] = {1 << 16, (int)(n - 1)}; /* steps, and the mask of the length */
+    const cl_mem bufs[2] = {chain, out};
+    double ms = time_micro(ctx, prog, "dram_chain", bufs, 2, ints, 2, 1, 1, e);
     clReleaseMemObject(chain);
-    if (st != CL_SUCCESS || runs == 0) return *e = st != CL_SUCCESS ? st : CL_INVALID_VALUE, 0;
-    return stats_summarise(t, runs).median * 1e6 / steps;
+    return ms > 0 && *e == CL_SUCCESS ? ms * 1e6 / ints[0] : 0;
 }
 
 /* 4-byte stores each in a sector of its own, the sectors filled by the

@@ -77,10 +77,9 @@ static void run_job(tui_jobs *j, tui_job *job) {
          * one with source lines (compiled again where the tab shows the driver's); the compared file's too,
          * when it was analysed afresh */
         if (job->gm && job->gm->status == GM_OK && job->ptx && job->ptx->status == 0 && !job->cancel) {
-            if (job->ptx->device[0]) gp_read_compiled(job->gm, job->rq.lesson);
-            else gp_note_compiled(job->gm, job->ptx);
-            if (job->gm_cache && job->gm_cache->set && !job->gm->prev_kept)
-                gp_read_compiled(&job->gm_cache->rep, gp_compared_lesson(job->cat, job->rq.lesson));
+            if (!job->ptx->device[0]) gp_note_compiled(job->gm, job->ptx);
+            gp_read_compiled_for(job->paths->data, job->cat, NULL, job->rq.lesson, job->ptx->device[0] ? job->gm : NULL,
+                                 job->gm_cache && job->gm_cache->set && !job->gm->prev_kept ? &job->gm_cache->rep : NULL);
         }
     } else {
         engine_run(&job->rq, on_progress, j, &job->cancel, &job->rep);
