@@ -86,6 +86,26 @@ static int read_opcode(const char *word, ptx_access *a) {
     return 1;
 }
 
+/* A call to an atomic function libclc declares but does not define (its
+ * 64-bit ones for NVPTX): the callee's mangled name, "_Z9atom_xchgPU3AS1Vmm,",
+ * read as the atomic it stands for; 1 when it is one. */
+static int read_atomic_call(const char *word, ptx_access *a) {
+    int len = 0, used = 0;
+    if (sscanf(word, "_Z%d%n", &len, &used) != 1 || len <= 0 || len >= 32 || (int)strlen(word) < used + len) return 0;
+    const char *name = word + used, *rest = name + len;
+    if (strncmp(name, "atom_", 5) && strncmp(name, "atomic_", 7)) return 0;
+    memset(a, 0, sizeof *a);
+    snprintf(a->opcode, sizeof a->opcode, "call %.*s", len, name);
+    a->op = PTX_ATOMIC;
+    a->vector = 1;
+    const char *as = strstr(rest, "AS");
+    a->space = !as ? PTX_GENERIC : as[2] == '1' ? PTX_GLOBAL : as[2] == '3' ? PTX_SHARED : PTX_GENERIC;
+    const char *type = as ? as + 3 : rest + 1; /* after the pointer's address space: V (volatile), then the type */
+    while (*type == 'V' || *type == 'K') type++;
+    a->bytes = strchr("lmxyd", *type) ? 8 : strchr("ijf", *type) ? 4 : 0;
+    return 1;
+}
+
 int ptx_parse(const char *ptx, ptx_report *out) {
     ptx_kernel *k = NULL;
     int line = 0;
@@ -106,6 +126,12 @@ int ptx_parse(const char *ptx, ptx_report *out) {
             line = 0;
         } else if (sscanf(s, ".loc %d %d %d", &file, &l, &col) == 3) {
             line = l;
+        } else if (k && !strncmp(s, "_Z", 2)) { /* a call's callee, on a line of its own */
+            ptx_access a;
+            if (read_atomic_call(s, &a)) {
+                a.line = line;
+                if (add_access(k, &a) != 0) return -1;
+            }
         } else if (k && *s && *s != '.' && *s != '/' && *s != '{' && *s != '}' && *s != '$') {
             if (*s == '@') { /* a guarded instruction: its guard, then the instruction */
                 s += strcspn(s, " \t");
@@ -164,6 +190,9 @@ void ptx_report_free(ptx_report *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* What LLVM prints when it crashes, before its stack dump. */
+#define CLANG_CRASH_BANNER "PLEASE submit a bug report"
+
 /* The clang to run: $CLTUTOR_CLANG, else clang-15 or clang on the PATH; -1 with err. */
 static int find_clang(char *buf, size_t len, char *err, size_t errlen) {
     const char *env = getenv(PTX_CLANG_ENV);
@@ -197,9 +226,11 @@ static int clang_argv(char **argv, int max, const char *clang, const char *libcl
     for (int i = 0; fixed[i]; i++) argv[n++] = (char *)fixed[i];
     argv[n++] = "-Xclang";
     argv[n++] = (char *)libclc;
+    argv[n++] = "-Xclang"; /* NVIDIA's OpenCL has 64-bit atomics; clang's target does not declare them */
+    argv[n++] = "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics";
     argv[n++] = "-Wno-linker-warnings";
     argv[n++] = "-O3";
-    argv[n++] = "-gline-tables-only";
+    argv[n++] = "-gline-directives-only"; /* .loc lines; line tables crash clang 15 on some kernels */
     argv[n++] = "-S";
     char *save = NULL;
     for (char *o = strtok_r(options, " ", &save); o && n < max - 5; o = strtok_r(NULL, " ", &save)) argv[n++] = o;
@@ -262,11 +293,16 @@ int ptx_compile(const lesson *l, const char *kernel_path, const char *display, p
             util_errf(err, errlen, "%s", _("fork failed"));
         } else {
             int built = sr.exited && sr.exit_code == 0;
-            if (!built) compiler_message(sr.output, in, display, err, errlen);
+            int crashed = !built && (!sr.exited || (sr.output && strstr(sr.output, CLANG_CRASH_BANNER)));
+            if (crashed)
+                util_errf(err, errlen, _("%s crashed while compiling %s: a fault of that compiler, not a build error "
+                                         "in the kernel; its PTX cannot be shown (running the kernel does not use it)"),
+                          clang, display);
+            else if (!built) compiler_message(sr.output, in, display, err, errlen);
             sandbox_result_free(&sr);
             out->ptx = built ? util_read_file(ptx, NULL) : NULL;
-            rc = !built ? 1 : out->ptx && ptx_parse(out->ptx, out) == 0 ? 0 : -1;
-            if (rc < 0) util_errf(err, errlen, "%s", _("out of memory"));
+            rc = crashed ? -1 : !built ? 1 : out->ptx && ptx_parse(out->ptx, out) == 0 ? 0 : -1;
+            if (rc < 0 && !crashed) util_errf(err, errlen, "%s", _("out of memory"));
             char *vargv[] = {clang, "--version", NULL};
             if (rc == 0 && sandbox_run(clang, vargv, NULL, -1, &lim, NULL, NULL, NULL, &sr) == 0) {
                 if (sr.output) snprintf(out->compiler, sizeof out->compiler, "%.*s", (int)strcspn(sr.output, "\n"), sr.output);

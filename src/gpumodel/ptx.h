@@ -62,7 +62,7 @@ void ptx_read_registers(const char *log, ptx_report *r);
 /* Compiles kernel_path with the chapter's build options for NVIDIA PTX and
  * parses it. Returns 0; 1 when the kernel does not compile (err holds the
  * compiler's message, its paths as display names them); -1 with err when
- * clang or libclc is missing or the compiler could not run. */
+ * clang or libclc is missing, or the compiler could not run or crashed. */
 int ptx_compile(const lesson *l, const char *kernel_path, const char *display, ptx_report *out, char *err,
                 size_t errlen);
 

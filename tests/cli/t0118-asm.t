@@ -3,7 +3,8 @@
 # libclc, no GPU: chapter 4's reference reads its centroid in one 16-byte
 # load and its descriptors in 4-byte ones; the same centroid read with vload4
 # from a float pointer is four 4-byte loads; a build error names the learner's
-# file and line; a missing compiler or libclc says what to install.
+# file and line; a missing compiler or libclc says what to install; a crashing
+# compiler is named as the fault; 64-bit atomics compile as on NVIDIA.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 export CLTUTOR_WORKSPACE="$tmp/ws"
@@ -47,6 +48,20 @@ expect "a kernel that does not compile: exit 2, the file and line" 2 "$tmp/broke
   "$bin" asm 4 --kernel "$tmp/broken.cl"
 printf '%s\n' "$out" | grep -q "cltutor-worker-" && bad "the build error names no scratch path" "$out" ||
   ok "the build error names no scratch path"
+
+# chapter 9's reference (clang 15 crashed on it with line tables) and the look-back scan's 64-bit atomics
+expect "asm 9 --solution: compiles, its row scan listed" 0 "^kernel row_scan_bytes$" -- "$bin" asm 9 --solution
+expect "asm 8 on the look-back scan: its 64-bit status words are atomics" 0 \
+  "global atomic +8 +call atom_xchg" -- "$bin" asm 8 --kernel "$root/kernels/08-scan/lookback.cl"
+
+# a compiler that crashes: said to be the compiler's fault, not a build error of the kernel
+printf '#!/bin/sh\necho "PLEASE submit a bug report to https://example.org/ and include the crash backtrace" >&2\nkill -SEGV $$\n' \
+  > "$tmp/crashing-clang"
+chmod +x "$tmp/crashing-clang"
+expect "a crashing clang: exit 69, its fault named" 69 "crashing-clang crashed while compiling .*histogram.cl: a fault of that compiler, not a build error" -- \
+  env CLTUTOR_CLANG="$tmp/crashing-clang" "$bin" asm 4 --solution
+printf '%s\n' "$out" | grep -q "does not compile" && bad "a crashing clang: not called a build error" "$out" ||
+  ok "a crashing clang: not called a build error"
 
 # what is missing, and what to install
 expect "no clang: exit 69, says which variable names one" 69 "CLTUTOR_CLANG=/nonexistent/clang is not a program" -- \

@@ -285,6 +285,33 @@ START_TEST(registers_are_read_from_the_driver_log) {
 }
 END_TEST
 
+/* libclc declares NVPTX's 64-bit atomics without code: the PTX calls them,
+ * and each call is the atomic it names, on its line; other calls are not memory. */
+START_TEST(calls_to_undefined_atomics_are_atomics) {
+    ptx_report r;
+    memset(&r, 0, sizeof r);
+    static const char ptx[] = ".version 7.0\n.target sm_20\n"
+                              ".func  (.param .b64 func_retval0) _Z9atom_xchgPU3AS1Vmm\n"
+                              ".visible .entry scan(\n)\n{\n"
+                              "\t.loc\t1 179 13\n\tcall.uni (retval0), \n$L__tmp3:\n\t_Z9atom_xchgPU3AS1Vmm, \n\t(\n"
+                              "\t.loc\t1 180 2\n\tcall.uni \n\t_Z8atom_addPU3AS3Vii, \n"
+                              "\t.loc\t1 181 2\n\tcall.uni \n\t_Z6helperPU3AS1m, \n}\n";
+    ck_assert_int_eq(ptx_parse(ptx, &r), 0);
+    ck_assert_int_eq(r.n, 1);
+    ck_assert_int_eq(r.kernels[0].n, 2);
+    const ptx_access *x = &r.kernels[0].acc[0], *l = &r.kernels[0].acc[1];
+    ck_assert_int_eq(x->op, PTX_ATOMIC);
+    ck_assert_int_eq(x->space, PTX_GLOBAL);
+    ck_assert_int_eq(x->bytes, 8);
+    ck_assert_int_eq(x->line, 179);
+    ck_assert_str_eq(x->opcode, "call atom_xchg");
+    ck_assert_int_eq(l->space, PTX_SHARED);
+    ck_assert_int_eq(l->bytes, 4);
+    ck_assert_int_eq(l->line, 180);
+    ptx_report_free(&r);
+}
+END_TEST
+
 Suite *gpumodel_suite(void) {
     Suite *s = suite_create("gpumodel");
     TCase *t = tcase_create("gpumodel");
@@ -297,6 +324,7 @@ Suite *gpumodel_suite(void) {
     tcase_add_test(t, json_names_every_issue_kind);
     tcase_add_test(t, oclgrind_headings_are_read_as_kinds);
     tcase_add_test(t, driver_ptx_is_read_without_lines);
+    tcase_add_test(t, calls_to_undefined_atomics_are_atomics);
     tcase_add_test(t, registers_are_read_from_the_driver_log);
     suite_add_tcase(s, t);
     return s;
