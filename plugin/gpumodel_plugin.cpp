@@ -751,10 +751,11 @@ private:
       const Site& s = m_sites[i];
       if (!t.execs) continue;
       if (s.split > 1 && t.wmin % s.split == 0 && t.wmax % s.split == 0) {
-        // N loads of one element a work-item, each a request of the warp over the vector's sectors
+        // N loads of one element a work-item, each a request of the warp over the vector's sectors,
+        // and each through the vector's lines: the L1 and the constant cache look every one up
         t.wmin /= s.split, t.wmax /= s.split;
         t.execs *= s.split, t.requests *= s.split, t.lanes *= s.split, t.distinct_sum *= s.split;
-        t.bank_sum *= s.split, t.skipped *= s.split;
+        t.bank_sum *= s.split, t.skipped *= s.split, t.lines *= s.split;
       }
       fprintf(f,
               "inst %u %u %s %s %u %u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %d %llu\n",

@@ -271,6 +271,13 @@ void gp_target_size(const lesson *l, const char *analysed, char *buf, size_t len
 
 /* ---- the counts and the model ---- */
 
+/* Whether the compiled instruction ca is of the kind and space of the access a. */
+static int compiled_alike(const ptx_access *ca, const gm_access *a) {
+    if (ca->line != a->line || ca->op != (a->kind == GM_LOAD ? PTX_LOAD : PTX_STORE)) return 0;
+    if (a->space == GM_CONSTANT) return ca->space == PTX_CONST || ca->space == PTX_GENERIC;
+    return ca->space == PTX_GLOBAL || ca->space == PTX_GENERIC;
+}
+
 void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx) {
     for (int i = 0; i < rep->n_kernels; i++) {
         const ptx_kernel *pk = NULL;
@@ -278,12 +285,18 @@ void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx) {
             if (!strcmp(ptx->kernels[j].name, rep->kernels[i].name)) pk = &ptx->kernels[j];
         for (int a = 0; a < rep->kernels[i].n_acc; a++) {
             gm_access *acc = &rep->kernels[i].acc[a];
-            acc->compiled_loads = 0;
-            if (!pk || acc->space != GM_GLOBAL || acc->kind != GM_LOAD || acc->line <= 0) continue;
-            for (int j = 0; j < pk->n; j++)
-                if (pk->acc[j].line == acc->line && pk->acc[j].op == PTX_LOAD &&
-                    (pk->acc[j].space == PTX_GLOBAL || pk->acc[j].space == PTX_GENERIC))
-                    acc->compiled_loads += pk->acc[j].count;
+            acc->compiled_loads = acc->compiled_split = 0;
+            if (!pk || acc->line <= 0 || acc->kind == GM_ATOMIC || (acc->space != GM_GLOBAL && acc->space != GM_CONSTANT))
+                continue;
+            int widest = 0;
+            for (int j = 0; j < pk->n; j++) {
+                const ptx_access *ca = &pk->acc[j];
+                if (!compiled_alike(ca, acc)) continue;
+                if (ca->bytes > widest) widest = ca->bytes;
+                if (acc->space == GM_GLOBAL && acc->kind == GM_LOAD) acc->compiled_loads += ca->count;
+            }
+            /* a vector the compiler moves in narrower pieces: each piece is a request of its own */
+            if (widest > 0) acc->compiled_split = acc->width_max > (unsigned)widest ? (int)((acc->width_max + widest - 1) / widest) : 1;
         }
     }
 }
@@ -327,8 +340,10 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
             double arg = a->arg >= 0 && a->arg < GP_MAX_ARGS ? s->arg[a->arg] : 0;
             f = !buffer ? s->groups : arg > 0 ? arg : s->data;
         }
-        double req = (double)a->requests * f, sectors = (double)a->sectors * f, useful = (double)a->useful * f;
-        if (a->warps) c->warp_requests += (double)a->requests / (double)a->warps * (in_loop ? s->loop : 1);
+        /* a vector the compiled code moves in pieces: each piece a request over the same lines */
+        double split = a->compiled_split > 1 ? a->compiled_split : 1;
+        double req = (double)a->requests * f * split, sectors = (double)a->sectors * f, useful = (double)a->useful * f;
+        if (a->warps) c->warp_requests += (double)a->requests / (double)a->warps * (in_loop ? s->loop : 1) * split;
         if (a->space == GM_GLOBAL) {
             c->dram_bytes += useful;
             if (a->kind == GM_ATOMIC) {
@@ -339,7 +354,7 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
             } else {
                 /* the distinct 128-byte lines of each request; where the report has
                  * none, a fully used sector shares its line with three others */
-                double lines = a->lines ? (double)a->lines * f : sectors / 4 + (sectors - useful / GM_SECTOR) * 3 / 4;
+                double lines = (a->lines ? (double)a->lines * f : sectors / 4 + (sectors - useful / GM_SECTOR) * 3 / 4) * split;
                 c->l1_lines += lines > req ? lines : req;
                 c->l1_requests += req;
                 if (a->kind == GM_STORE && sectors > useful / GM_SECTOR)
@@ -350,8 +365,8 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
                 }
             }
         } else if (a->space == GM_CONSTANT) {
-            c->constant_reads += (double)a->distinct_sum * f;
-            if (a->lines > a->requests) c->constant_lines += (double)(a->lines - a->requests) * f;
+            c->constant_reads += (double)a->distinct_sum * f * split;
+            if (a->lines > a->requests) c->constant_lines += (double)(a->lines - a->requests) * f * split;
         } else if (a->kind == GM_ATOMIC) {
             /* a request takes a pass per bank conflict, and collisions on one word in turn */
             c->latomic_spread += a->bank_sum ? (double)a->bank_sum * f : req;

@@ -63,6 +63,9 @@ typedef struct {
     unsigned long long lines;            /* global, constant: distinct 128-byte lines summed over requests (0: not known) */
     int compiled_loads;                  /* global loads: the load instructions the compiled code has for this line,
                                           * issued together where the compiler unrolled a loop (0: not known) */
+    int compiled_split;                  /* global and constant loads and stores: the instructions one execution
+                                          * becomes, where the compiled code moves fewer bytes at a time than
+                                          * width_max (a vload4 from a float pointer: 4); 0: not known */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */

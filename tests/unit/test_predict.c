@@ -195,6 +195,57 @@ START_TEST(unrolled_loads_wait_once) {
 }
 END_TEST
 
+START_TEST(split_vectors_are_requests_each) {
+    /* line 7: a vload4 from a float pointer, compiled to four 4-byte loads; line 9: a float4 read from
+     * __constant memory, compiled to one 16-byte load; line 11: a float4 store compiled to four */
+    gm_access acc[3] = {
+        {.line = 7, .space = GM_GLOBAL, .kind = GM_LOAD, .width_max = 16, .execs = 64, .items = 64, .warps = 2,
+         .requests = 2, .useful = 1024, .sectors = 32, .lines = 8},
+        {.line = 9, .space = GM_CONSTANT, .kind = GM_LOAD, .width_max = 16, .execs = 64, .items = 64, .warps = 2,
+         .requests = 2, .distinct_sum = 64, .lines = 64},
+        {.line = 11, .space = GM_GLOBAL, .kind = GM_STORE, .width_max = 16, .execs = 64, .items = 64, .warps = 2,
+         .requests = 2, .useful = 1024, .sectors = 32, .lines = 8},
+    };
+    gm_kernel k = {.name = "histogram", .global = {64, 1, 1}, .local = {64, 1, 1}, .launches = 1, .acc = acc, .n_acc = 3};
+    gpumodel_report rep = {.status = GM_OK, .kernels = &k, .n_kernels = 1};
+    gp_scale s = {.items = 1, .loop = 1, .data = 1, .ideal_bytes = 2048};
+    gp_counts before, after;
+    gp_counts_of(&k, &s, &before);
+    ptx_access pa[3] = {{.line = 7, .op = PTX_LOAD, .space = PTX_GLOBAL, .bytes = 4, .count = 4},
+                        {.line = 9, .op = PTX_LOAD, .space = PTX_CONST, .bytes = 16, .count = 1},
+                        {.line = 11, .op = PTX_STORE, .space = PTX_GLOBAL, .bytes = 4, .count = 4}};
+    ptx_kernel pk = {.name = "histogram", .acc = pa, .n = 3};
+    ptx_report ptx = {.kernels = &pk, .n = 1};
+    gp_note_compiled(&rep, &ptx);
+    ck_assert_int_eq(acc[0].compiled_split, 4);
+    ck_assert_int_eq(acc[1].compiled_split, 1);
+    ck_assert_int_eq(acc[2].compiled_split, 4);
+    gp_counts_of(&k, &s, &after);
+    /* four requests for each one, over the same lines each time; the bytes from DRAM the same */
+    ck_assert_double_eq_tol(before.l1_requests, 4, TOL);
+    ck_assert_double_eq_tol(after.l1_requests, 16, TOL);
+    ck_assert_double_eq_tol(after.l1_lines, 4 * before.l1_lines, TOL);
+    ck_assert_double_eq_tol(before.warp_requests, 3, TOL); /* a request a warp on each line */
+    ck_assert_double_eq_tol(after.warp_requests, 4 + 1 + 4, TOL);
+    ck_assert_double_eq_tol(after.dram_bytes, before.dram_bytes, TOL);
+    ck_assert_double_eq_tol(after.constant_reads, before.constant_reads, TOL);
+    /* the four loads of one vload4 wait once */
+    ck_assert_double_eq_tol(after.dram_waits, 2, TOL);
+    /* the same vector compiled whole: one request each; the constant one in pieces: 4 times the addresses */
+    pa[0].bytes = 16;
+    pa[0].count = 1;
+    pa[1].bytes = 4;
+    pa[1].count = 4;
+    gp_note_compiled(&rep, &ptx);
+    ck_assert_int_eq(acc[0].compiled_split, 1);
+    ck_assert_int_eq(acc[1].compiled_split, 4);
+    gp_counts_of(&k, &s, &after);
+    ck_assert_double_eq_tol(after.l1_requests, 2 + 8, TOL);
+    ck_assert_double_eq_tol(after.constant_reads, 4 * before.constant_reads, TOL);
+    ck_assert_double_eq_tol(after.constant_lines, 4 * before.constant_lines, TOL);
+}
+END_TEST
+
 START_TEST(scattered_stores) {
     /* a transpose's column writes: 4 bytes of each of 32 sectors a request (28 sectors past the 4 its bytes
      * fill); a row's writes: 4 whole sectors, none scattered */
@@ -541,6 +592,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, profile_errors_name_file_and_line);
     tcase_add_test(tc, shipped_profiles_load_and_round_trip);
     tcase_add_test(tc, lines_say_prediction_and_accuracy);
+    tcase_add_test(tc, split_vectors_are_requests_each);
     suite_add_tcase(s, tc);
     return s;
 }
