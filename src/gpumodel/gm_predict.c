@@ -546,7 +546,9 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
         break;
     default: snprintf(a, sizeof a, "%d", c->launches); snprintf(b, sizeof b, "%.1f us", p->v[GPK_LAUNCH]); break;
     }
-    util_textf(buf, len, _("%s: %s at %s"), _(term_labels[pr->limit]), a, b);
+    if (pr->limit == GPT_LATENCY || pr->limit == GPT_LAUNCH) /* a time each, not a rate */
+        util_textf(buf, len, _("%s: %s at %s each"), _(term_labels[pr->limit]), a, b);
+    else util_textf(buf, len, _("%s: %s at %s"), _(term_labels[pr->limit]), a, b);
 }
 
 void gp_accuracy_text(const gp_profile *p, char *buf, size_t len) {

@@ -55,13 +55,16 @@ else bad "bench --profile: dram_latency_ns and scattered_store_sectors_g_per_s a
 # where the profile has their figures (the H200's) and not where it has not (the H100's)
 if command -v clang-15 > /dev/null 2>&1 || command -v clang > /dev/null 2>&1; then
   expect "a byte read, used, then the next, no loop unrolled: latency-bound on DRAM waits" 0 \
-    'latency-bound: [0-9.]+ k DRAM loads of each warp in turn at [0-9]+ ns' -- \
+    'latency-bound: [0-9.]+ k DRAM loads of each warp in turn at [0-9]+ ns each' -- \
     "$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h200
+  expect "the same in Chinese: a time each, not a rate" 0 '受延迟限制：.*每次 [0-9]+ ns' -- \
+    env LANGUAGE=zh_CN LANG=C.UTF-8 "$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h200
   out=$("$bin" analyze 7 --kernel "$root/bench/variants/07-byte-loads.cl" --no-compare --gpu nvidia-h200 2>&1)
   if printf '%s\n' "$out" | grep -q 'DRAM loads of each warp'; then bad "bytes read by a loop unrolled 16 times: no DRAM waits bound" "$out"
   else ok "bytes read by a loop unrolled 16 times: not bound by DRAM waits"; fi
 else
   ok "# SKIP no clang: the DRAM waits need the compiled code"
+  ok "# SKIP no clang"
   ok "# SKIP no clang"
 fi
 out=$("$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h100 2>&1)
