@@ -286,8 +286,16 @@ void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx) {
         for (int a = 0; a < rep->kernels[i].n_acc; a++) {
             gm_access *acc = &rep->kernels[i].acc[a];
             acc->compiled_loads = acc->compiled_split = 0;
-            if (!pk || acc->line <= 0 || acc->kind == GM_ATOMIC || (acc->space != GM_GLOBAL && acc->space != GM_CONSTANT))
-                continue;
+            acc->compiled_instr = 0;
+            if (!pk || acc->line <= 0) continue;
+            double share = 0, pieces = 0; /* the instructions charged to the line's memory instructions */
+            for (int j = 0; j < pk->n; j++)
+                if (pk->acc[j].line == acc->line && pk->acc[j].space != PTX_LOCAL) {
+                    share += pk->acc[j].block_share;
+                    pieces += pk->acc[j].count;
+                }
+            if (pieces > 0) acc->compiled_instr = share / pieces;
+            if (acc->kind == GM_ATOMIC || (acc->space != GM_GLOBAL && acc->space != GM_CONSTANT)) continue;
             int widest = 0;
             for (int j = 0; j < pk->n; j++) {
                 const ptx_access *ca = &pk->acc[j];
@@ -344,6 +352,7 @@ void gp_counts_of(const gm_kernel *k, const gp_scale *s, gp_counts *c) {
         double split = a->compiled_split > 1 ? a->compiled_split : 1;
         double req = (double)a->requests * f * split, sectors = (double)a->sectors * f, useful = (double)a->useful * f;
         if (a->warps) c->warp_requests += (double)a->requests / (double)a->warps * (in_loop ? s->loop : 1) * split;
+        c->warp_instructions += (double)a->requests * f * split * a->compiled_instr;
         if (a->space == GM_GLOBAL) {
             c->dram_bytes += useful;
             if (a->kind == GM_ATOMIC) {
@@ -412,7 +421,9 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
                    (c->local_passes - first) * per_s(p, p->v[GPK_LOCAL_CONFLICT] > 0 ? GPK_LOCAL_CONFLICT : GPK_LOCAL);
     /* a request's words at the constant rate, each line past its first at the divergent-lines one */
     t[GPT_CONSTANT] = c->constant_reads * per_s(p, GPK_CONST) + c->constant_lines * per_s(p, GPK_CONST_LINES);
-    t[GPT_COMPUTE] = c->flops * per_s(p, GPK_FP32);
+    /* the problem's flops at the FP32 peak, or, where the compiled code is known, the instructions the
+     * warps issue: a warp instruction a cycle for each 32 FP32 lanes, half the peak's flops (an FMA is two) */
+    t[GPT_COMPUTE] = fmax(c->flops * per_s(p, GPK_FP32), c->warp_instructions * GM_WARP * 2 * per_s(p, GPK_FP32));
     t[GPT_GATOMIC] = c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD) + c->gatomic_same * per_s(p, GPK_GATOM_SAME);
     double same = per_s(p, GPK_LATOM_SAME) - per_s(p, GPK_LATOM_SPREAD);
     t[GPT_LATOMIC] = c->latomic_spread * per_s(p, GPK_LATOM_SPREAD) + c->latomic_same * (same > 0 ? same : 0);
@@ -421,8 +432,11 @@ void gp_predict_kernel(const gp_counts *c, const gp_profile *p, gp_kernel *out) 
      * DRAM loads, one wait at a time each (Little's law) */
     t[GPT_LATENCY] = fmax(c->warp_requests * p->v[GPK_WARP_NS] * 1e-9, gp_dram_chain_s(c, p));
     t[GPT_LAUNCH] = c->launches * p->v[GPK_LAUNCH] * 1e-6;
-    /* the SMs issue loads, stores, local passes and arithmetic one after another */
-    double issue = t[GPT_L1] + t[GPT_LOCAL] + t[GPT_CONSTANT] + t[GPT_COMPUTE] + t[GPT_LATOMIC];
+    /* the SMs issue loads, stores, local passes and arithmetic one after another; where the compiled code
+     * gives every instruction the warps issue, loads and stores among them, the memory pipes work beside
+     * the issue of all of them */
+    double pipes = t[GPT_L1] + t[GPT_LOCAL] + t[GPT_CONSTANT] + t[GPT_LATOMIC];
+    double issue = c->warp_instructions > 0 ? fmax(pipes, t[GPT_COMPUTE]) : pipes + t[GPT_COMPUTE];
     double top = fmax(fmax(t[GPT_MEMORY], t[GPT_LATENCY]), fmax(issue, t[GPT_GATOMIC]));
     out->total_s = t[GPT_LAUNCH] + top;
     gp_term lim = GPT_MEMORY;
@@ -522,7 +536,15 @@ void gp_limit_text(const gp_prediction *pr, const gp_profile *p, char *buf, size
         break;
     case GPT_LOCAL: fmt_count(a, sizeof a, c->local_passes, _("bank passes")); fmt_qty(b, sizeof b, p->v[GPK_LOCAL] * 1e9, "/s"); break;
     case GPT_CONSTANT: fmt_count(a, sizeof a, c->constant_reads, _("reads")); fmt_qty(b, sizeof b, p->v[GPK_CONST] * 1e9, "/s"); break;
-    case GPT_COMPUTE: fmt_qty(a, sizeof a, c->flops, "FLOP"); fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9, "FLOP/s"); break;
+    case GPT_COMPUTE:
+        if (c->warp_instructions * GM_WARP * 2 > c->flops) { /* the instructions issued, not the flops */
+            fmt_count(a, sizeof a, c->warp_instructions, _("warp instructions"));
+            fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9 / (2 * GM_WARP), "/s");
+        } else {
+            fmt_qty(a, sizeof a, c->flops, "FLOP");
+            fmt_qty(b, sizeof b, p->v[GPK_FP32] * 1e9, "FLOP/s");
+        }
+        break;
     case GPT_GATOMIC: { /* the rate of the share that takes longer */
         int same = c->gatomic_same * per_s(p, GPK_GATOM_SAME) > c->gatomic_spread * per_s(p, GPK_GATOM_SPREAD);
         fmt_count(a, sizeof a, c->gatomic_spread + c->gatomic_same, _("atomics"));
@@ -636,6 +658,7 @@ static cJSON *prediction_json(const gp_prediction *pr) {
         cJSON_AddNumberToObject(cc, "local_passes", c->local_passes);
         cJSON_AddNumberToObject(cc, "constant_reads", c->constant_reads);
         cJSON_AddNumberToObject(cc, "constant_lines", c->constant_lines);
+        cJSON_AddNumberToObject(cc, "warp_instructions", c->warp_instructions);
         cJSON_AddNumberToObject(cc, "flops", c->flops);
         cJSON_AddNumberToObject(cc, "global_atomics", c->gatomic_spread + c->gatomic_same);
         cJSON_AddNumberToObject(cc, "local_atomic_requests", c->latomic_spread);

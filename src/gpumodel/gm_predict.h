@@ -104,6 +104,7 @@ typedef struct {
     double constant_lines;    /* lines past each request's first, summed over requests */
     double l1_requests;       /* global load and store requests */
     double flops;             /* the problem's floating-point operations */
+    double warp_instructions; /* instructions the warps issue, from the compiled code (0: not known) */
     double gatomic_spread, gatomic_same;  /* global atomic operations, by whether they collide */
     double latomic_spread, latomic_same;  /* local atomic warp requests, by whether they collide */
     double warp_requests;     /* memory requests one warp makes, one after another */

@@ -66,6 +66,10 @@ typedef struct {
     int compiled_split;                  /* global and constant loads and stores: the instructions one execution
                                           * becomes, where the compiled code moves fewer bytes at a time than
                                           * width_max (a vload4 from a float pointer: 4); 0: not known */
+    double compiled_instr;               /* the compiled code's instructions issued per piece executed, the piece
+                                          * with them: the basic blocks of its line's memory instructions, each
+                                          * shared among the memory instructions in it (a loop's arithmetic with
+                                          * its loads); 0: not known */
 } gm_access;
 
 /* The figures of one kind of access in one address space, over a kernel. */

@@ -40,11 +40,12 @@ static ptx_kernel *add_kernel(ptx_report *r, const char *name) {
     return k;
 }
 
+/* Adds a to k, or counts it with the alike one of its line; its index in k->acc, or -1. */
 static int add_access(ptx_kernel *k, const ptx_access *a) {
     for (int i = 0; i < k->n; i++)
         if (k->acc[i].line == a->line && !strcmp(k->acc[i].opcode, a->opcode)) {
             k->acc[i].count++;
-            return 0;
+            return i;
         }
     if (k->n == k->cap) {
         int cap = k->cap ? 2 * k->cap : 16;
@@ -54,7 +55,30 @@ static int add_access(ptx_kernel *k, const ptx_access *a) {
         k->cap = cap;
     }
     k->acc[k->n] = *a;
-    k->acc[k->n++].count = 1;
+    k->acc[k->n].count = 1;
+    k->acc[k->n].block_share = 0;
+    return k->n++;
+}
+
+/* The basic block being read: its instructions and the memory instructions in it. */
+typedef struct {
+    int instructions;
+    int mem[256];                /* indices into the kernel's acc, one per instruction */
+    int n_mem;
+} ptx_block;
+
+/* Ends block b of k: its instructions shared among its memory instructions. */
+static void end_block(ptx_kernel *k, ptx_block *b) {
+    for (int i = 0; k && i < b->n_mem; i++) k->acc[b->mem[i]].block_share += (double)b->instructions / b->n_mem;
+    b->instructions = b->n_mem = 0;
+}
+
+/* Notes the access at index i of k (from add_access) in block b, where it is a memory instruction of
+ * the kinds the GPU model follows. -1 when add_access failed. */
+static int note_in_block(ptx_kernel *k, ptx_block *b, int i) {
+    if (i < 0) return -1;
+    ptx_space sp = k->acc[i].space;
+    if (sp != PTX_LOCAL && b->n_mem < (int)CLT_ARRAY_LEN(b->mem)) b->mem[b->n_mem++] = i;
     return 0;
 }
 
@@ -108,6 +132,7 @@ static int read_atomic_call(const char *word, ptx_access *a) {
 
 int ptx_parse(const char *ptx, ptx_report *out) {
     ptx_kernel *k = NULL;
+    ptx_block block = {0};
     int line = 0;
     for (const char *p = ptx; p && *p;) {
         const char *end = strchr(p, '\n');
@@ -122,15 +147,18 @@ int ptx_parse(const char *ptx, ptx_report *out) {
         if (!strncmp(s, ".target ", 8)) {
             snprintf(out->target, sizeof out->target, "%.*s", (int)strcspn(s + 8, ", \t"), s + 8);
         } else if (sscanf(s, ".visible .entry %127[A-Za-z0-9_](", name) == 1 || sscanf(s, ".entry %127[A-Za-z0-9_](", name) == 1) {
+            end_block(k, &block);
             if (!(k = add_kernel(out, name))) return -1;
             line = 0;
+        } else if (k && !strncmp(s, "$L__BB", 6)) { /* a basic block begins */
+            end_block(k, &block);
         } else if (sscanf(s, ".loc %d %d %d", &file, &l, &col) == 3) {
             line = l;
         } else if (k && !strncmp(s, "_Z", 2)) { /* a call's callee, on a line of its own */
             ptx_access a;
             if (read_atomic_call(s, &a)) {
                 a.line = line;
-                if (add_access(k, &a) != 0) return -1;
+                if (note_in_block(k, &block, add_access(k, &a)) != 0) return -1;
             }
         } else if (k && *s && *s != '.' && *s != '/' && *s != '{' && *s != '}' && *s != '$') {
             if (*s == '@') { /* a guarded instruction: its guard, then the instruction */
@@ -139,6 +167,9 @@ int ptx_parse(const char *ptx, ptx_report *out) {
             }
             char word[48];
             if (sscanf(s, "%47s", word) != 1) continue;
+            size_t n = strlen(s);
+            while (n > 0 && isspace((unsigned char)s[n - 1])) n--;
+            if (n > 0 && s[n - 1] == ';') block.instructions++; /* an instruction ends with ';' */
             if (!strncmp(word, "bar.sync", 8) || !strncmp(word, "barrier.sync", 12)) {
                 k->barriers++;
                 continue;
@@ -146,10 +177,12 @@ int ptx_parse(const char *ptx, ptx_report *out) {
             ptx_access a;
             if (read_opcode(word, &a)) {
                 a.line = line;
-                if (add_access(k, &a) != 0) return -1;
+                if (note_in_block(k, &block, add_access(k, &a)) != 0) return -1;
             }
+            if (!strncmp(word, "bra", 3) || !strcmp(word, "ret;") || !strcmp(word, "exit;")) end_block(k, &block);
         }
     }
+    end_block(k, &block);
     return 0;
 }
 

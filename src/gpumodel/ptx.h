@@ -23,6 +23,8 @@ typedef struct {
     int bytes;                   /* bytes one work-item moves with it: element size x vector width */
     int vector;                  /* its vector width (1, 2 or 4) */
     int count;                   /* how many such instructions the line compiled to */
+    double block_share;          /* the instructions of the basic blocks they are in, each block's shared among
+                                  * its memory instructions (global, local, constant), summed over the count */
     char opcode[40];             /* as written: ld.global.nc.v4.f32 */
 } ptx_access;
 

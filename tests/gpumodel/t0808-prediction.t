@@ -59,6 +59,9 @@ if command -v clang-15 > /dev/null 2>&1 || command -v clang > /dev/null 2>&1; th
     "$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h200
   expect "the same in Chinese: a time each, not a rate" 0 '受延迟限制：.*每次 [0-9]+ ns' -- \
     env LANGUAGE=zh_CN LANG=C.UTF-8 "$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h200
+  expect "register-tiled distances: bound by the warp instructions the compiled code issues" 0 \
+    'compute-bound: [0-9.]+ M warp instructions at [0-9]+ G/s' -- \
+    "$bin" analyze 6 --kernel "$root/bench/heldout/ch06-registers-unrolled.cl" --no-compare --gpu nvidia-h200
   out=$("$bin" analyze 7 --kernel "$root/bench/variants/07-byte-loads.cl" --no-compare --gpu nvidia-h200 2>&1)
   if printf '%s\n' "$out" | grep -q 'DRAM loads of each warp'; then bad "bytes read by a loop unrolled 16 times: no DRAM waits bound" "$out"
   else ok "bytes read by a loop unrolled 16 times: not bound by DRAM waits"; fi
@@ -66,7 +69,13 @@ else
   ok "# SKIP no clang: the DRAM waits need the compiled code"
   ok "# SKIP no clang"
   ok "# SKIP no clang"
+  ok "# SKIP no clang"
 fi
+expect "the same on a profile without the compiled code (the H100's): the problem's flops" 0 \
+  'Predicted on NVIDIA H100' -- \
+  "$bin" analyze 6 --kernel "$root/bench/heldout/ch06-registers-unrolled.cl" --no-compare --gpu nvidia-h100
+printf '%s\n' "$out" | grep -q 'warp instructions' && bad "the H100's profile: no warp instructions" "$out" ||
+  ok "the H100's profile: no warp instructions"
 out=$("$bin" analyze 7 --kernel "$root/bench/heldout/ch07-one-shared.cl" --no-compare --gpu nvidia-h100 2>&1)
 if printf '%s\n' "$out" | grep -q 'DRAM loads of each warp'; then bad "a profile without dram_latency_ns: no DRAM waits" "$out"
 else ok "a profile without dram_latency_ns: no DRAM waits"; fi

@@ -312,6 +312,33 @@ START_TEST(calls_to_undefined_atomics_are_atomics) {
 }
 END_TEST
 
+/* Each basic block's instructions are shared among the memory instructions in it: a loop body of 6
+ * instructions with two loads of line 20 gives each 3; a block of 4 with one store of line 30, 4; a
+ * block with no memory instruction charges no one, nor does a private (ld.local) access. */
+START_TEST(blocks_are_shared_among_their_memory_instructions) {
+    ptx_report r;
+    memset(&r, 0, sizeof r);
+    static const char ptx[] = ".version 7.0\n.target sm_90\n.visible .entry k(\n)\n{\n"
+                              "\tmov.u32 %r1, 0;\n\tadd.s32 %r2, %r1, 1;\n"              /* no memory: nobody's */
+                              "$L__BB0_1:\n\t.loc\t1 20 5\n\tld.global.f32 %f1, [%rd1];\n"
+                              "\tld.global.f32 %f2, [%rd2];\n\tfma.rn.f32 %f3, %f1, %f2, %f3;\n"
+                              "\tadd.s32 %r3, %r3, 1;\n\tsetp.lt.s32 %p1, %r3, %r4;\n\t@%p1 bra $L__BB0_1;\n"
+                              "\t.loc\t1 30 5\n\tld.local.f32 %f4, [%rd3];\n\tst.global.f32 [%rd1], %f3;\n"
+                              "\tmov.u32 %r5, 1;\n\tret;\n}\n";
+    ck_assert_int_eq(ptx_parse(ptx, &r), 0);
+    ck_assert_int_eq(r.n, 1);
+    const ptx_kernel *k = &r.kernels[0];
+    ck_assert_int_eq(k->n, 3);
+    ck_assert_str_eq(k->acc[0].opcode, "ld.global.f32");
+    ck_assert_int_eq(k->acc[0].count, 2);
+    ck_assert_double_eq_tol(k->acc[0].block_share, 6, 1e-9); /* two loads of 3 each */
+    ck_assert_int_eq(k->acc[1].space, PTX_LOCAL);
+    ck_assert_double_eq_tol(k->acc[1].block_share, 0, 1e-9);
+    ck_assert_double_eq_tol(k->acc[2].block_share, 4, 1e-9);
+    ptx_report_free(&r);
+}
+END_TEST
+
 Suite *gpumodel_suite(void) {
     Suite *s = suite_create("gpumodel");
     TCase *t = tcase_create("gpumodel");
@@ -325,6 +352,7 @@ Suite *gpumodel_suite(void) {
     tcase_add_test(t, oclgrind_headings_are_read_as_kinds);
     tcase_add_test(t, driver_ptx_is_read_without_lines);
     tcase_add_test(t, calls_to_undefined_atomics_are_atomics);
+    tcase_add_test(t, blocks_are_shared_among_their_memory_instructions);
     tcase_add_test(t, registers_are_read_from_the_driver_log);
     suite_add_tcase(s, t);
     return s;

@@ -246,6 +246,43 @@ START_TEST(split_vectors_are_requests_each) {
 }
 END_TEST
 
+START_TEST(compiled_instructions_are_issued) {
+    /* a loop body of 12 instructions for one global load a work-item and iteration (line 7, 16 times) */
+    gm_access acc[1] = {{.line = 7, .space = GM_GLOBAL, .kind = GM_LOAD, .width_max = 4, .execs = 1024, .items = 64,
+                         .warps = 2, .requests = 32, .useful = 4096, .sectors = 128, .lines = 32}};
+    gm_kernel k = {.name = "histogram", .global = {64, 1, 1}, .local = {64, 1, 1}, .launches = 1, .acc = acc, .n_acc = 1};
+    gpumodel_report rep = {.status = GM_OK, .kernels = &k, .n_kernels = 1};
+    ptx_access pa[1] = {{.line = 7, .op = PTX_LOAD, .space = PTX_GLOBAL, .bytes = 4, .count = 1, .block_share = 12}};
+    ptx_kernel pk = {.name = "histogram", .acc = pa, .n = 1};
+    ptx_report ptx = {.kernels = &pk, .n = 1};
+    gp_scale s = {.items = 1, .loop = 1, .data = 1, .ideal_bytes = 4096, .flops = 100};
+    gp_counts c;
+    gp_counts_of(&k, &s, &c);
+    ck_assert_double_eq_tol(c.warp_instructions, 0, TOL); /* not compiled: not known */
+    gp_note_compiled(&rep, &ptx);
+    ck_assert_double_eq_tol(acc[0].compiled_instr, 12, TOL);
+    gp_counts_of(&k, &s, &c);
+    ck_assert_double_eq_tol(c.warp_instructions, 32 * 12, TOL); /* each request a warp issuing the body */
+    /* at a peak of 64 flops a ns: 32 lanes x 2 flops a warp instruction, one a ns */
+    gp_profile p = {0};
+    p.v[GPK_FP32] = 64;
+    p.v[GPK_COPY] = 1e6;
+    p.v[GPK_L1] = 1e6;
+    c.flops = 100;
+    gp_kernel out;
+    gp_predict_kernel(&c, &p, &out);
+    ck_assert_double_eq_tol(out.t[GPT_COMPUTE], 384e-9, 1e-12);
+    ck_assert_int_eq(out.limit, GPT_COMPUTE);
+    /* the issue of all instructions, loads among them, beside the memory pipes, not after them */
+    p.v[GPK_L1] = 32.0 / 300e-9 / 1e9; /* the lines take 300 ns */
+    gp_predict_kernel(&c, &p, &out);
+    ck_assert_double_eq_tol(out.total_s, 384e-9, 1e-12);
+    c.warp_instructions = 0; /* flops only: the arithmetic after the loads */
+    gp_predict_kernel(&c, &p, &out);
+    ck_assert_double_eq_tol(out.total_s, 300e-9 + 100 / 64e9, 1e-12);
+}
+END_TEST
+
 START_TEST(scattered_stores) {
     /* a transpose's column writes: 4 bytes of each of 32 sectors a request (28 sectors past the 4 its bytes
      * fill); a row's writes: 4 whole sectors, none scattered */
@@ -593,6 +630,7 @@ Suite *predict_suite(void) {
     tcase_add_test(tc, shipped_profiles_load_and_round_trip);
     tcase_add_test(tc, lines_say_prediction_and_accuracy);
     tcase_add_test(tc, split_vectors_are_requests_each);
+    tcase_add_test(tc, compiled_instructions_are_issued);
     suite_add_tcase(s, tc);
     return s;
 }
