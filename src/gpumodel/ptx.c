@@ -63,7 +63,7 @@ static int add_access(ptx_kernel *k, const ptx_access *a) {
 /* The basic block being read: its instructions and the memory instructions in it. */
 typedef struct {
     int instructions;
-    int mem[256];                /* indices into the kernel's acc, one per instruction */
+    int mem[1024];               /* indices into the kernel's acc, one per instruction */
     int n_mem;
 } ptx_block;
 
