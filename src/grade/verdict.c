@@ -560,7 +560,6 @@ static void *cost_ahead_main(void *arg) {
     if (verdict_cost_profile(aa->rq->lesson, &prof, err, sizeof err) != 0) return NULL;
     engine_request erq;
     analysis_request(aa->rq, &erq);
-    erq.ahead = 1;
     gpumodel_report big;
     gm_cost ref;
     verdict_cost_at_scale(aa->rq->lesson, &erq, aa->size, 1, &prof, NULL, NULL, &aa->stop, &big, &ref);
@@ -573,7 +572,6 @@ static void *analysis_ahead_main(void *arg) {
     analysis_ahead *aa = arg;
     engine_request erq;
     analysis_request(aa->rq, &erq);
-    erq.ahead = 1;
     if (aa->size[0]) erq.size_spec = aa->size;
     gpumodel_analyze(&erq, NULL, NULL, &aa->stop, &aa->rep);
     return NULL;

@@ -380,8 +380,7 @@ static int run_worker(engine_run_state *s, run_progress_cb cb, void *user, volat
     s->result_max = result_bound(s);
     sandbox_limits lim = {.total_s = 60 + 120 + rq->timeout_s * 2 + 30, .grace_s = 1.0,
                           .cpu_s = rq->cpu_limit_s, .memory_mb = rq->memory_limit_mb,
-                          .gate_dir = rq->budget_s > 0 ? rq->queue_dir : NULL, .result_max_bytes = s->result_max,
-                          .nice = rq->ahead ? ENGINE_AHEAD_NICE : 0};
+                          .gate_dir = rq->budget_s > 0 ? rq->queue_dir : NULL, .result_max_bytes = s->result_max};
     char err[1024] = "";
     if (wproto_run(WK_RUN, rq, NULL, &lim, cb, user, cancel, &s->sr, err, sizeof err) != 0) {
         set_msg(r, ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)", err);
@@ -651,7 +650,7 @@ static int run_items(engine_run_state *st, const int *live, int n_live, runcache
     const engine_request *rq = &st[live[0]].rq;
     sandbox_limits lim = {.total_s = 60 + 120 + n_live * (rq->timeout_s * 2 + 30), .grace_s = 1.0,
                           .cpu_s = rq->cpu_limit_s * n_live, .memory_mb = rq->memory_limit_mb,
-                          .result_max_bytes = result_max, .nice = rq->ahead ? ENGINE_AHEAD_NICE : 0};
+                          .result_max_bytes = result_max};
     sandbox_result all;
     char err[1024] = "";
     if (!items || wproto_run_items(WK_RUN, rq, items, n_live, NULL, &lim, cb, user, cancel, &all, err, sizeof err)) {

@@ -36,8 +36,6 @@ typedef enum {
 /* The most instances a series launches in turn (fewer where the device's memory is short). */
 #define ENGINE_SERIES_RING 3
 
-#define ENGINE_AHEAD_NICE 5 /* niceness added to a worker whose run is made ahead of need */
-
 typedef struct {
     const lesson *lesson;
     const char *kernel_path;     /* the .cl file to build */
@@ -68,8 +66,6 @@ typedef struct {
                                   * text); NULL: ~/.cache/cltutor/kernels. Grading puts it in its scratch
                                   * folder, so that nothing a kernel causes outlives the run */
     struct wproto_warm *warm;    /* a worker started ahead that this run may take (the course's); NULL: none */
-    int ahead;                   /* made ahead of need (a verdict's analyses beside its tests): the worker runs
-                                  * at a lower priority (ENGINE_AHEAD_NICE), so the runs the user waits for go first */
 } engine_request;
 
 typedef struct {

@@ -147,11 +147,6 @@ void sandbox_set_limits(const sandbox_limits *lim) {
     }
     struct rlimit none = {0, 0}; /* a worker's memory stays its own */
     setrlimit(RLIMIT_CORE, &none);
-    if (lim && lim->nice > 0) {
-        errno = 0;
-        int now = getpriority(PRIO_PROCESS, 0);
-        if (errno == 0) setpriority(PRIO_PROCESS, 0, now + lim->nice);
-    }
 }
 
 /* In the child, between fork and exec (only async-signal-safe calls): puts

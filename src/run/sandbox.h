@@ -23,7 +23,6 @@ typedef struct {
     const char *gate_dir;    /* where the queues behind the child's gates live (gpulock); NULL: gates open at once */
     size_t result_max_bytes; /* the most the child may hand back, 0 none: also its RLIMIT_FSIZE (one byte more,
                               * so that a flood shows); past it nothing it wrote is read */
-    int nice;                /* added to the child's niceness (work made ahead, behind what the user waits for) */
 } sandbox_limits;           /* RLIMIT_CORE is always 0 */
 
 typedef struct {

@@ -14,7 +14,6 @@
 #include "base/blob.h"
 #include "course/catalog.h"
 #include "run/engine.h"
-#include "run/sandbox.h"
 #include "run/buildlog.h"
 #include "course/progress.h"
 #include "base/rng.h"
@@ -347,33 +346,10 @@ START_TEST(atomic_write_keeps_a_device_or_pipe) {
 }
 END_TEST
 
-/* The niceness a child runs at, as `nice` prints it, under lim. */
-static int child_niceness(const sandbox_limits *lim) {
-    char *argv[] = {"/bin/sh", "-c", "nice", NULL};
-    sandbox_result sr;
-    ck_assert_int_eq(sandbox_run("/bin/sh", argv, NULL, -1, lim, NULL, NULL, NULL, &sr), 0);
-    ck_assert(sr.exited && sr.exit_code == 0);
-    int n = sr.output ? atoi(sr.output) : -100;
-    sandbox_result_free(&sr);
-    return n;
-}
-
-/* Work made ahead runs behind the runs the user waits for: its worker is niced. */
-START_TEST(ahead_children_run_niced) {
-    sandbox_limits plain = {.total_s = 10, .grace_s = 1}, ahead = plain;
-    ahead.nice = ENGINE_AHEAD_NICE;
-    int base = child_niceness(&plain);
-    ck_assert_int_ge(base, 0);
-    if (base + ENGINE_AHEAD_NICE <= 19) ck_assert_int_eq(child_niceness(&ahead), base + ENGINE_AHEAD_NICE);
-    ck_assert_int_eq(child_niceness(&plain), base); /* and the parent's own stays */
-}
-END_TEST
-
 Suite *core_suite(void) {
     Suite *s = suite_create("core");
     TCase *t = tcase_create("core");
     tcase_add_test(t, rng_is_seeded_and_bounded);
-    tcase_add_test(t, ahead_children_run_niced);
     tcase_add_test(t, stats_median_and_rse);
     tcase_add_test(t, verify_exact_lists_differences);
     tcase_add_test(t, verify_first_wrong_shows_neighbours);
