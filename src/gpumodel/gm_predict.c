@@ -289,20 +289,18 @@ void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx) {
             acc->compiled_instr = 0;
             if (!pk || acc->line <= 0) continue;
             double share = 0, pieces = 0; /* the instructions charged to the line's memory instructions */
-            for (int j = 0; j < pk->n; j++)
-                if (pk->acc[j].line == acc->line && pk->acc[j].space != PTX_LOCAL) {
-                    share += pk->acc[j].block_share;
-                    pieces += pk->acc[j].count;
-                }
-            if (pieces > 0) acc->compiled_instr = share / pieces;
-            if (acc->kind == GM_ATOMIC || (acc->space != GM_GLOBAL && acc->space != GM_CONSTANT)) continue;
-            int widest = 0;
+            int widest = 0, moved = acc->kind != GM_ATOMIC && (acc->space == GM_GLOBAL || acc->space == GM_CONSTANT);
             for (int j = 0; j < pk->n; j++) {
                 const ptx_access *ca = &pk->acc[j];
-                if (!compiled_alike(ca, acc)) continue;
+                if (ca->line == acc->line && ca->space != PTX_LOCAL) {
+                    share += ca->block_share;
+                    pieces += ca->count;
+                }
+                if (!moved || !compiled_alike(ca, acc)) continue;
                 if (ca->bytes > widest) widest = ca->bytes;
                 if (acc->space == GM_GLOBAL && acc->kind == GM_LOAD) acc->compiled_loads += ca->count;
             }
+            if (pieces > 0) acc->compiled_instr = share / pieces;
             /* a vector the compiler moves in narrower pieces: each piece is a request of its own */
             if (widest > 0) acc->compiled_split = acc->width_max > (unsigned)widest ? (int)((acc->width_max + widest - 1) / widest) : 1;
         }
@@ -317,13 +315,16 @@ void gp_read_compiled(gpumodel_report *rep, const lesson *l) {
     ptx_report_free(&ptx);
 }
 
-void gp_read_compiled_for(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
-                          gpumodel_report *rep, gpumodel_report *prev) {
+int gp_uses_compiled(const char *data_dir, const char *gpu) {
     char path[1200], err[512];
     gp_profile p;
-    if (gp_profile_find(data_dir, gpu ? gpu : GP_DEFAULT_GPU, path, sizeof path, err, sizeof err) != 0 ||
-        gp_profile_load(path, &p, err, sizeof err) != 0 || p.v[GPK_DRAM_NS] <= 0)
-        return;
+    return gp_profile_find(data_dir, gpu ? gpu : GP_DEFAULT_GPU, path, sizeof path, err, sizeof err) == 0 &&
+           gp_profile_load(path, &p, err, sizeof err) == 0 && p.v[GPK_DRAM_NS] > 0;
+}
+
+void gp_read_compiled_for(const char *data_dir, const catalog *cat, const char *gpu, const lesson *l,
+                          gpumodel_report *rep, gpumodel_report *prev) {
+    if (!gp_uses_compiled(data_dir, gpu)) return;
     if (rep) gp_read_compiled(rep, l);
     if (prev) gp_read_compiled(prev, gp_compared_lesson(cat, l));
 }

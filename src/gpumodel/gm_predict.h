@@ -173,6 +173,11 @@ void gp_note_compiled(gpumodel_report *rep, const ptx_report *ptx);
  * nothing where clang or libclc is missing or the kernel does not compile. */
 void gp_read_compiled(gpumodel_report *rep, const lesson *l);
 
+/* Whether the profile named gpu (NULL: GP_DEFAULT_GPU) predicts with the
+ * compiled code (it has dram_latency_ns, as the H200's): where it does not,
+ * a prediction is the same without it, and nothing need be compiled. */
+int gp_uses_compiled(const char *data_dir, const char *gpu);
+
 /* gp_read_compiled for rep and for prev (the file it was compared with;
  * either may be NULL) where the profile named gpu (NULL: GP_DEFAULT_GPU)
  * predicts with them (it has dram_latency_ns): a clang run each, skipped

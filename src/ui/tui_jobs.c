@@ -73,10 +73,11 @@ static void run_job(tui_jobs *j, tui_job *job) {
         if (job->ptx)
             ptx_compile_for(job->rq.lesson, job->rq.kernel_path, job->rq.display_path, job->driver_ptx,
                             job->device_spec[0] ? job->device_spec : NULL, job->ptx, err, sizeof err);
-        /* the loads the compiler issues together, for the predicted time's DRAM waits: from clang's PTX, the
-         * one with source lines (compiled again where the tab shows the driver's); the compared file's too,
-         * when it was analysed afresh */
-        if (job->gm && job->gm->status == GM_OK && job->ptx && job->ptx->status == 0 && !job->cancel) {
+        /* the compiled code, for the predicted time (where the profile uses it, as `cltutor analyze` does):
+         * clang's PTX, the one with source lines (compiled again where the tab shows the driver's); the
+         * compared file's too, when it was analysed afresh */
+        if (job->gm && job->gm->status == GM_OK && job->ptx && job->ptx->status == 0 && !job->cancel &&
+            gp_uses_compiled(job->paths->data, NULL)) {
             if (!job->ptx->device[0]) gp_note_compiled(job->gm, job->ptx);
             gp_read_compiled_for(job->paths->data, job->cat, NULL, job->rq.lesson, job->ptx->device[0] ? job->gm : NULL,
                                  job->gm_cache && job->gm_cache->set && !job->gm->prev_kept ? &job->gm_cache->rep : NULL);

@@ -571,6 +571,12 @@ START_TEST(shipped_profiles_load_and_round_trip) {
         for (int k = 0; k < GP_N_KEYS; k++) ck_assert_double_eq_tol(p.v[k], q.v[k], 1e-3 * p.v[k] + 1e-12);
         unlink(tmp);
     }
+    /* the H200's profile predicts with the compiled code (it has dram_latency_ns), the H100's and the
+     * default (the H100) not, nor a profile that is not there */
+    ck_assert(gp_uses_compiled(CLT_TEST_ROOT, "nvidia-h200"));
+    ck_assert(!gp_uses_compiled(CLT_TEST_ROOT, "nvidia-h100"));
+    ck_assert(!gp_uses_compiled(CLT_TEST_ROOT, NULL));
+    ck_assert(!gp_uses_compiled(CLT_TEST_ROOT, "amd-mi300"));
     char path[1200], err[1400];
     ck_assert_int_eq(gp_profile_find(CLT_TEST_ROOT, "amd-mi300", path, sizeof path, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "amd-mi300.ini"), "%s", err);
