@@ -61,6 +61,14 @@ idle() {
   done
   [ "$n" -gt 0 ]
 }
+# ran BUSY [SECONDS]: until work has started since the trace held BUSY "busy"
+# lines (at most 20 s: it may have joined work already running), then idle
+busies() { n=$(grep -c '^busy$' "$tmp/trace" 2>/dev/null); echo "${n:-0}"; }
+ran() {
+  n=400
+  while [ "$n" -gt 0 ] && [ "$(busies)" -le "$1" ]; do sleep 0.05; n=$((n - 1)); done
+  idle "${2:-300}"
+}
 keys() {
   before=$(drawn)
   T send-keys -t ui "$@"
