@@ -97,11 +97,12 @@ wait_any() {
   done
   return 1
 }
-# check NAME TEXT...: the screen shows every TEXT (waiting up to 20 s for the first)
+# check NAME TEXT...: the screen shows every TEXT (waiting up to 60 s for the first: it returns as
+# soon as the text is there, and a loaded machine can take long to get there)
 check() {
   name=$1
   shift
-  wait_for "$1" 20 || { bad "$name (no '$1')"; return 1; }
+  wait_for "$1" 60 || { bad "$name (no '$1')"; return 1; }
   for t; do
     screen | grep -qF -- "$t" || { bad "$name (no '$t')"; return 1; }
   done
