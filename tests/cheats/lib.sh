@@ -201,9 +201,10 @@ check_cheats() {
     fi
   done > "$tmp/check/jobs"
   export bin k tmp
+  # a minute a test, not the default 10 s: no cheat hangs, and a loaded machine must not fail one
   xargs -P 2 -L 1 sh -c '
-    if [ "$3" = - ]; then "$bin" check "$2" --kernel "$k/$1.cl" > "$tmp/check/$1.out" 2>&1
-    else CLTUTOR_WORKSPACE="$3" "$bin" check "$2" > "$tmp/check/$1.out" 2>&1; fi
+    if [ "$3" = - ]; then "$bin" check "$2" --kernel "$k/$1.cl" --timeout 60 > "$tmp/check/$1.out" 2>&1
+    else CLTUTOR_WORKSPACE="$3" "$bin" check "$2" --timeout 60 > "$tmp/check/$1.out" 2>&1; fi
     echo $? > "$tmp/check/$1.rc"' sh < "$tmp/check/jobs"
 
   printf '%s\n' "$corpus" | while read -r name lesson file chk gtest how; do

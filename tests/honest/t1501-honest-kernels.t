@@ -26,7 +26,7 @@ else cp "$tmp/all" "$tmp/list"; fi
 export bin tmp
 # two at a time: each check runs the visible tests and two or three simulations (outputs are named by
 # chapter and file: chapters 8 and 9 both ship a lookback.cl)
-xargs -P 2 -L 1 sh -c '"$bin" check "$0" --kernel "$1" > "$tmp/out/$0-$(basename "$1").out" 2>&1; echo $? > "$tmp/out/$0-$(basename "$1").rc"' < "$tmp/list"
+xargs -P 2 -L 1 sh -c '"$bin" check "$0" --kernel "$1" --timeout 60 > "$tmp/out/$0-$(basename "$1").out" 2>&1; echo $? > "$tmp/out/$0-$(basename "$1").rc"' < "$tmp/list"
 while read -r n f; do
   name=$(basename "$f")
   rc=$(cat "$tmp/out/$n-$name.rc" 2>/dev/null || echo none)
