@@ -625,11 +625,13 @@ int gp_lines(const gp_prediction *pr, const gp_prediction *prev, const char *pre
     }
     gp_accuracy_text(p, acc, sizeof acc);
     int est = estimates(p);
+    /* a shipped profile by its place in the course (devices/NAME.ini), not the folder it is installed in */
+    const char *in_course = strstr(p->path, "/devices/"), *shown = in_course ? in_course + 1 : p->path;
     if (est)
         util_textf(line, sizeof line, P_("  Accuracy: %s; %d figure of the profile is an estimate (%s).",
                                         "  Accuracy: %s; %d figures of the profile are estimates (%s).", est),
-                   acc, est, p->path);
-    else util_textf(line, sizeof line, _("  Accuracy: %s (%s)."), acc, p->path);
+                   acc, est, shown);
+    else util_textf(line, sizeof line, _("  Accuracy: %s (%s)."), acc, shown);
     return push(lines, n, line);
 }
 

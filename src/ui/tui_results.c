@@ -42,7 +42,7 @@ static void wrap_text(st_doc *out, int width, int style, const char *text, const
 static void check_doc(const tui_results_in *in, int width, st_doc *out, int with_summary);
 static void printed_lines(st_doc *out, const char *title, const char *text);
 static void fmt_when(double when, char *buf, size_t len);
-static const char *note_text(const char *note, char *buf, size_t len);
+static const char *note_text(const char *note, int headline_only, char *buf, size_t len);
 
 static int is_cpu(const engine_report *r) { return !strcmp(r->device.type, "CPU"); }
 
@@ -198,7 +198,7 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         else if (in->last_run && in->last_run->verdict == PV_FAILED) {
             char when[32], buf[600], nb[300];
             fmt_when(in->last_run->when, when, sizeof when);
-            const char *note = in->last_run->verdict_note[0] ? note_text(in->last_run->verdict_note, nb, sizeof nb)
+            const char *note = in->last_run->verdict_note[0] ? note_text(in->last_run->verdict_note, 0, nb, sizeof nb)
                                                              : _("not passed");
             snprintf(buf, sizeof buf, _("Your last check (%s) did not pass the chapter: %s. Press C to check it "
                                         "again, r to run it, or e to edit it."), when, note);
@@ -577,7 +577,9 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
 
 /* A run's verdict note as the progress file keeps it (English: "NAME: HEADLINE",
  * or a sentence), in the learner's language where its words have a translation. */
-static const char *note_text(const char *note, char *buf, size_t len) {
+/* A run's verdict note ("NAME: HEADLINE", kept in English) in the learner's language; headline_only: what
+ * went wrong without the check's name, where a row has no room for both. */
+static const char *note_text(const char *note, int headline_only, char *buf, size_t len) {
     static const char *const sentences[] = {N_("the race check or the technique could not run here")};
     for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
         if (!strcmp(note, sentences[i])) return _(sentences[i]);
@@ -591,6 +593,7 @@ static const char *note_text(const char *note, char *buf, size_t len) {
     snprintf(name, sizeof name, "%.*s", (int)(sep - note), note);
     const char *tn = _(name), *th = verdict_headline(sep + 2, head, sizeof head);
     if (!strcmp(th, sep + 2)) th = sep + 2;
+    if (headline_only) return th == sep + 2 ? sep + 2 : (snprintf(buf, len, "%s", th), buf);
     if (tn == name && th == sep + 2) return note; /* neither part is a message */
     snprintf(buf, len, _("%s: %s"), tn, th);
     return buf;
@@ -625,7 +628,7 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
     int n_other = 0;
     for (int i = 0; i < pc->n_runs; i++) {
         const progress_run *r = &pc->runs[i];
-        if (r->passed && r->median_ms > 0) {
+        if (r->passed && r->verdict != PV_FAILED && r->median_ms > 0) {
             if (r->median_ms > max) max = r->median_ms;
             if (!r->unsafe && (best == 0 || r->median_ms < best)) best = r->median_ms; /* a racy time is luck */
         }
@@ -650,7 +653,8 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
         int other = device_now && *device_now && r->device[0] && strcmp(r->device, device_now), good;
         char when[32], med[32];
         fmt_when(r->when, when, sizeof when);
-        st_fmt_ms(med, sizeof med, r->passed ? r->median_ms : 0);
+        /* no time for a run the chapter's check did not pass: the Result and Timing tabs give none */
+        st_fmt_ms(med, sizeof med, r->passed && r->verdict != PV_FAILED ? r->median_ms : 0);
         st_line *l = st_doc_add(out);
         st_line_addf(l, other ? ST_DIM : ST_LINENO, "%4d %-11s ", i + 1, when);
         const char *origin = _(progress_origin_name(r->origin));
@@ -665,7 +669,9 @@ void tui_results_history(const progress_chapter *pc, const char *device_now, int
         st_line_addf(l, other ? ST_DIM : ST_NORMAL, "%9s ", med);
         if (r->verdict_note[0] && r->verdict != PV_PASSED) {
             char nb[sizeof r->verdict_note * 2];
-            st_line_adds(l, ST_DIM, note_text(r->verdict_note, nb, sizeof nb));
+            const char *note = note_text(r->verdict_note, 0, nb, sizeof nb);
+            if (st_widths(note) > barw + 2) note = note_text(r->verdict_note, 1, nb, sizeof nb);
+            st_line_adds(l, ST_DIM, note);
         } else if (r->passed && r->median_ms > 0 && max > 0) {
             double units = r->median_ms / max * barw * 8;
             int full = (int)(units / 8), rem = (int)units % 8;

@@ -15,6 +15,9 @@ expect "analyze: the previous stage predicted too" 0 "the previous stage, chapte
   "$bin" analyze 3 --solution $small
 expect "analyze: the accuracy is said" 0 'Accuracy: measured error [0-9]+% \(geometric mean over [0-9]+ kernels, [0-9]+ within 2x; [0-9]+ of [0-9]+ speed-ups in the right direction; [0-9-]+\)' -- \
   "$bin" analyze 3 --solution $small
+# the shipped profile by its place in the course, not the folder the course sits in
+expect "analyze: the profile named as devices/NAME.ini" 0 'Accuracy: .*\) \(devices/nvidia-h100\.ini\)\.$' -- \
+  "$bin" analyze 3 --solution $small
 out=$("$bin" analyze 3 --solution $small --no-predict 2>&1)
 if printf '%s\n' "$out" | grep -q 'Predicted on'; then bad "--no-predict: no prediction" "$out"; else ok "--no-predict: no prediction"; fi
 

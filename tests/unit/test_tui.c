@@ -758,7 +758,7 @@ START_TEST(history_bars) {
     utf8_locale();
     progress_chapter pc;
     memset(&pc, 0, sizeof pc);
-    progress_run runs[4];
+    progress_run runs[5];
     memset(runs, 0, sizeof runs);
     runs[0] = (progress_run){.when = 1.7e9, .status = "wrong", .device = "GPU"};
     runs[1] = (progress_run){.when = 1.7e9 + 60, .passed = 1, .status = "pass", .median_ms = 40, .device = "GPU"};
@@ -766,13 +766,16 @@ START_TEST(history_bars) {
                              .verdict = PV_PASSED};
     runs[3] = (progress_run){.when = 1.7e9 + 180, .passed = 1, .status = "pass", .median_ms = 20, .device = "CPU",
                              .origin = FROM_CHECK, .verdict = PV_FAILED, .verdict_note = "safety: data race"};
+    runs[4] = (progress_run){.when = 1.7e9 + 240, .passed = 1, .status = "pass", .median_ms = 5, .device = "GPU",
+                             .verdict = PV_FAILED, .unsafe = 1,
+                             .verdict_note = "no data race, memory error or divergent barrier (Oclgrind): Data race"};
     pc.runs = runs;
-    pc.n_runs = 4;
+    pc.n_runs = 5;
     st_doc d;
     st_doc_init(&d);
     tui_results_history(&pc, "GPU", 79, 1, &d);
-    ck_assert_int_eq(d.n, 6);
-    ck_assert(strstr(st_line_text(&d.lines[0]), "4 runs"));
+    ck_assert_int_eq(d.n, 7);
+    ck_assert(strstr(st_line_text(&d.lines[0]), "5 runs"));
     ck_assert(strstr(st_line_text(&d.lines[0]), "best 10.00 ms"));
     ck_assert(strstr(st_line_text(&d.lines[1]), "from  result"));
     ck_assert(strstr(st_line_text(&d.lines[2]), "ui"));
@@ -784,6 +787,13 @@ START_TEST(history_bars) {
     ck_assert(strstr(st_line_text(&d.lines[5]), "check"));
     ck_assert(strstr(st_line_text(&d.lines[5]), "✗ not passed"));
     ck_assert(strstr(st_line_text(&d.lines[5]), "safety: data race"));
+    /* a run the check did not pass has no time, as in the Result and Timing tabs; where the whole note does
+     * not fit, what went wrong without the check's long name */
+    ck_assert_msg(!strstr(st_line_text(&d.lines[5]), "20.00 ms"), "%s", st_line_text(&d.lines[5]));
+    ck_assert_msg(!strstr(st_line_text(&d.lines[6]), "5.00 ms"), "%s", st_line_text(&d.lines[6]));
+    ck_assert_msg(strstr(st_line_text(&d.lines[6]), " - ") && strstr(st_line_text(&d.lines[6]), "Data race") &&
+                      !strstr(st_line_text(&d.lines[6]), "divergent"),
+                  "%s", st_line_text(&d.lines[6]));
     /* bars are proportional to the median: 40 ms fills the 28 columns, 10 ms a quarter */
     int full = 0, quarter = 0;
     for (const char *p = st_line_text(&d.lines[3]); (p = strstr(p, "█")); p += 3) full++;
