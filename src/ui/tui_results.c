@@ -105,6 +105,8 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
 tui_time_state tui_results_time_state(const tui_results_in *in) {
     const verdict *v = in->verdict;
     int pending = 0;
+    for (int i = 0; v && i < v->n; i++)
+        if (v->items[i].kind == VK_TEST && v->items[i].outcome == VO_FAIL) return TUI_TIME_WRONG;
     for (int i = 0; v && i < v->n; i++) {
         if (v->items[i].kind != VK_SAFETY) continue;
         if (v->items[i].outcome == VO_FAIL) return TUI_TIME_UNSAFE;
@@ -119,11 +121,24 @@ void tui_results_status(const tui_results_in *in, const char *spin, char *buf, s
     *good = 0;
     if (!r) return;
     tui_time_state ts = tui_results_time_state(in);
-    *good = r->status == ENG_PASS && ts != TUI_TIME_UNSAFE;
-    char ms[32] = "";
+    *good = r->status == ENG_PASS && ts != TUI_TIME_UNSAFE && ts != TUI_TIME_WRONG;
+    char ms[32] = "", words[160];
     if (*good && ts == TUI_TIME_SHOWN && r->n_samples > 0) st_fmt_ms(ms, sizeof ms, r->timing.median);
-    snprintf(buf, len, "%s %s%s%s", *good ? (in->utf8 ? "✓" : "+") : (in->utf8 ? "✗" : "x"),
-             ts == TUI_TIME_UNSAFE ? _("Correct here, but the race check failed") : _(r->headline), ms[0] ? " · " : "",
+    if (r->status == ENG_PASS && ts == TUI_TIME_WRONG) {
+        int tests = 0, failed = 0;
+        for (int i = 0; i < in->verdict->n; i++)
+            if (in->verdict->items[i].kind == VK_TEST) {
+                tests++;
+                failed += in->verdict->items[i].outcome == VO_FAIL;
+            }
+        snprintf(words, sizeof words, P_("Correct at this size, but %d of %d visible tests fails",
+                                         "Correct at this size, but %d of %d visible tests fail", (unsigned long long)failed),
+                 failed, tests);
+    } else {
+        snprintf(words, sizeof words, "%s", ts == TUI_TIME_UNSAFE && r->status == ENG_PASS
+                                                ? _("Correct here, but the race check failed") : _(r->headline));
+    }
+    snprintf(buf, len, "%s %s%s%s", *good ? (in->utf8 ? "✓" : "+") : (in->utf8 ? "✗" : "x"), words, ms[0] ? " · " : "",
              ms);
     if (*good && in->verdict_running && in->verdict) {
         int done = 0;
@@ -240,7 +255,10 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
         wrap_text(out, width, ST_DIM, buf, "");
     }
     tui_time_state ts = tui_results_time_state(in);
-    if (r->status == ENG_PASS && r->n_samples > 0 && ts == TUI_TIME_UNSAFE) {
+    if (r->status == ENG_PASS && r->n_samples > 0 && ts == TUI_TIME_WRONG) {
+        wrap_text(out, width, ST_DIM, _("Not timed: a visible test gives a wrong answer, so its speed means nothing yet."), "");
+        verdict_doc(in, width, out);
+    } else if (r->status == ENG_PASS && r->n_samples > 0 && ts == TUI_TIME_UNSAFE) {
         wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
         verdict_doc(in, width, out);
     } else if (r->status == ENG_PASS && r->n_samples > 0 && ts == TUI_TIME_CHECKING) {
@@ -500,6 +518,10 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         return;
     }
     tui_time_state ts = tui_results_time_state(in);
+    if (timed && ts == TUI_TIME_WRONG) {
+        wrap_text(out, width, ST_DIM, _("Not timed: a visible test gives a wrong answer, so its speed means nothing yet."), "");
+        return;
+    }
     if (timed && ts == TUI_TIME_UNSAFE) {
         wrap_text(out, width, ST_DIM, _("Not timed: the race check failed, so this result holds only by luck of the device."), "");
         return;
@@ -509,7 +531,9 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         return;
     }
     if (!timed) {
-        st_doc_addf(out, ST_DIM, "%s", !r ? _("Not run yet.") : _("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."));
+        if (!r) st_doc_addf(out, ST_DIM, "%s", _("Not run yet."));
+        else wrap_text(out, width, ST_DIM,
+                       _("Not timed: the kernel did not run to the end, or gave a wrong answer, so its speed means nothing."), "");
         if (!r || r->serial_ms <= 0) return;
     }
     char a[32], b[32], c[32];

@@ -35,8 +35,9 @@ typedef struct {
 } tui_results_in;
 
 /* Whether a passing run's time may be shown: not while the race check that
- * may take it back still runs, nor once it failed (a racy time is luck). */
-typedef enum { TUI_TIME_SHOWN, TUI_TIME_CHECKING, TUI_TIME_UNSAFE } tui_time_state;
+ * may take it back still runs, nor once it failed (a racy time is luck),
+ * nor once a visible test gave a wrong answer (right at one size only). */
+typedef enum { TUI_TIME_SHOWN, TUI_TIME_CHECKING, TUI_TIME_UNSAFE, TUI_TIME_WRONG } tui_time_state;
 tui_time_state tui_results_time_state(const tui_results_in *in);
 /* The status line's words for the latest run, from the same record as the
  * tabs: "✓ Correct · 10.00 ms", "✓ Correct · ⠋ checking the chapter… 3/14"

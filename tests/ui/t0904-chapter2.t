@@ -40,6 +40,17 @@ keys 4
 check "race: the Timing tab gives no time either" "Not timed: the race check failed"
 keys 5
 check_not "race: the History's best time leaves the racy run out" "   best "
+# the bounds guard left out: right at the chapter's size (a multiple of the work-group), wrong at the
+# visible tests' ragged sizes; one status everywhere, and no time
+busy=$(busies)
+sed '/if (d >= n_descriptors)/{N;d}' "$root/kernels/02-atomic/histogram.cl" > "$ex2"
+grep -q 'd >= n_descriptors' "$ex2" && bad "no guard: the kernel still has its guard (the reference changed?)"
+ran "$busy" || bad "no guard: the check ends"
+keys 1
+check "no guard: the status line says the chapter is not passed" "Correct at this size, but" "✗ 1 of 5 visible tests"
+check_not "no guard: no time in the status line" "Correct ·"
+keys 4
+check "no guard: the Timing tab gives no time" "Not timed: a visible test gives a wrong answer"
 keys 1
 cp "$here/../cli/kernels/out_of_bounds.cl" "$ex2"
 check "crash: the engine's message, the UI lives" "Crashed"

@@ -640,6 +640,28 @@ START_TEST(results_time_waits_for_the_race_check) {
     v->items[1].outcome = VO_PASS;
     tui_results_status(&in, "*", words, sizeof words, &good);
     ck_assert_str_eq(words, "✓ Correct · 10.00 ms");
+    /* right at the chapter's size, wrong at a visible test's (a bounds guard left out): no time, and the
+     * status says what failed, whatever the race check said */
+    v->items[0].outcome = VO_FAIL;
+    v->items[1].outcome = VO_FAIL;
+    ck_assert_int_eq(tui_results_time_state(&in), TUI_TIME_WRONG);
+    tui_results_status(&in, "*", words, sizeof words, &good);
+    ck_assert_str_eq(words, "✗ Correct at this size, but 1 of 1 visible tests fails");
+    ck_assert_int_eq(good, 0);
+    st_doc_clear(&d);
+    tui_results_summary(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "10.00 ms"), 0);
+    ck_assert_int_ge(doc_has(&d, "Not timed: a visible test gives a wrong answer"), 0);
+    st_doc_clear(&d);
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "10.00 ms"), 0);
+    ck_assert_int_ge(doc_has(&d, "Not timed: a visible test gives a wrong answer"), 0);
+    /* a long sentence wraps at the pane's width: none is cut */
+    r.status = ENG_WRONG;
+    st_doc_clear(&d);
+    tui_results_timing(&in, 60, &d);
+    ck_assert_int_le(doc_max_width(&d), 60);
+    ck_assert_int_ge(doc_has(&d, "means nothing."), 0);
     st_doc_free(&d);
     free(v);
 }
