@@ -39,9 +39,20 @@ ws="$tmp/ws"
 base_env="CLTUTOR_UI_TRACE=$tmp/trace ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-} HOME=$tmp/home XDG_DATA_HOME=$tmp/home/.local/share LANG=C.UTF-8 LC_ALL= LC_MESSAGES= CLTUTOR_WORKSPACE=$ws VISUAL= EDITOR=$tmp/fake-editor CLTUTOR_UI_TIMEOUT=300 PATH=$PATH"
 mkdir -p "$tmp/home"
 
+# stop: ends the session and waits (at most 10 s) until its cltutor has exited, so that one saving its
+# progress late on a loaded machine cannot write over a workspace set up for the next session
+stop() {
+  kids=""
+  for p in $(T list-panes -a -F '#{pane_pid}' 2>/dev/null); do kids="$kids $(pgrep -P "$p" 2>/dev/null)"; done
+  T kill-server 2>/dev/null
+  n=100
+  for k in $kids; do
+    while [ "$n" -gt 0 ] && kill -0 "$k" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+  done
+}
 # start [ENV=VALUE...]: a fresh session running cltutor at 100x30
 start() {
-  T kill-server 2>/dev/null
+  stop
   sleep 0.2
   T new-session -d -s ui -x 100 -y 30 "env -i TERM=xterm-256color $base_env $* $bin; echo EXITED:\$?; sleep 600"
   T set-option -t ui status off >/dev/null 2>&1

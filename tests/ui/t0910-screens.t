@@ -54,6 +54,7 @@ shot() {
 }
 
 for lang in en zh; do
+  stop
   rm -rf "$ws" "$tmp/home"
   fresh_home
   start LANGUAGE=$([ "$lang" = zh ] && echo zh_CN || echo en)

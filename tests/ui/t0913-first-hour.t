@@ -7,6 +7,7 @@ ex6="$ws/exercises/06-constant/histogram.cl"
 
 # ---- C on the untouched starting file (no run of it): every tab tells the same check
 for lang in en zh; do
+  stop
   rm -rf "$ws"
   if [ "$lang" = zh ]; then start LANGUAGE=zh_CN; else start LANGUAGE=en; fi
   keys 6
@@ -48,6 +49,7 @@ check "restarted: the Check tab says what to do" "Not run since the course opene
 # ---- a correct kernel without the chapter's technique (chapter 5's), with a
 # compiler warning: the Build tab names the learner's file, the checklist
 # speaks the learner's words, and L turns all of it into the other language
+stop
 rm -rf "$ws"
 start LANGUAGE=en
 keys 6
@@ -74,6 +76,7 @@ check_not "L again: no Chinese detail left" "本章要求"
 
 # ---- a kernel that does not build: the engine's message follows L, and the GPU
 # model tab sends the learner to the Build tab, naming no path of this machine
+stop
 rm -rf "$ws"
 start LANGUAGE=en
 keys 3
@@ -95,6 +98,7 @@ check_not "GPU model tab, L: no English sentence left" "nothing to simulate"
 
 # ---- after a pass, n opens the next chapter (the key bar offers it); before, n is a hint
 for lang in en zh; do
+  stop
   rm -rf "$ws"
   if [ "$lang" = zh ]; then start LANGUAGE=zh_CN; else start LANGUAGE=en; fi
   keys 1
@@ -129,6 +133,7 @@ keys e
 check "80x24: back from the editor, the kernel's pane at the error's line" "▶12      int d = get_global_id(0) +;"
 
 # ---- 80x24: the chapter list points at the next chapter even when its title is long (chapter 7's)
+stop
 rm -rf "$ws"
 mkdir -p "$ws/.cltutor"
 python3 -c 'import json, sys
