@@ -442,8 +442,15 @@ void ui_overlay_doc(ui_app *a, tui_overlay o, int width, st_doc *out, char *titl
             st_line_addf(l, i == cur ? ST_OK | ST_A_BOLD : ST_NORMAL, "%s %d  ", i == cur ? (a->utf8 ? "●" : "*") : " ", d->index);
             st_line_addf(l, !strcmp(d->type, "GPU") ? ST_OK | ST_A_BOLD : ST_WARN, "%-4s ", d->type);
             st_line_addf(l, ST_NORMAL, "%s", d->name);
-            st_line_addf(l, ST_DIM, "  %s", d->platform);
-            if (i == def) st_line_addf(l, ST_DIM, "  %s", _("(default)"));
+            /* the platform and the default mark after the name, or under it where the row has no room */
+            char rest[sizeof d->platform + 64];
+            snprintf(rest, sizeof rest, "  %s%s%s", d->platform, i == def ? "  " : "", i == def ? _("(default)") : "");
+            if (st_line_width(l) + st_widths(rest) > width) {
+                l = st_doc_add(out);
+                st_line_addf(l, ST_DIM, "%10s%s", "", rest + 2);
+            } else {
+                st_line_addf(l, ST_DIM, "%s", rest);
+            }
         }
         st_doc_add(out);
         int any_cpu = 0;

@@ -123,6 +123,36 @@ END_TEST
 
 /* Every action without leaving the course: sizes and inputs, the time limit,
  * the find-the-bug listings, and the whole check. */
+/* The devices dialog: a device whose name and platform are long keeps every word, the platform and the
+ * default mark on a line of their own where the row has no room (80 columns: a 70-column dialog). */
+START_TEST(devices_dialog_fits_its_width) {
+    open_app();
+    engine_device dev = {.index = 0};
+    engine_device *devs = app.devs;
+    app.devs = &dev;
+    app.n_devs = 1;
+    app.devs_state = 2;
+    snprintf(app.devs[0].type, sizeof app.devs[0].type, "CPU");
+    snprintf(app.devs[0].name, sizeof app.devs[0].name, "pthread-haswell-AMD EPYC 7B13 64-Core Processor");
+    snprintf(app.devs[0].platform, sizeof app.devs[0].platform, "Portable Computing Language");
+    st_doc d;
+    st_doc_init(&d);
+    char title[64];
+    ui_overlay_doc(&app, OV_DEVICES, 70, &d, title, sizeof title);
+    for (int i = 0; i < d.n; i++) ck_assert_int_le(st_line_width(&d.lines[i]), 70);
+    ck_assert_int_ge(doc_has(&d, "64-Core Processor"), 0);
+    ck_assert_int_ge(doc_has(&d, "Portable Computing Language  (default)"), 0);
+    /* a wide dialog keeps them on the name's row */
+    st_doc_clear(&d);
+    ui_overlay_doc(&app, OV_DEVICES, 120, &d, title, sizeof title);
+    ck_assert_int_eq(doc_has(&d, "64-Core Processor"), doc_has(&d, "(default)"));
+    st_doc_free(&d);
+    app.devs = devs;
+    app.n_devs = 0;
+    close_app();
+}
+END_TEST
+
 START_TEST(every_action_has_a_key) {
     struct stat in_before;
     ck_assert_int_eq(fstat(STDIN_FILENO, &in_before), 0);
@@ -238,6 +268,7 @@ Suite *uiapp_suite(void) {
     tcase_add_test(t, frames_are_laid_out_before_drawing);
     tcase_add_test(t, editor_command_names_the_line);
     tcase_add_test(t, every_action_has_a_key);
+    tcase_add_test(t, devices_dialog_fits_its_width);
     tcase_add_test(t, lesson_commands_name_their_keys);
     suite_add_tcase(s, t);
     return s;
