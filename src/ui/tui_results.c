@@ -205,40 +205,45 @@ static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
     (void)pending;
 }
 
+/* The Result tab before a run of this text: what runs or was checked, or what the last run of the file said. */
+static void no_run_summary(const tui_results_in *in, int width, st_doc *out) {
+    if (in->running) st_doc_addf(out, ST_DIM, "%s", _("Running… the result appears here."));
+    else if (in->verdict) verdict_doc(in, width, out); /* a check (C) of this file, with no run of it yet */
+    else if (in->last_run && in->last_run->verdict == PV_FAILED) {
+        char when[32], buf[600], nb[300];
+        fmt_when(in->last_run->when, when, sizeof when);
+        const char *note = in->last_run->verdict_note[0] ? note_text(in->last_run->verdict_note, 0, nb, sizeof nb)
+                                                         : _("not passed");
+        snprintf(buf, sizeof buf, _("Your last check (%s) did not pass the chapter: %s. Press C to check it "
+                                    "again, r to run it, or e to edit it."), when, note);
+        wrap_text(out, width, ST_WARN, buf, "");
+    } else if (in->last_run) {
+        char when[32], buf[300], med[32];
+        fmt_when(in->last_run->when, when, sizeof when);
+        st_fmt_ms(med, sizeof med, in->last_run->median_ms);
+        if (in->last_run->passed && in->last_run->median_ms > 0)
+            snprintf(buf, sizeof buf, _("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
+        else if (in->last_run->passed) /* a check from the command line times nothing */
+            snprintf(buf, sizeof buf, _("Your last run (%s) passed. Press r to run and time the kernel again, or e to edit it: saving the file runs it."), when);
+        else
+            snprintf(buf, sizeof buf, _("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, _(in->last_run->status));
+        wrap_text(out, width, ST_NORMAL, buf, "");
+    } else if (in->last_run_other) {
+        char when[32], buf[400];
+        fmt_when(in->last_run_other->when, when, sizeof when);
+        snprintf(buf, sizeof buf, _("Your last run (%s) was of another version of this file (before a reset or an "
+                                    "edit): this one has not run yet. Press r to run it, or e to edit it: saving "
+                                    "the file runs it."), when);
+        wrap_text(out, width, ST_NORMAL, buf, "");
+    } else {
+        wrap_text(out, width, ST_NORMAL, _("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
+    }
+}
+
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     if (!r) {
-        if (in->running) st_doc_addf(out, ST_DIM, "%s", _("Running… the result appears here."));
-        else if (in->verdict) verdict_doc(in, width, out); /* a check (C) of this file, with no run of it yet */
-        else if (in->last_run && in->last_run->verdict == PV_FAILED) {
-            char when[32], buf[600], nb[300];
-            fmt_when(in->last_run->when, when, sizeof when);
-            const char *note = in->last_run->verdict_note[0] ? note_text(in->last_run->verdict_note, 0, nb, sizeof nb)
-                                                             : _("not passed");
-            snprintf(buf, sizeof buf, _("Your last check (%s) did not pass the chapter: %s. Press C to check it "
-                                        "again, r to run it, or e to edit it."), when, note);
-            wrap_text(out, width, ST_WARN, buf, "");
-        } else if (in->last_run) {
-            char when[32], buf[300], med[32];
-            fmt_when(in->last_run->when, when, sizeof when);
-            st_fmt_ms(med, sizeof med, in->last_run->median_ms);
-            if (in->last_run->passed && in->last_run->median_ms > 0)
-                snprintf(buf, sizeof buf, _("Your last run (%s) passed in %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, med);
-            else if (in->last_run->passed) /* a check from the command line times nothing */
-                snprintf(buf, sizeof buf, _("Your last run (%s) passed. Press r to run and time the kernel again, or e to edit it: saving the file runs it."), when);
-            else
-                snprintf(buf, sizeof buf, _("Your last run (%s): %s. Press r to run the kernel again, or e to edit it: saving the file runs it."), when, _(in->last_run->status));
-            wrap_text(out, width, ST_NORMAL, buf, "");
-        } else if (in->last_run_other) {
-            char when[32], buf[400];
-            fmt_when(in->last_run_other->when, when, sizeof when);
-            snprintf(buf, sizeof buf, _("Your last run (%s) was of another version of this file (before a reset or an "
-                                        "edit): this one has not run yet. Press r to run it, or e to edit it: saving "
-                                        "the file runs it."), when);
-            wrap_text(out, width, ST_NORMAL, buf, "");
-        } else {
-            wrap_text(out, width, ST_NORMAL, _("Not run yet. Press r to run your kernel, or e to edit it: saving the file runs it again."), "");
-        }
+        no_run_summary(in, width, out);
         return;
     }
     st_line *l = st_doc_add(out);
