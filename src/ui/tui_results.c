@@ -509,19 +509,31 @@ static void ref_row(st_doc *out, const tui_ref_time *rt, const char *label, doub
     }
 }
 
+/* The Timing tab of a course opened again, before a run of this text: the last run's time, or why it has
+ * none. 0 where there is no such run. */
+static int last_run_timing(const tui_results_in *in, int width, st_doc *out) {
+    const progress_run *last = in->last_run;
+    if (!last) return 0;
+    char when[32], med[32], buf[400];
+    fmt_when(last->when, when, sizeof when);
+    st_fmt_ms(med, sizeof med, last->median_ms);
+    int failed = last->verdict == PV_FAILED;
+    if (last->passed && !failed && last->median_ms > 0) /* the last time measured, until a run measures anew */
+        snprintf(buf, sizeof buf, _("Your last timed run (%s) took %s on %s. Press r to time the kernel again."), when, med,
+                 last->device[0] ? last->device : "?");
+    else if (last->passed && !failed) /* a check from the command line times nothing */
+        snprintf(buf, sizeof buf, _("Your last run (%s) passed. Press r to run and time the kernel again, or e to edit it: saving the file runs it."), when);
+    else
+        snprintf(buf, sizeof buf, _("Your last run (%s) was not timed: %s. Press r to run the kernel again."), when,
+                 failed ? _("the chapter's check did not pass") : _(last->status));
+    wrap_text(out, width, last->passed && !failed ? ST_NORMAL : ST_DIM, buf, "");
+    return 1;
+}
+
 void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
     const engine_report *r = in->rep;
     int timed = r && r->n_samples > 0 && r->status == ENG_PASS;
-    if (!timed && !r && in->last_run && in->last_run->passed && in->last_run->median_ms > 0) {
-        /* a course opened again: the last time measured, until a run measures anew */
-        char when[32], med[32], buf[400];
-        fmt_when(in->last_run->when, when, sizeof when);
-        st_fmt_ms(med, sizeof med, in->last_run->median_ms);
-        snprintf(buf, sizeof buf, _("Your last timed run (%s) took %s on %s. Press r to time the kernel again."), when, med,
-                 in->last_run->device[0] ? in->last_run->device : "?");
-        wrap_text(out, width, ST_NORMAL, buf, "");
-        return;
-    }
+    if (!r && last_run_timing(in, width, out)) return;
     tui_time_state ts = tui_results_time_state(in);
     if (timed && ts == TUI_TIME_WRONG) {
         wrap_text(out, width, ST_DIM, _("Not timed: a visible test gives a wrong answer, so its speed means nothing yet."), "");

@@ -776,6 +776,34 @@ START_TEST(results_crash_message) {
 }
 END_TEST
 
+/* The Timing tab of a course opened again: the last run's time, or why it has none, never "Not run yet". */
+START_TEST(timing_after_a_restart) {
+    utf8_locale();
+    progress_run last = {.when = 1.7e9, .status = "wrong"};
+    tui_results_in in = {.lesson = test_lesson(), .utf8 = 1, .last_run = &last};
+    st_doc d;
+    st_doc_init(&d);
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "Not run yet"), 0);
+    ck_assert_int_ge(doc_has(&d, "was not timed: wrong"), 0);
+    st_doc_clear(&d);
+    last = (progress_run){.when = 1.7e9, .passed = 1, .status = "pass", .median_ms = 12.5, .device = "GPU"};
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_ge(doc_has(&d, "took 12.50 ms on GPU"), 0);
+    /* right, but the chapter's check failed (a race): no time */
+    last.verdict = PV_FAILED;
+    st_doc_clear(&d);
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "12.50 ms"), 0);
+    ck_assert_int_ge(doc_has(&d, "the chapter's check did not pass"), 0);
+    st_doc_clear(&d);
+    in.last_run = NULL;
+    tui_results_timing(&in, 80, &d);
+    ck_assert_int_ge(doc_has(&d, "Not run yet"), 0);
+    st_doc_free(&d);
+}
+END_TEST
+
 START_TEST(history_bars) {
     utf8_locale();
     progress_chapter pc;
@@ -1034,6 +1062,7 @@ Suite *tui_suite(void) {
     tcase_add_test(t, results_crash_message);
     tcase_add_test(t, results_time_waits_for_the_race_check);
     tcase_add_test(t, history_bars);
+    tcase_add_test(t, timing_after_a_restart);
     tcase_add_test(t, text_translations);
     tcase_add_test(t, help_lists_keys);
     suite_add_tcase(s, t);
