@@ -617,9 +617,9 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
 }
 
 /* A run's verdict note as the progress file keeps it (English: "NAME: HEADLINE",
- * or a sentence), in the learner's language where its words have a translation. */
-/* A run's verdict note ("NAME: HEADLINE", kept in English) in the learner's language; headline_only: what
- * went wrong without the check's name, where a row has no room for both. */
+ * or a sentence), in the learner's language where its words have a translation;
+ * headline_only: what went wrong without the check's name, where a row has no
+ * room for both. */
 static const char *note_text(const char *note, int headline_only, char *buf, size_t len) {
     static const char *const sentences[] = {N_("the race check or the technique could not run here")};
     for (size_t i = 0; i < sizeof sentences / sizeof sentences[0]; i++)
