@@ -104,8 +104,10 @@ const char *verify_summary_piece(const verify_report *vr, tmsg *m) {
         first = tmsg_part_of(m, "The one %s differs (%s %ld).", noun(m, vr->what, 1), noun(m, vr->what, 1),
                              vr->first_wrong);
     else if (vr->n_wrong > 0)
-        first = tmsg_part_of(m, "%ld of %ld %s differ (the first is %s %ld).", vr->n_wrong, vr->n_checked,
-                             noun(m, vr->what, vr->n_checked), noun(m, vr->what, 1), vr->first_wrong);
+        first = tmsg_plural_of(m, "%ld of %ld %s differs (the first is %s %ld).",
+                               "%ld of %ld %s differ (the first is %s %ld).", (unsigned long long)vr->n_wrong,
+                               vr->n_wrong, vr->n_checked, noun(m, vr->what, vr->n_checked), noun(m, vr->what, 1),
+                               vr->first_wrong);
     else
         first = tmsg_part_of(m, "Every %s is within its accepted range, but together they do not match the golden "
                                 "reference.", noun(m, vr->what, 1));

@@ -96,6 +96,11 @@ START_TEST(verify_exact_lists_differences) {
     verify_exact_u32(&vr, exp, act + 2, 1);
     verify_summarise(&vr, NULL);
     ck_assert_str_eq(vr.summary, "The one bin differs (bin 0).");
+    /* one wrong among several: "differs" */
+    verify_init(&vr, "bin", 3);
+    verify_exact_u32(&vr, exp, act, 3);
+    verify_summarise(&vr, NULL);
+    ck_assert_msg(strstr(vr.summary, "1 of 3 bins differs (the first is bin"), "%s", vr.summary);
 }
 END_TEST
 
