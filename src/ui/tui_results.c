@@ -281,6 +281,10 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
             wrap_text(out, width, ST_DIM, _("A CPU device: its caches set these times, not a GPU's memory (8: GPU "
                                             "model)."), "");
     } else if (r->status == ENG_WRONG) {
+        if (in->verdict) { /* a check (C) of this wrong text: its checklist where the learner looks */
+            verdict_doc(in, width, out);
+            st_doc_add(out);
+        }
         check_doc(in, width, out, 0);
     } else if (r->status == ENG_BUILD) {
         int shown = 0;

@@ -682,7 +682,19 @@ START_TEST(results_wrong_and_build) {
     tui_results_in in = {.lesson = test_lesson(), .rep = &r, .utf8 = 1};
     st_doc d;
     st_doc_init(&d);
+    /* checked with C after the wrong run: the checklist in the Result tab too, above the values */
+    verdict *v = calloc(1, sizeof *v);
+    v->n = 1;
+    v->items[0].kind = VK_TEST;
+    v->items[0].outcome = VO_FAIL;
+    in.verdict = v;
     tui_results_summary(&in, 80, &d);
+    ck_assert_int_ge(doc_has(&d, "0 of 1 visible tests"), 0);
+    in.verdict = NULL;
+    free(v);
+    st_doc_clear(&d);
+    tui_results_summary(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "visible tests"), 0);
     ck_assert_int_eq(ST_ROLE(d.lines[0].spans[0].style), ST_ERR);
     int row = doc_has(&d, "▶         2");
     ck_assert_int_ge(row, 0);
