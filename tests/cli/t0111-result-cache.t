@@ -48,7 +48,7 @@ else bad "timed run kept (entries $(entries))"; fi
 # a report's sentences are in the language it was asked in
 LANGUAGE=zh_CN "$bin" run 3 --kernel "$tmp/mine.cl" --no-timing --size 702x20 > "$tmp/zh.txt" 2>&1
 LANGUAGE=en "$bin" run 3 --kernel "$tmp/mine.cl" --no-timing --size 702x20 > "$tmp/en.txt" 2>&1
-if grep -q '标准答案' "$tmp/zh.txt" && grep -q 'match the golden reference' "$tmp/en.txt" && [ "$(entries)" = 7 ]; then
+if grep -q '黄金参考' "$tmp/zh.txt" && grep -q 'match the golden reference' "$tmp/en.txt" && [ "$(entries)" = 7 ]; then
   ok "a run asked in Chinese, then in English, answers each in its language"
 else bad "languages (entries $(entries))" "$(cat "$tmp/zh.txt" "$tmp/en.txt")"; fi
 

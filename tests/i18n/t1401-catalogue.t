@@ -38,6 +38,6 @@ k="$root/kernels/01-serial/histogram.cl"
 export CLTUTOR_WORKSPACE="$tmp/ws"
 expect "the catalogue is built beside the program" 0 "" -- test -f "$build/locale/zh_CN/LC_MESSAGES/cltutor.mo"
 expect "LANGUAGE=zh_CN: the run's summary in Chinese" 1 "个桶不同" -- env LANGUAGE=zh_CN "$bin" run 1 --no-timing --size 100x8x4
-expect "LANG=zh_CN.UTF-8 without that locale installed: still Chinese" 0 "全部 .* 个桶都与标准答案一致" -- env LANGUAGE= LC_ALL= LANG=zh_CN.UTF-8 "$bin" run 1 --kernel "$k" --no-timing --size 100x8x4
+expect "LANG=zh_CN.UTF-8 without that locale installed: still Chinese" 0 "全部 .* 个桶都与黄金参考一致" -- env LANGUAGE= LC_ALL= LANG=zh_CN.UTF-8 "$bin" run 1 --kernel "$k" --no-timing --size 100x8x4
 expect "no language set: English" 0 "All 8 bins match the golden reference" -- env LANGUAGE= LC_ALL= LANG=C.UTF-8 "$bin" run 1 --kernel "$k" --no-timing --size 100x8x4
 finish

@@ -19,7 +19,7 @@ keys r
 check "a run of the passed file: every bin matches" "All 256 bins match the golden reference."
 idle
 keys L
-check "after L the run's summary is in Chinese too" "全部 256 个桶都与标准答案一致"
+check "after L the run's summary is in Chinese too" "全部 256 个桶都与黄金参考一致"
 keys L
 check "and back in English" "All 256 bins match the golden reference."
 keys X
