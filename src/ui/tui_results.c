@@ -1,5 +1,5 @@
 /* tui_results — a run's results as styled lines for the UI's results pane:
- * the verdict, the correctness diff, the build log, timing with speed-ups,
+ * the verdict, the correctness diff, timing with speed-ups,
  * and the chapter's run history as a bar chart. No curses here. */
 #define _GNU_SOURCE
 #include "ui/tui_results.h"
@@ -433,39 +433,6 @@ static void check_doc(const tui_results_in *in, int width, st_doc *out, int with
     else if (vr->actual_total > vr->expected_total)
         wrap_text(out, width, ST_DIM, serial ? _("More counts than expected: some inputs were counted more than once (check the loop bounds).")
                                              : _("More counts than expected: some inputs were counted more than once (work-items past the end of the data that do not return early?)."), "");
-}
-
-void tui_results_build(const tui_results_in *in, int width, st_doc *out) {
-    const engine_report *r = in->rep;
-    if (!r) {
-        st_doc_addf(out, ST_DIM, "%s", _("Not run yet."));
-        return;
-    }
-    if (!r->build_log || !*r->build_log) {
-        st_doc_addf(out, ST_DIM, "%s", r->status == ENG_BUILD ? r->message : _("The compiler printed nothing: no errors, no warnings."));
-        return;
-    }
-    const char *p = r->build_log;
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        char *line = strndup(p, n);
-        int ref;
-        diag_severity sev = diag_read(line, n, &ref, NULL);
-        int style = ST_NORMAL;
-        if (ref && sev == DIAG_ERROR) style = ST_ERR | ST_A_BOLD;
-        else if (ref && sev == DIAG_WARNING) style = ST_WARN | ST_A_BOLD;
-        else if (ref && sev == DIAG_NOTE) style = ST_DIM;
-        else if (strspn(line, " ~^") == n && strchr(line, '^')) style = ST_OK | ST_A_BOLD;
-        st_line l;
-        memset(&l, 0, sizeof l);
-        st_line_add(&l, style, line, n);
-        l.tag = ref;
-        st_doc_add_cut(out, &l, width);
-        st_line_free(&l);
-        free(line);
-        p = e ? e + 1 : p + n;
-    }
 }
 
 /* A small chart of the timing samples in order: one block per sample. */

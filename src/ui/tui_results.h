@@ -32,6 +32,7 @@ typedef struct {
     const progress_run *last_run_other; /* ... when it ran another text of the file (before a reset, an edit) */
     const verdict *verdict;     /* the chapter's checklist for this file, or NULL */
     int verdict_running;        /* it is still filling */
+    const char *source;         /* the kernel text the latest run built, NULL when the file changed since */
 } tui_results_in;
 
 /* Whether a passing run's time may be shown: not while the race check that
@@ -46,8 +47,6 @@ void tui_results_status(const tui_results_in *in, const char *spin, char *buf, s
 
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out);
 void tui_results_check(const tui_results_in *in, int width, st_doc *out);
-/* Lines that name a place in the kernel carry tag = its line number. */
-void tui_results_build(const tui_results_in *in, int width, st_doc *out);
 void tui_results_timing(const tui_results_in *in, int width, st_doc *out);
 /* Every run's median as a horizontal bar; device_now marks runs on other devices. */
 /* What a run of the history came to, in words: the chapter's verdict when

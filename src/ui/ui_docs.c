@@ -8,6 +8,7 @@
 #include "text/clhl.h"
 #include "text/mdrender.h"
 #include "text/srcdiff.h"
+#include "ui/tui_build.h"
 #include "ui/tui_help.h"
 #include "gpumodel/gm_draw.h"
 #include "text/i18n.h"
@@ -27,6 +28,7 @@ void ui_results_input(ui_app *a, tui_results_in *in) {
     in->prev_run_ms = c->prev_run_ms;
     in->utf8 = a->utf8;
     in->run_number = c->run_number;
+    in->source = c->have_rep && c->run_hash == c->kernel_hash ? c->kernel_text : NULL;
     if (c->vd && c->vd->n > 0 && c->vd_hash == c->kernel_hash) {
         in->verdict = c->vd;
         in->verdict_running = c->vd_id != 0;
@@ -50,16 +52,18 @@ void ui_results_input(ui_app *a, tui_results_in *in) {
 
 /* ---- tab and overlay contents ---------------------------------------- */
 
-static void diff_files(const char *old_path, const char *old_name, const char *new_text, const char *new_name,
+static void diff_texts(const char *old, const char *old_name, const char *new_text, const char *new_name,
                        st_doc *out) {
-    char *old = util_read_file(old_path, NULL);
-    if (!old) {
-        st_doc_addf(out, ST_DIM, _("%s: cannot read it."), old_path);
-        return;
-    }
     sd_diff d;
     if (srcdiff_compute(old, new_text, &d) == 0) srcdiff_render(&d, 3, old_name, new_name, 1, out);
     srcdiff_free(&d);
+}
+
+static void diff_files(const char *old_path, const char *old_name, const char *new_text, const char *new_name,
+                       st_doc *out) {
+    char *old = util_read_file(old_path, NULL);
+    if (!old) st_doc_addf(out, ST_DIM, _("%s: cannot read it."), old_path);
+    else diff_texts(old, old_name, new_text, new_name, out);
     free(old);
 }
 
@@ -158,21 +162,20 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
  * against the previous stage of the same problem (its reference solution), the step the chapter teaches. */
 static void changes_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
-    char start[1400], path[1400], name[300], mine[400], says[600];
+    char path[1400], name[300], mine[400], says[600];
     snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
-    paths_starting(&a->paths, c->l, start, sizeof start);
-    char *text = util_read_file(start, NULL);
+    char *text = paths_starting_text(&a->paths, c->l, NULL);
     sd_diff own;
-    int same = 0;
-    if (text && srcdiff_compute(text, c->kernel_text, &own) == 0) {
+    int same = paths_is_starting_text(&a->paths, c->l, NULL, c->kernel_text);
+    if (!same && text && srcdiff_compute(text, c->kernel_text, &own) == 0) {
         same = own.n_add == 0 && own.n_del == 0;
         srcdiff_free(&own);
     }
-    free(text);
     wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("What you changed: your kernel against this chapter's starting file"));
     if (same) wrap_into(d, width, ST_DIM, _("Nothing yet: this is the starting file (lines that differ only in spaces "
                                            "are not changes)."));
-    else diff_files(start, _("the starting file"), c->kernel_text, mine, d);
+    else if (text) diff_texts(text, _("the starting file"), c->kernel_text, mine, d);
+    free(text);
     const lesson *prev = ui_previous_lesson(a, c->l);
     if (!prev || paths_solution(&a->paths, prev, path, sizeof path) != 0 || !util_is_file(path)) return;
     st_doc_add(d);
@@ -307,7 +310,7 @@ void ui_tab_doc(ui_app *a, tui_tab t, int width) {
         keys_to_try(a, width, d);
         break;
     case TAB_CHECK: tui_results_check(&in, width, d); break;
-    case TAB_BUILD: tui_results_build(&in, width, d); break;
+    case TAB_BUILD: tui_build_doc(&in, width, d); break;
     case TAB_TIMING:
         tui_results_timing(&in, width, d);
         prediction_doc(a, width, d);

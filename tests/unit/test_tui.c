@@ -18,6 +18,7 @@
 #include "text/stext.h"
 #include "ui/tui_help.h"
 #include "ui/tui_jobs.h"
+#include "ui/tui_build.h"
 #include "ui/tui_results.h"
 #include "ui/tui_state.h"
 #include "text/i18n.h"
@@ -740,7 +741,7 @@ START_TEST(results_wrong_and_build) {
     ck_assert_int_ge(doc_has(&d, "k.cl:13:29: error"), 0);
     ck_assert_int_ge(doc_has(&d, "edit at line 13"), 0);
     st_doc_clear(&d);
-    tui_results_build(&in, 80, &d);
+    tui_build_doc(&in, 80, &d);
     ck_assert_int_eq(d.n, 4);
     ck_assert_int_eq(d.lines[0].tag, 13);
     ck_assert_int_eq(ST_ROLE(d.lines[0].spans[0].style), ST_ERR);
@@ -748,6 +749,35 @@ START_TEST(results_wrong_and_build) {
     ck_assert_int_eq(ST_ROLE(d.lines[2].spans[0].style), ST_OK); /* the caret */
     ck_assert_int_eq(d.lines[3].tag, 20);
     ck_assert_int_eq(ST_ROLE(d.lines[3].spans[0].style), ST_WARN);
+    st_doc_clear(&d);
+
+    /* PoCL prints no source line: the tab shows the learner's, a caret under the column, and
+     * wraps the message at word breaks; a line wider than the pane shows the part around the caret */
+    r.build_log = "exercises/02-atomic/histogram.cl:3:32: error: use of undeclared identifier "
+                  "'undefined_variable_name_here'\n"
+                  "exercises/02-atomic/histogram.cl:4:73: error: use of undeclared identifier 'far_right'";
+    in.source = "{\n    /* 工作项 */\n    int d = get_global_id(0) + undefined_variable_name_here;\n"
+                "    int e = d + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + far_right;\n";
+    tui_build_doc(&in, 80, &d);
+    ck_assert_int_eq(doc_has(&d, "use of undeclared identifier"), 0);
+    ck_assert_int_eq(doc_has(&d, "    'undefined_variable_name_here'"), 1); /* whole, on the next line */
+    ck_assert_int_eq(doc_has(&d, "    3 | int d = get_global_id(0) + undefined_variable_name_here;"), 2);
+    ck_assert_int_eq(d.lines[2].tag, 3);
+    ck_assert_str_eq(st_line_text(&d.lines[3]), "      |                            ^");
+    int far = doc_has(&d, "    4 | …");
+    ck_assert_int_eq(far, 6);
+    ck_assert_int_le(st_line_width(&d.lines[far]), 80);
+    const char *caret = strchr(st_line_text(&d.lines[far + 1]), '^');
+    const char *name = strstr(st_line_text(&d.lines[far]), "far_right");
+    ck_assert_ptr_nonnull(caret);
+    ck_assert_ptr_nonnull(name);
+    ck_assert_int_eq(st_widths(caret) == 1, 1);
+    ck_assert_int_eq((int)(caret - st_line_text(&d.lines[far + 1])),
+                     st_line_width(&d.lines[far]) - st_widths(name)); /* under the name the compiler points at */
+    st_doc_clear(&d);
+    in.source = NULL; /* the file changed since the run: no line that might not be the one built */
+    tui_build_doc(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "    3 | "), 0);
     st_doc_free(&d);
     int line, col;
     ck_assert_int_eq(diag_read("exercises/02-atomic/histogram.cl:7:3: error: x", 47, &line, &col), DIAG_ERROR);
