@@ -82,9 +82,15 @@ translations: $(MO_FILES)
 $(BUILD)/locale/%/LC_MESSAGES/cltutor.mo: po/%.po
 	@mkdir -p $(@D)
 	msgfmt --check -o $@ $<
-pot:
+pot: $(BUILD)/kcomment-pot
 	xgettext $(XGETTEXT_FLAGS) -o po/cltutor.pot $(sort $(wildcard src/*/*.c src/*/*.h))
+	$(BUILD)/kcomment-pot $(sort $(wildcard exercises/*/*.cl)) | msguniq --no-wrap -o $(BUILD)/exercise-comments.pot -
+	msgcat --use-first --no-wrap -o po/cltutor.pot po/cltutor.pot $(BUILD)/exercise-comments.pot
 	for po in po/*.po; do msgmerge --quiet --update --backup=none --no-wrap $$po po/cltutor.pot; done
+
+# The exercise files' comments as messages to translate (text/kcomment.h).
+$(BUILD)/kcomment-pot: tools/kcomment-pot.c $(MODEL_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The GPU memory model's Oclgrind plugin (C++, see docs/gpu-model.md); skipped
 # with a note where Oclgrind's headers are missing (`cltutor analyze` then says how to install them).
@@ -132,7 +138,7 @@ $(BUILD)/gm-cache-probe: tests/gpumodel/cache_probe.c $(MODEL_OBJ) | $(BUILD)/cl
 ASAN_BUILD = build-asan
 asan: deps test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/cltutor plugin
-	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE="$(SAN_FLAGS)" $(ASAN_BUILD)/cltutor $(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/gm-cache-probe
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) SANITIZE="$(SAN_FLAGS)" $(ASAN_BUILD)/cltutor $(ASAN_BUILD)/unit-tests $(ASAN_BUILD)/gm-cache-probe $(ASAN_BUILD)/kcomment-pot
 	@if [ -f $(GM_PLUGIN) ]; then cp $(GM_PLUGIN) $(ASAN_BUILD)/; fi
 	@CLTUTOR_WORKER=$(CURDIR)/$(BUILD)/cltutor ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:handle_segv=0:handle_sigbus=0 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 sh tests/run_all.sh --list tests/ASAN $(ASAN_BUILD)
@@ -145,11 +151,11 @@ cli-test: $(BUILD)/cltutor
 # many at a time); `make check` runs a sample of every suite (tests/CHECK),
 # for each change.
 test: deps test-deps
-	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin
+	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe $(BUILD)/kcomment-pot plugin
 	@sh tests/run_all.sh $(if $(JOBS),-j $(JOBS)) $(BUILD)
 
 check: deps test-deps
-	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe plugin
+	@$(MAKE) --no-print-directory $(BUILD)/cltutor $(BUILD)/unit-tests $(BUILD)/gm-cache-probe $(BUILD)/kcomment-pot plugin
 	@CLTUTOR_TEST_SAMPLE=1 sh tests/run_all.sh --list tests/CHECK $(if $(JOBS),-j $(JOBS)) $(BUILD)
 
 # Reference kernels against the device's own limits (see docs/results/).

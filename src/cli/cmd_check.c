@@ -221,11 +221,7 @@ static void check_fix_is_edit(check_run *cr, const lesson *l, const lesson_bug *
 /* The learner has worked on the chapter: run it before, or changed its
  * file, whose text is mine (a bare `check` of chapters never opened records nothing). */
 static int worked_on(cli_ctx *cx, const lesson *l, const char *mine) {
-    char start[1400];
-    paths_starting(&cx->paths, l, start, sizeof start);
-    char *orig = util_read_file(start, NULL);
-    int changed = !mine || !orig || strcmp(mine, orig) != 0;
-    free(orig);
+    int changed = !paths_is_starting_text(&cx->paths, l, NULL, mine);
     const progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
     return changed || (pc && pc->n_runs > 0);
 }

@@ -4,6 +4,7 @@
 #include "course/paths.h"
 #include "base/util.h"
 #include "text/i18n.h"
+#include "text/kcomment.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -118,26 +119,66 @@ void paths_starting(const paths *p, const lesson *l, char *buf, size_t len) {
     snprintf(buf, len, "%s/exercises/%s/%s", p->data, l->id, l->exercise);
 }
 
+static const char *comment_in_language(void *ctx, const char *msgid) {
+    (void)ctx;
+    return i18n_ctr(KCOMMENT_CONTEXT, msgid);
+}
+
+/* The shipped file itself (as_shipped) or as the learner gets it. */
+static char *starting_text(const paths *p, const lesson *l, const char *file, int as_shipped) {
+    char start[1400];
+    snprintf(start, sizeof start, "%s/exercises/%s/%s", p->data, l->id, file ? file : l->exercise);
+    char *shipped = util_read_file(start, NULL);
+    if (!shipped || as_shipped) return shipped;
+    char *mine = kcomment_translate(shipped, comment_in_language, NULL);
+    free(shipped);
+    return mine;
+}
+
+char *paths_starting_text(const paths *p, const lesson *l, const char *file) {
+    return starting_text(p, l, file, 0);
+}
+
+int paths_is_starting_text(const paths *p, const lesson *l, const char *file, const char *text) {
+    int same = 0;
+    for (int shipped = 0; shipped < 2 && !same && text; shipped++) {
+        char *t = starting_text(p, l, file, shipped);
+        same = t && !strcmp(t, text);
+        free(t);
+    }
+    return same;
+}
+
+void paths_starting_hashes(const paths *p, const lesson *l, unsigned long long hashes[2]) {
+    for (int shipped = 0; shipped < 2; shipped++) {
+        char *t = starting_text(p, l, NULL, shipped);
+        hashes[shipped] = t ? util_hash_text(t) : 0;
+        free(t);
+    }
+}
+
 int paths_reset_exercise(const paths *p, const lesson *l, const char *path, char *bak, size_t baklen, char *err,
                          size_t errlen) {
-    char start[1400];
-    paths_starting(p, l, start, sizeof start);
-    size_t n_mine = 0, n_start = 0;
-    char *mine = util_read_file(path, &n_mine), *orig = util_read_file(start, &n_start);
-    int same = mine && orig && n_mine == n_start && !memcmp(mine, orig, n_mine), readable = orig != NULL;
+    char *mine = util_read_file(path, NULL), *orig = paths_starting_text(p, l, NULL);
+    int same = mine && orig && !strcmp(mine, orig);
     free(mine);
-    free(orig);
-    if (!readable) {
+    if (!orig) {
+        char start[1400];
+        paths_starting(p, l, start, sizeof start);
         util_errf(err, errlen, _("%s: cannot read the starting file"), start);
         return -1;
     }
     if (same) {
+        free(orig);
         if (baklen) bak[0] = '\0';
         return 1;
     }
     snprintf(bak, baklen, "%s.bak", path);
     for (int k = 2; access(bak, F_OK) == 0 && k < 1000; k++) snprintf(bak, baklen, "%s.bak.%d", path, k);
-    if ((access(path, F_OK) == 0 && util_copy_file(path, bak) != 0) || util_copy_file(start, path) != 0) {
+    int failed = (access(path, F_OK) == 0 && util_copy_file(path, bak) != 0) ||
+                 util_write_file_atomic(path, orig, strlen(orig)) != 0;
+    free(orig);
+    if (failed) {
         util_errf(err, errlen, _("cannot write %s or %s: %s"), path, bak, strerror(errno));
         return -1;
     }
@@ -170,7 +211,10 @@ int paths_exercise_file(const paths *p, const lesson *l, const char *file, char 
     char dir[1200], start[1200];
     snprintf(dir, sizeof dir, "%s/exercises/%s", p->workspace, l->id);
     snprintf(start, sizeof start, "%s/exercises/%s/%s", p->data, l->id, file);
-    if (util_mkdirs(dir) != 0 || util_copy_file(start, buf) != 0) {
+    char *text = paths_starting_text(p, l, file);
+    int failed = !text || util_mkdirs(dir) != 0 || util_write_file_atomic(buf, text, strlen(text)) != 0;
+    free(text);
+    if (failed) {
         util_errf(err, errlen, _("cannot create %s from %s"), buf, start);
         return -1;
     }

@@ -29,7 +29,7 @@ typedef struct {
 int paths_init(paths *p, const char *workspace_opt, char *err, size_t errlen);
 
 void paths_lessons(const paths *p, char *buf, size_t len);
-/* The learner's file for a lesson, copied from the starting file on first use. */
+/* The learner's file for a lesson, written from the starting file (paths_starting_text) on first use. */
 int paths_exercise(const paths *p, const lesson *l, char *buf, size_t len, char *err, size_t errlen);
 /* Another file of the chapter's exercises (a find-the-bug listing), copied likewise. */
 int paths_exercise_file(const paths *p, const lesson *l, const char *file, char *buf, size_t len, char *err,
@@ -38,6 +38,15 @@ int paths_exercise_file(const paths *p, const lesson *l, const char *file, char 
 void paths_exercise_path(const paths *p, const lesson *l, char *buf, size_t len);
 /* The pristine starting file, as shipped with the course. */
 void paths_starting(const paths *p, const lesson *l, char *buf, size_t len);
+/* A file of the chapter's exercises (file NULL: its kernel) as the learner
+ * gets it: the code as shipped, the comments in the learner's language where
+ * the catalogue translates them (text/kcomment.h). malloc'd; NULL when the
+ * shipped file cannot be read. */
+char *paths_starting_text(const paths *p, const lesson *l, const char *file);
+/* Whether text is that file untouched: as shipped, or as paths_starting_text gives it. */
+int paths_is_starting_text(const paths *p, const lesson *l, const char *file, const char *text);
+/* The hashes (util_hash_text) of those two texts; 0 where unreadable. */
+void paths_starting_hashes(const paths *p, const lesson *l, unsigned long long hashes[2]);
 /* Puts the starting file back over the learner's file at path, keeping the
  * learner's version beside it as path.bak (path.bak.2, .3, ... when earlier
  * backups exist: none is overwritten). Returns 0 when reset (the backup's

@@ -99,4 +99,18 @@ const char *i18n_ntr(const char *singular, const char *plural, unsigned long lon
     return ngettext(singular, plural, (unsigned long)n);
 }
 
+const char *i18n_ctr(const char *context, const char *msgid) {
+    if (!msgid || !*msgid || strcmp(state.lang, "zh")) return msgid;
+    size_t cl = strlen(context), ml = strlen(msgid);
+    char *key = malloc(cl + ml + 2); /* gettext's key for a message in a context: "context\004msgid" */
+    if (!key) return msgid;
+    memcpy(key, context, cl);
+    key[cl] = '\004';
+    memcpy(key + cl + 1, msgid, ml + 1);
+    const char *t = gettext(key);
+    const char *r = t == key ? msgid : t;
+    free(key);
+    return r;
+}
+
 const char *i18n_dir(void) { return state.dir; }

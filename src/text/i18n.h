@@ -29,6 +29,8 @@ const char *i18n_env_lang(void);
 void i18n_restore_env(void);
 const char *i18n_tr(const char *msgid);
 const char *i18n_ntr(const char *singular, const char *plural, unsigned long long n);
+/* The translation of msgid in the catalogue's context (msgctxt), or msgid itself (the same pointer) when there is none. */
+const char *i18n_ctr(const char *context, const char *msgid);
 /* The folder the translations were found in ("" none). */
 const char *i18n_dir(void);
 

@@ -3,13 +3,13 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib.sh"   # build, bin, root, tmp, NO_COLOR
 
-if out=$(sh "$root/scripts/check-po.sh" "$root" 2>&1); then ok "po/: every message of the source translated, none fuzzy, formats alike, the template current"
+if out=$(sh "$root/scripts/check-po.sh" "$root" "$build" 2>&1); then ok "po/: every message of the source translated, none fuzzy, formats alike, the template current"
 else bad "po/: every message of the source translated, none fuzzy, formats alike, the template current" "$out"; fi
 
 # the check on copies of the tree, each broken one way
-copy() { rm -rf "$tmp/c" && mkdir -p "$tmp/c" && cp -R "$root/src" "$root/po" "$root/scripts" "$root/Makefile" "$tmp/c/"; }
+copy() { rm -rf "$tmp/c" && mkdir -p "$tmp/c" && cp -R "$root/src" "$root/po" "$root/scripts" "$root/exercises" "$root/Makefile" "$tmp/c/"; }
 fails_with() { # NAME PATTERN: check-po.sh on the copy fails and says PATTERN
-  if out=$(sh "$tmp/c/scripts/check-po.sh" "$tmp/c" 2>&1); then bad "$1 (the check passed)" "$out"
+  if out=$(sh "$tmp/c/scripts/check-po.sh" "$tmp/c" "$build" 2>&1); then bad "$1 (the check passed)" "$out"
   elif printf '%s\n' "$out" | grep -q -- "$2"; then ok "$1"
   else bad "$1 (no line matching: $2)" "$out"; fi
 }
@@ -32,6 +32,9 @@ fails_with "a translation whose conversions differ fails the check" "msgfmt --ch
 copy
 printf 'const char *clt_new_message(void) { return _("A sentence nobody translated yet."); }\n' >> "$tmp/c/src/ui/ui_app.c"
 fails_with "a new message in the source fails the check until the template and translations follow" "not current"
+copy
+sed -i 's|leave early for them|leave at once for them|' "$tmp/c/exercises/02-atomic/histogram.cl"
+fails_with "a changed comment in an exercise file fails the check until its translation follows" "not current"
 
 # the program speaks the environment's language, and English stays English
 k="$root/kernels/01-serial/histogram.cl"

@@ -7,7 +7,8 @@ int main(void) {
                                       scan_suite,     integral_suite, tui_suite,   gpumodel_suite,
                                       verdict_suite,  wproto_suite,  srcpolicy_suite, limits_suite,   progress_suite,
                                       config_suite,   uiapp_suite,   gmdraw_suite,  peers_suite,    unpack_suite,
-                                      predict_suite,  runcache_suite, gmsample_suite, similarity_suite, html_suite};
+                                      predict_suite,  runcache_suite, gmsample_suite, similarity_suite, html_suite,
+                                      kcomment_suite};
     SRunner *sr = NULL;
     for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++) {
         if (!sr) sr = srunner_create(makers[i]());

@@ -31,5 +31,6 @@ Suite *runcache_suite(void);
 Suite *gmsample_suite(void);
 Suite *similarity_suite(void);
 Suite *html_suite(void);
+Suite *kcomment_suite(void);
 
 #endif
