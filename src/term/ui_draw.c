@@ -165,10 +165,13 @@ static void fill(int y, int x, int w, attr_t at) {
 }
 
 /* Draws a styled line clipped to [x, x+w), skipping hskip columns; extra is
- * or-ed into every attribute (a selection). Fills the rest with fill_at. */
+ * or-ed into every attribute (a selection). Fills the rest with fill_at. A
+ * line cut at the right edge ends in a dim "…" there, so a cut word reads as cut. */
 static void draw_sline(int y, int x, int w, const st_line *l, int hskip, attr_t extra, attr_t fill_at) {
     int col = 0;
     int skip = hskip;
+    int cut = l && w > 1 && st_line_width(l) - hskip > w;
+    if (cut) w--;
     for (int k = 0; l && k < l->n_spans && col < w; k++) {
         const char *t = l->text + l->spans[k].off;
         size_t n = (size_t)l->spans[k].len;
@@ -194,6 +197,10 @@ static void draw_sline(int y, int x, int w, const st_line *l, int hskip, attr_t 
     }
     attrset(fill_at | extra);
     if (col < w) mvhline(y, x + col, ' ', w - col);
+    if (cut) {
+        attrset(style_attr(ST_DIM) | extra);
+        mvaddstr(y, x + w, utf8_lines ? "…" : ">");
+    }
     attrset(A_NORMAL);
 }
 

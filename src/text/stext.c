@@ -366,32 +366,75 @@ void st_doc_add_cut(st_doc *out, const st_line *l, int width) {
     for (int i = start; i < out->n; i++) out->lines[i].tag = l->tag;
 }
 
+/* The start of the character that holds byte i of s. */
+static size_t char_start(const char *s, size_t i) {
+    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) i--;
+    return i;
+}
+
+void st_doc_add_code_caret(st_doc *out, const char *gutter, const char *caret_gutter, const char *code, size_t len,
+                           size_t at, int width, int tag) {
+    int room = width - st_widths(gutter) - 2; /* two columns for the marks of a cut */
+    if (room < 16) room = 16;
+    if (at > len) at = len;
+    size_t from = 0, to = len;
+    if (st_width(code, len) > width - st_widths(gutter))
+        while (from < to && st_width(code + from, to - from) > room) { /* off the side farther from the caret */
+            if (at - from > to - at)
+                do from++;
+                while (from < to && ((unsigned char)code[from] & 0xC0) == 0x80);
+            else to = char_start(code, to - 1);
+        }
+    st_line *l = st_doc_add(out);
+    l->tag = tag;
+    st_line_adds(l, ST_DIM, gutter);
+    if (from) st_line_adds(l, ST_DIM, "…");
+    st_line_add(l, ST_NORMAL, code + from, to - from);
+    if (to < len) st_line_adds(l, ST_DIM, "…");
+    l = st_doc_add(out);
+    l->tag = tag;
+    st_line_adds(l, ST_DIM, caret_gutter);
+    int pad = (from ? 1 : 0) + (at > from ? st_width(code + from, at - from) : 0);
+    st_line_addf(l, ST_OK | ST_A_BOLD, "%*s^", pad, "");
+}
+
 void st_doc_add_row(st_doc *out, const char *text, int style, int width, int tag) {
     st_line l;
     memset(&l, 0, sizeof l);
     st_line_adds(&l, style, text);
     l.tag = tag;
-    int hang = -1; /* byte offset where the row's free text starts */
+    int hang = -1, last = -1; /* byte offsets where the row's free text may start; the last gap's */
+    size_t lead = strspn(text, " ");
     if (st_line_width(&l) > width) {
         for (const char *g = strstr(text, "  "); g; g = strstr(g + 1, "  ")) {
             const char *t = g + strspn(g, " ");
             if (!*t) break;
-            if (st_width(text, (size_t)(t - text)) > width - 16) break;
-            if (t > text + strspn(text, " ")) hang = (int)(t - text);
+            if (t <= text + lead) continue;
+            last = (int)(t - text);
+            if (st_width(text, (size_t)(t - text)) <= width - 16) hang = last;
         }
     }
-    if (hang < 0) {
+    int last_w = last >= 0 ? st_width(text, (size_t)last) : 0;
+    int start = out->n;
+    if (last >= 0 && last_w > width - 30 && last_w <= width) {
+        /* the free text starts too far right to read in a narrow column: on lines of its own under the row */
+        char pre[64];
+        snprintf(pre, sizeof pre, "%*s", lead + 4 < 60 ? (int)lead + 4 : 60, "");
+        size_t head = (size_t)last;
+        while (head > 0 && text[head - 1] == ' ') head--;
+        st_line_add(st_doc_add(out), style, text, head);
+        st_doc_wrap(out, width, style, text + last, pre, pre, style);
+    } else if (hang < 0) {
         st_doc_add_cut(out, &l, width);
     } else {
         char *head = strndup(text, (size_t)hang);
         char pre[256];
         int hw = st_widths(head);
         snprintf(pre, sizeof pre, "%*s", hw < 255 ? hw : 255, "");
-        int start = out->n;
         st_doc_wrap(out, width, style, text + hang, head, pre, style);
-        for (int i = start; i < out->n; i++) out->lines[i].tag = tag;
         free(head);
     }
+    for (int i = start; i < out->n; i++) out->lines[i].tag = tag;
     st_line_free(&l);
 }
 

@@ -101,6 +101,13 @@ void st_line_wrap_hard(const st_line *l, int width, const char *prefix1, const c
  * two columns; every piece keeps l's tag. */
 void st_doc_add_cut(st_doc *out, const st_line *l, int width);
 
+/* A line of code (len bytes) after gutter, and under it caret_gutter and a
+ * "^" under byte at of the code, both lines tagged tag: a line wider than
+ * width shows the part around the caret, cut between characters, with "…"
+ * where it was cut. */
+void st_doc_add_code_caret(st_doc *out, const char *gutter, const char *caret_gutter, const char *code, size_t len,
+                           size_t at, int width, int tag);
+
 /* Adds a one-style table row that may end in free text: when it is wider
  * than width, the text after its last gap of two spaces wraps at word
  * breaks under that column (a hanging indent); rows without such a gap, or

@@ -25,52 +25,17 @@ static int source_line(const char *source, int line, char *buf, size_t len) {
     return 1;
 }
 
-/* The columns of n bytes of s. */
-static int width_of(const char *s, size_t n) {
-    char tmp[1024];
-    if (n >= sizeof tmp) n = sizeof tmp - 1;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    return st_widths(tmp);
-}
-
-/* The start of the character that holds byte i of s. */
-static size_t char_start(const char *s, size_t i) {
-    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) i--;
-    return i;
-}
-
 /* "  17 | code" and a caret under column col (1-based byte), as clang prints them, the
- * line's indentation left out; a line wider than width shows the part around the caret. */
+ * line's indentation left out. */
 static void source_excerpt(st_doc *out, const char *source, int line, int col, int width, int tag) {
-    char text[1024], gutter[32];
+    char text[1024], gutter[32], under[32];
     if (!source_line(source, line, text, sizeof text)) return;
     size_t lead = strspn(text, " "), len = strlen(text);
     if (lead == len) return;
     size_t at = col > 0 && (size_t)col - 1 >= lead ? (size_t)col - 1 - lead : 0;
-    const char *code = text + lead;
-    len -= lead;
-    if (at > len) at = len;
-    int gw = snprintf(gutter, sizeof gutter, "%5d | ", line), room = width - gw - 2;
-    if (room < 16) room = 16;
-    size_t from = 0, to = len;
-    while (from < to && width_of(code + from, to - from) > room) { /* a character off the side farther from the caret */
-        if (at - from > to - at)
-            do from++;
-            while (from < to && ((unsigned char)code[from] & 0xC0) == 0x80);
-        else to = char_start(code, to - 1);
-    }
-    st_line *l = st_doc_add(out);
-    l->tag = tag;
-    st_line_adds(l, ST_DIM, gutter);
-    if (from) st_line_adds(l, ST_DIM, "…");
-    st_line_add(l, ST_NORMAL, code + from, to - from);
-    if (to < len) st_line_adds(l, ST_DIM, "…");
-    l = st_doc_add(out);
-    l->tag = tag;
-    st_line_addf(l, ST_DIM, "%*s| ", gw - 2, "");
-    int pad = (from ? 1 : 0) + (at > from ? width_of(code + from, at - from) : 0);
-    st_line_addf(l, ST_OK | ST_A_BOLD, "%*s^", pad, "");
+    int gw = snprintf(gutter, sizeof gutter, "%5d | ", line);
+    snprintf(under, sizeof under, "%*s| ", gw - 2, "");
+    st_doc_add_code_caret(out, gutter, under, text + lead, len - lead, at, width, tag);
 }
 
 /* Whether the log line after a message is already the compiler's own source line or caret. */

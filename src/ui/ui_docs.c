@@ -118,6 +118,12 @@ static void compiled_doc(const ptx_report *r, int width, st_doc *d) {
     }
 }
 
+/* Whether t is a caret line ("      ^") for a source line indented lead columns. */
+static int caret_line(const char *t, int lead) {
+    const char *caret = strchr(t, '^');
+    return caret && caret - t >= lead && strspn(t, " ") == (size_t)(caret - t) && !caret[1 + strspn(caret + 1, " ")];
+}
+
 static void analysis_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
     if (!c->gm) {
@@ -147,7 +153,14 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
             snprintf(pre1, sizeof pre1, "%*s", lead, "");
             snprintf(pre2, sizeof pre2, "%*s", lead + 2, "");
             st_doc_wrap(d, width, style, t + lead, pre1, pre2, style);
-        } else { /* source lines and their carets keep their columns: cut */
+        } else if (role == GM_LINE_SOURCE && i + 1 < gm->n_lines && gm->line_roles[i + 1] == GM_LINE_SOURCE &&
+                   caret_line(gm->lines[i + 1], lead)) { /* a source line and its caret: the part around it */
+            char gutter[64];
+            snprintf(gutter, sizeof gutter, "%*s", lead < 60 ? lead : 60, "");
+            size_t at = (size_t)(strchr(gm->lines[i + 1], '^') - gm->lines[i + 1]) - (size_t)lead;
+            st_doc_add_code_caret(d, gutter, gutter, t + lead, strlen(t + lead), at, width, gm->line_src[i]);
+            i++;
+        } else { /* other source lines keep their columns: cut */
             st_line l;
             memset(&l, 0, sizeof l);
             st_line_adds(&l, style, t);
@@ -164,18 +177,25 @@ static void changes_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
     char path[1400], name[300], mine[400], says[600];
     snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
-    char *text = paths_starting_text(&a->paths, c->l, NULL);
-    sd_diff own;
-    int same = paths_is_starting_text(&a->paths, c->l, NULL, c->kernel_text);
-    if (!same && text && srcdiff_compute(text, c->kernel_text, &own) == 0) {
-        same = own.n_add == 0 && own.n_del == 0;
+    /* the starting file in the learner's language, or as shipped (made before a switch of
+     * language): the one the kernel differs from least */
+    char start[1400];
+    paths_starting(&a->paths, c->l, start, sizeof start);
+    char *texts[2] = {paths_starting_text(&a->paths, c->l, NULL), util_read_file(start, NULL)};
+    int best = -1, fewest = 0;
+    for (int k = 0; k < 2; k++) {
+        sd_diff own;
+        if (!texts[k] || srcdiff_compute(texts[k], c->kernel_text, &own) != 0) continue;
+        if (best < 0 || own.n_add + own.n_del < fewest) best = k, fewest = own.n_add + own.n_del;
         srcdiff_free(&own);
     }
     wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("What you changed: your kernel against this chapter's starting file"));
-    if (same) wrap_into(d, width, ST_DIM, _("Nothing yet: this is the starting file (lines that differ only in spaces "
-                                           "are not changes)."));
-    else if (text) diff_texts(text, _("the starting file"), c->kernel_text, mine, d);
-    free(text);
+    if (best >= 0 && fewest == 0)
+        wrap_into(d, width, ST_DIM, _("Nothing yet: this is the starting file (lines that differ only in spaces "
+                                      "are not changes)."));
+    else if (best >= 0) diff_texts(texts[best], _("the starting file"), c->kernel_text, mine, d);
+    free(texts[0]);
+    free(texts[1]);
     const lesson *prev = ui_previous_lesson(a, c->l);
     if (!prev || paths_solution(&a->paths, prev, path, sizeof path) != 0 || !util_is_file(path)) return;
     st_doc_add(d);

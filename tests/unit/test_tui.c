@@ -147,6 +147,14 @@ START_TEST(stext_row_hangs_its_details) {
         ck_assert_int_eq(d.lines[i].tag, 23);
     }
     st_doc_clear(&d);
+    /* details that would hang in fewer than 30 columns go on lines of their own under the row */
+    width = col + 20;
+    st_doc_add_row(&d, row, ST_NORMAL, width, 23);
+    ck_assert_int_eq(d.n, 2);
+    ck_assert_str_eq(st_line_text(&d.lines[0]), "   23:63     global   load        4      1024           1       100%");
+    ck_assert_str_eq(st_line_text(&d.lines[1]), "       every work-item of a warp reads the same address (broadcast)");
+    ck_assert_int_eq(d.lines[1].tag, 23);
+    st_doc_clear(&d);
     /* a row that fits is left alone; one without room for its details is cut */
     st_doc_add_row(&d, "  1:2  short", ST_NORMAL, 100, 1);
     ck_assert_int_eq(d.n, 1);
