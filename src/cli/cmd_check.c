@@ -226,6 +226,16 @@ static int worked_on(cli_ctx *cx, const lesson *l, const char *mine) {
     return changed || (pc && pc->n_runs > 0);
 }
 
+/* A passing text is kept; a failing one of a chapter passed before is told where the passing one is. */
+static void passed_before(cli_ctx *cx, const lesson *l, int passed, const char *text, int json) {
+    char kept[1400];
+    paths_passed_copy(&cx->paths, l, kept, sizeof kept);
+    const progress_chapter *pc = progress_get(&cx->prog, l->id, 0);
+    if (passed) paths_keep_passed(&cx->paths, l, text);
+    else if (!json && pc && pc->ever_passed && util_is_file(kept))
+        printf(_("    You passed this chapter before with another text; the one that passed is kept in %s.\n"), kept);
+}
+
 /* The exercise through the whole verdict; returns 1 when nothing failed (checks
  * that could not run here aside), with *passed set when the chapter passes. */
 static int check_verdict(check_run *cr, const lesson *l, const char *path, const char *label, int *passed,
@@ -376,7 +386,10 @@ int cmd_check(cli_ctx *cx, int argc, char **argv) {
             int fixed = check_file(&cr, l, bpath, label, bsizes, nb);
             if (fixed && !solution) check_fix_is_edit(&cr, l, bug, bpath);
         }
-        if (!kernel && !solution && (named || worked_on(cx, l, text))) progress_record_verdict(&cx->prog, l->id, &pr);
+        if (!kernel && !solution && (named || worked_on(cx, l, text))) {
+            progress_record_verdict(&cx->prog, l->id, &pr);
+            passed_before(cx, l, chapter_ok, text, cr.json);
+        }
         free(text);
     }
     if (!kernel && !solution) cli_save_progress(cx);

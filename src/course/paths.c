@@ -221,6 +221,17 @@ int paths_exercise_file(const paths *p, const lesson *l, const char *file, char 
     return 0;
 }
 
+void paths_passed_copy(const paths *p, const lesson *l, char *buf, size_t len) {
+    snprintf(buf, len, "%s/.cltutor/passed/%s/%s", p->workspace, l->id, l->exercise);
+}
+
+int paths_keep_passed(const paths *p, const lesson *l, const char *text) {
+    char path[1400], dir[1400];
+    paths_passed_copy(p, l, path, sizeof path);
+    snprintf(dir, sizeof dir, "%s/.cltutor/passed/%s", p->workspace, l->id);
+    return text && util_mkdirs(dir) == 0 && util_write_file_atomic(path, text, strlen(text)) == 0 ? 0 : -1;
+}
+
 int paths_state_dir(const paths *p, char *buf, size_t len) {
     snprintf(buf, len, "%s/.cltutor", p->workspace);
     return util_mkdirs(buf);

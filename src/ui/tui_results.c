@@ -251,6 +251,12 @@ void tui_results_summary(const tui_results_in *in, int width, st_doc *out) {
     if (in->run_number > 0) st_line_addf(l, ST_DIM, _("   run %d"), in->run_number);
     if (r->device.name[0]) st_line_addf(l, ST_DIM, "   %s · %s", r->size_text, r->device.name);
     wrap_text(out, width, ST_NORMAL, r->message, "");
+    if (in->passed_copy && (r->status != ENG_PASS || (in->verdict && in->verdict->failed))) {
+        char buf[1600];
+        snprintf(buf, sizeof buf, _("You passed this chapter before with another text; the one that passed is kept in %s."),
+                 in->passed_copy);
+        wrap_text(out, width, ST_WARN, buf, "");
+    }
     if (r->status == ENG_WRONG && r->verify.near_ties) {
         char buf[160];
         snprintf(buf, sizeof buf,

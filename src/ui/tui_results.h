@@ -33,6 +33,7 @@ typedef struct {
     const verdict *verdict;     /* the chapter's checklist for this file, or NULL */
     int verdict_running;        /* it is still filling */
     const char *source;         /* the kernel text the latest run built, NULL when the file changed since */
+    const char *passed_copy;    /* the chapter passed before with another text, kept there (workspace-relative); or NULL */
 } tui_results_in;
 
 /* Whether a passing run's time may be shown: not while the race check that

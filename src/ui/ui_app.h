@@ -44,6 +44,7 @@ typedef struct {
     int run_id;               /* the job running now, 0 none */
     int run_by_user_cancel;   /* the learner asked to stop it */
     unsigned long long run_hash;
+    char passed_copy[1400];   /* where the chapter's last passing text is kept */
     double run_due;           /* when a save's rerun starts (0: none due) */
     tui_watch watch;
     st_doc tabs[TAB_COUNT];

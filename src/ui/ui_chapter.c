@@ -295,6 +295,7 @@ void ui_chapter_finish_verdict(ui_app *a, tui_job *job) {
     verdict_to_progress(job->vd, &pr);
     progress_record_verdict(&a->prog, c->l->id, &pr);
     ui_app_save_progress(a);
+    if (job->vd->passed && c->vd_hash == c->kernel_hash) paths_keep_passed(&a->paths, c->l, c->kernel_text);
     if (util_now() < a->note_until) return; /* the learner's own last action keeps the status line */
     if (job->vd->passed && !was) {
         int next = a->ch.index + 1 < a->cat.count ? a->cat.items[a->ch.index + 1].number : 0;

@@ -29,6 +29,10 @@ void ui_results_input(ui_app *a, tui_results_in *in) {
     in->utf8 = a->utf8;
     in->run_number = c->run_number;
     in->source = c->have_rep && c->run_hash == c->kernel_hash ? c->kernel_text : NULL;
+    progress_chapter *was = progress_get(&a->prog, c->l->id, 0);
+    paths_passed_copy(&a->paths, c->l, c->passed_copy, sizeof c->passed_copy);
+    if (was && was->ever_passed && was->passed_hash != c->kernel_hash && util_is_file(c->passed_copy))
+        in->passed_copy = c->passed_copy + strlen(a->paths.workspace) + 1;
     if (c->vd && c->vd->n > 0 && c->vd_hash == c->kernel_hash) {
         in->verdict = c->vd;
         in->verdict_running = c->vd_id != 0;

@@ -19,6 +19,9 @@ expect "reset puts the starting file back" 0 'Reset' -- "$bin" reset 1
 if grep -q TODO "$tmp/ws/exercises/01-serial/histogram.cl" && [ -f "$tmp/ws/exercises/01-serial/histogram.cl.bak" ]; then
   ok "reset kept the old file as .bak"; else bad "reset did not keep a .bak"; fi
 expect "reset of the starting file does nothing" 0 'already is the starting file' -- "$bin" reset 1
+kept="$tmp/ws/.cltutor/passed/01-serial/histogram.cl"
+cmp -s "$kept" "$root/kernels/01-serial/histogram.cl" && ok "the passing text is kept" || bad "the passing text is not kept in $kept"
+expect "a failing text of a chapter passed before says where the passing one is" 1 "passed this chapter before .* kept in $kept" -- "$bin" check 1
 ex="$tmp/ws/exercises/01-serial/histogram.cl"
 echo "/* second try */" >> "$ex"
 expect "a second reset keeps the first backup" 0 'histogram.cl.bak.2' -- "$bin" reset 1

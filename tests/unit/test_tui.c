@@ -672,6 +672,21 @@ START_TEST(results_time_waits_for_the_race_check) {
     tui_results_timing(&in, 60, &d);
     ck_assert_int_le(doc_max_width(&d), 60);
     ck_assert_int_ge(doc_has(&d, "means nothing."), 0);
+    /* a chapter passed before with another text: a failing one says where the passing one is kept,
+     * near the top where 80x24 shows it; a passing one says nothing of it */
+    in.passed_copy = ".cltutor/passed/02-atomic/histogram.cl";
+    st_doc_clear(&d);
+    tui_results_summary(&in, 80, &d);
+    int kept = doc_has(&d, "You passed this chapter before");
+    ck_assert_int_ge(kept, 1);
+    ck_assert_int_le(kept, 3);
+    ck_assert_int_ge(doc_has(&d, ".cltutor/passed/02-atomic/histogram.cl"), kept);
+    r.status = ENG_PASS;
+    for (int i = 0; i < v->n; i++) v->items[i].outcome = VO_PASS;
+    verdict_settle(v);
+    st_doc_clear(&d);
+    tui_results_summary(&in, 80, &d);
+    ck_assert_int_lt(doc_has(&d, "You passed this chapter before"), 0);
     st_doc_free(&d);
     free(v);
 }
