@@ -102,6 +102,19 @@ static void timing_line(const tui_results_in *in, int width, st_doc *out) {
     st_para_free(&p);
 }
 
+/* Launches that spread this much say the machine is busy: a comparison with a run made at another
+ * moment may be off by as much, whatever it says. */
+static void noise_note(const engine_report *r, int width, st_doc *out) {
+    if (r->n_samples < 3 || r->timing.median <= 0 || (r->timing.max - r->timing.min) / r->timing.median <= 0.25) return;
+    char lo[32], hi[32], words[400];
+    st_fmt_ms(lo, sizeof lo, r->timing.min);
+    st_fmt_ms(hi, sizeof hi, r->timing.max);
+    snprintf(words, sizeof words, _("Noisy: this run's launches took %s to %s, so something else is using the "
+                                    "machine; comparisons with runs made at other moments may be off by as much."),
+             lo, hi);
+    wrap_text(out, width, ST_WARN, words, "");
+}
+
 tui_time_state tui_results_time_state(const tui_results_in *in) {
     const verdict *v = in->verdict;
     int pending = 0;
@@ -584,6 +597,7 @@ void tui_results_timing(const tui_results_in *in, int width, st_doc *out) {
         }
         if (in->own_ref.state != REF_NONE) ref_row(out, &in->own_ref, _("this chapter's reference"), mine);
         if (in->prev_run_ms > 0) compare_row(out, _("your previous run"), in->prev_run_ms, mine, NULL);
+        noise_note(r, width, out);
     }
     if (is_cpu(r)) {
         st_doc_add(out);

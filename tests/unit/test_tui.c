@@ -587,6 +587,16 @@ START_TEST(results_pass_and_speedups) {
     ck_assert_int_ge(doc_has(&d, "chapter 1's reference"), 0);
     ck_assert(strstr(st_line_text(&d.lines[doc_has(&d, "this chapter's reference")]), "measuring"));
     ck_assert(strstr(st_line_text(&d.lines[doc_has(&d, "your previous run")]), "1.20x faster"));
+    /* launches 10-15% apart say nothing more; launches spread from 8 to 19 ms say the machine is busy */
+    ck_assert_int_lt(doc_has(&d, "Noisy"), 0);
+    double busy[] = {10, 19, 8, 10.5, 12};
+    r.samples_ms = busy;
+    r.timing = stats_summarise(busy, 5);
+    st_doc_clear(&d);
+    tui_results_timing(&in, 80, &d);
+    int noisy = doc_has(&d, "Noisy: this run's launches took 8.00 ms to 19.00 ms");
+    ck_assert_int_gt(noisy, doc_has(&d, "your previous run"));
+    ck_assert_int_le(doc_max_width(&d), 80);
     st_doc_free(&d);
     char buf[64];
     tui_speedup_text(100, 100.5, buf, sizeof buf);
