@@ -38,7 +38,7 @@ static const tui_binding bindings[] = {
     {KC_CHAPTER, TK_ESC, 0, CMD_BACK},
     {KC_CHAPTER, 'C', 0, CMD_CHECK_ALL},        {KC_CHAPTER, 'S', 0, CMD_SIZES},
     {KC_CHAPTER, 'T', 0, CMD_TIME_LIMIT},       {KC_CHAPTER, 'B', 0, CMD_FILES},
-    {KC_CHAPTER, 'v', 0, CMD_WARP},
+    {KC_CHAPTER, 'v', 0, CMD_WARP},             {KC_CHAPTER, 'p', 0, CMD_CHANGES_BASE},
     /* dialogs */
     {KC_DIALOG, TK_ESC, 0, CMD_CLOSE},          {KC_DIALOG, 'q', 0, CMD_CLOSE},
     {KC_DIALOG, TK_ENTER, 0, CMD_CLOSE},
@@ -79,6 +79,8 @@ static const tui_key_help rows[] = {
     {2, KC_CHAPTER, {CMD_NEXT_HINT}, 0, N_("show the next hint; once the chapter is passed, open the next chapter")},
     {2, KC_CHAPTER, {CMD_SOLUTION}, 0, N_("the reference solution (after you pass, or after 3 failed runs)")},
     {2, KC_CHAPTER, {CMD_ANALYSIS}, 0, N_("the GPU memory-model report, when available")},
+    {2, KC_CHAPTER, {CMD_CHANGES_BASE}, 0,
+     N_("changes: your edits since the starting file, or your kernel against the previous stage")},
     {2, KC_CHAPTER, {CMD_WARP}, 0, N_("see the warp: draw the selected line's memory accesses (GPU model)")},
     {2, KC_CHAPTER, {CMD_ZOOM}, 0, N_("zoom: the focused pane fills the screen")},
     {2, KC_CHAPTER, {CMD_RESET}, 1, N_("put the starting file back (yours is kept as .bak)")},

@@ -268,6 +268,12 @@ static tui_action chapter_command(tui_state *s, tui_command cmd, int arg, int ke
     case CMD_NEXT_SECTION: return act(ACT_SECTION, 1);
     case CMD_PREV_TAB: return step_tab(s, -1);
     case CMD_NEXT_TAB: return step_tab(s, 1);
+    case CMD_CHANGES_BASE:
+        s->changes_vs_prev = !s->changes_vs_prev;
+        s->focus = PANE_RESULTS;
+        tui_set_tab(s, TAB_CHANGES);
+        s->tabs[TAB_CHANGES].top = s->tabs[TAB_CHANGES].cur = 0;
+        return act(ACT_CHANGES_BASE, 0);
     case CMD_SOLUTION: return show_tab(s, TAB_SOLUTION);
     case CMD_ANALYSIS: return show_tab(s, TAB_ANALYSIS);
     case CMD_TAB_NUMBER: return show_tab(s, (tui_tab)arg);

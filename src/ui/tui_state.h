@@ -74,6 +74,7 @@ typedef enum {
     ACT_FILES,            /* the files dialog opened: put its cursor on the file shown */
     ACT_OPEN_FILE,        /* arg: 0 the chapter's kernel, k the k-th find-the-bug listing */
     ACT_WARP,             /* the warp picture opened; arg: a kernel line (> 0), -(row + 1) of the GPU-model tab, 0 the busiest */
+    ACT_CHANGES_BASE,     /* the Changes tab compares with the other base (changes_vs_prev switched) */
 } tui_action_kind;
 
 typedef struct {
@@ -102,6 +103,7 @@ typedef struct {
                               * (set by the controller; the hints stay behind h) */
     int watch;               /* rerun on save */
     int confirm_reset;       /* 'X' pressed once: the next 'X' resets */
+    int changes_vs_prev;     /* the Changes tab: the kernel against the previous stage, not the starting file */
     char message[512];       /* OV_MESSAGE text, or a status line note */
 } tui_state;
 

@@ -470,6 +470,9 @@ static ui_effect do_action(ui_app *a, tui_action act) {
     case ACT_CHECK_ALL: check_all(a); break;
     case ACT_OPEN_FILE: open_file(a, act.arg); break;
     case ACT_WARP: show_warp(a, act.arg); break;
+    case ACT_CHANGES_BASE:
+        if (a->in_chapter) a->ch.tab_dirty[TAB_CHANGES] = 1;
+        break;
     case ACT_NONE: break;
     }
     return (ui_effect){UI_DO_NOTHING, 0};

@@ -177,12 +177,10 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
 
 /* What the learner changed: their kernel against the chapter's starting file; then, where it can be read,
  * against the previous stage of the same problem (its reference solution), the step the chapter teaches. */
-static void changes_doc(ui_app *a, int width, st_doc *d) {
+/* The learner's edits: their kernel against the starting file in the learner's language, or as shipped
+ * (made before a switch of language): the one it differs from least. */
+static void own_changes_doc(ui_app *a, const char *mine, const char *hint, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
-    char path[1400], name[300], mine[400], says[600];
-    snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
-    /* the starting file in the learner's language, or as shipped (made before a switch of
-     * language): the one the kernel differs from least */
     char start[1400];
     paths_starting(&a->paths, c->l, start, sizeof start);
     char *texts[2] = {paths_starting_text(&a->paths, c->l, NULL), util_read_file(start, NULL)};
@@ -194,19 +192,35 @@ static void changes_doc(ui_app *a, int width, st_doc *d) {
         srcdiff_free(&own);
     }
     wrap_into(d, width, ST_TITLE | ST_A_BOLD, _("What you changed: your kernel against this chapter's starting file"));
+    if (hint) wrap_into(d, width, ST_DIM, hint);
     if (best >= 0 && fewest == 0)
         wrap_into(d, width, ST_DIM, _("Nothing yet: this is the starting file (lines that differ only in spaces "
                                       "are not changes)."));
     else if (best >= 0) diff_texts(texts[best], _("the starting file"), c->kernel_text, mine, d);
     free(texts[0]);
     free(texts[1]);
+}
+
+/* What the learner changed (the tab's first view), or, after p, their kernel against the previous stage of
+ * the same problem (its reference solution), the step the chapter teaches. */
+static void changes_doc(ui_app *a, int width, st_doc *d) {
+    ui_chapter *c = &a->ch;
+    char path[1400], name[300], mine[400], says[600];
+    snprintf(mine, sizeof mine, _("yours (%s)"), c->display);
     const lesson *prev = ui_previous_lesson(a, c->l);
-    if (!prev || paths_solution(&a->paths, prev, path, sizeof path) != 0 || !util_is_file(path)) return;
-    st_doc_add(d);
+    int have_prev = prev && paths_solution(&a->paths, prev, path, sizeof path) == 0 && util_is_file(path);
+    if (!have_prev || !a->st.changes_vs_prev) {
+        if (have_prev)
+            snprintf(says, sizeof says, _("p: your kernel against chapter %d's reference, the previous stage"),
+                     prev->number);
+        own_changes_doc(a, mine, have_prev ? says : NULL, width, d);
+        return;
+    }
     snprintf(name, sizeof name, _("chapter %d's reference"), prev->number);
     snprintf(says, sizeof says, _("Your kernel against the previous stage of this problem: chapter %d's reference solution. Lines that differ only in spaces are not shown as changes."),
              prev->number);
     wrap_into(d, width, ST_TITLE | ST_A_BOLD, says);
+    wrap_into(d, width, ST_DIM, _("p: back to your edits since the starting file"));
     diff_files(path, name, c->kernel_text, mine, d);
 }
 

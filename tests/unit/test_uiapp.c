@@ -93,16 +93,24 @@ START_TEST(frames_are_laid_out_before_drawing) {
     ck_assert_int_eq(app.frame.results.w, 0);
     ck_assert_int_eq(app.frame.kernel.w, 120);
     ck_assert_int_eq(app.frame.kernel.h, 40 - 2);
-    /* the Changes tab: chapter 2 against its starting file, then against chapter 1's reference, the previous
-     * stage of the same problem */
+    /* the Changes tab: chapter 2's edits since its starting file (nothing yet), with the key that shows the
+     * kernel against chapter 1's reference instead, the previous stage of the same problem; p and back */
     ui_app_key(&app, '6');
     frame(40, 120);
-    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "previous stage of this problem: chapter 1"), 0);
+    ck_assert_int_eq(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"), 0);
+    ck_assert_int_eq(doc_has(&app.ch.tabs[TAB_CHANGES], "p: your kernel against chapter 1's reference"), 1);
+    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "Nothing yet"), 0);
+    ck_assert_int_lt(doc_has(&app.ch.tabs[TAB_CHANGES], "--- chapter 1's reference"), 0);
+    ui_app_key(&app, 'p');
+    frame(40, 120);
+    ck_assert_int_eq(app.st.tab, TAB_CHANGES);
+    ck_assert_int_eq(doc_has(&app.ch.tabs[TAB_CHANGES], "previous stage of this problem: chapter 1"), 0);
+    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "p: back to your edits"), 0);
     ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "--- chapter 1's reference"), 0);
-    /* ... below what was changed since the starting file: nothing yet */
-    ck_assert_int_ge(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"), 0);
-    ck_assert_int_lt(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"),
-                     doc_has(&app.ch.tabs[TAB_CHANGES], "previous stage of this problem: chapter 1"));
+    ck_assert_int_lt(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"), 0);
+    ui_app_key(&app, 'p');
+    frame(40, 120);
+    ck_assert_int_eq(doc_has(&app.ch.tabs[TAB_CHANGES], "What you changed"), 0);
     ui_app_key(&app, 'z'); /* the results zoomed now */
     ui_app_key(&app, 'z');
     /* e asks the terminal for the editor; Esc leaves the zoom, q the chapter */
