@@ -45,13 +45,13 @@ void paths_starting(const paths *p, const lesson *l, char *buf, size_t len);
 char *paths_starting_text(const paths *p, const lesson *l, const char *file);
 /* Whether text is that file untouched: as shipped, or as paths_starting_text gives it. */
 int paths_is_starting_text(const paths *p, const lesson *l, const char *file, const char *text);
+/* The hashes (util_hash_text) of those two texts; 0 where unreadable. */
+void paths_starting_hashes(const paths *p, const lesson *l, unsigned long long hashes[2]);
 /* Where the chapter's last passing text of its kernel is kept, in the
  * workspace: .cltutor/passed/NN-name/FILE. */
 void paths_passed_copy(const paths *p, const lesson *l, char *buf, size_t len);
 /* Keeps text there (a passed chapter that an experiment breaks can be had back). 0, or -1. */
 int paths_keep_passed(const paths *p, const lesson *l, const char *text);
-/* The hashes (util_hash_text) of those two texts; 0 where unreadable. */
-void paths_starting_hashes(const paths *p, const lesson *l, unsigned long long hashes[2]);
 /* Puts the starting file back over the learner's file at path, keeping the
  * learner's version beside it as path.bak (path.bak.2, .3, ... when earlier
  * backups exist: none is overwritten). Returns 0 when reset (the backup's
