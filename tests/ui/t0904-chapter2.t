@@ -16,7 +16,10 @@ check "hints: the second" "hint 3 of"
 keys Escape
 grep -q '"hints_seen":[[:space:]]*2' "$ws/.cltutor/progress.json" && ok "hints: saved in the progress" || bad "hints: saved in the progress"
 keys 6
-check "changes: against the previous stage of the problem, chapter 1's reference" "previous stage of this problem: chapter 1" "--- chapter 1's reference" "+++ yours"
+check "changes: the learner's edits, and the key for the previous stage" "What you changed" "p: your kernel against chapter 1's reference"
+keys p
+check "changes after p: against the previous stage of the problem, chapter 1's reference" "previous stage of this problem: chapter 1" "--- chapter 1's reference" "+++ yours"
+keys p
 keys 7
 check "solution: locked before passing" "opens once you pass"
 # a run from another terminal shows in the open course's History, marked as such
