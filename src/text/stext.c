@@ -366,25 +366,19 @@ void st_doc_add_cut(st_doc *out, const st_line *l, int width) {
     for (int i = start; i < out->n; i++) out->lines[i].tag = l->tag;
 }
 
-/* The start of the character that holds byte i of s. */
-static size_t char_start(const char *s, size_t i) {
-    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) i--;
-    return i;
-}
-
 void st_doc_add_code_caret(st_doc *out, const char *gutter, const char *caret_gutter, const char *code, size_t len,
                            size_t at, int width, int tag) {
-    int room = width - st_widths(gutter) - 2; /* two columns for the marks of a cut */
-    if (room < 16) room = 16;
     if (at > len) at = len;
+    int total = st_width(code, len), avail = width - st_widths(gutter);
     size_t from = 0, to = len;
-    if (st_width(code, len) > width - st_widths(gutter))
-        while (from < to && st_width(code + from, to - from) > room) { /* off the side farther from the caret */
-            if (at - from > to - at)
-                do from++;
-                while (from < to && ((unsigned char)code[from] & 0xC0) == 0x80);
-            else to = char_start(code, to - 1);
-        }
+    if (total > avail) { /* a window of the line centred on the caret, two columns left for the marks of a cut */
+        int room = avail - 2 < 16 ? 16 : avail - 2, cols, over;
+        int skip = st_width(code, at) - room / 2;
+        if (skip > total - room) skip = total - room;
+        if (skip < 0) skip = 0;
+        from = st_skip(code, len, skip, &over);
+        to = from + st_fit(code + from, len - from, room, &cols);
+    }
     st_line *l = st_doc_add(out);
     l->tag = tag;
     st_line_adds(l, ST_DIM, gutter);
