@@ -435,7 +435,7 @@ static void format_access(formatting *f, gm_access *a, const int *cols) {
         MARK(f, GM_LINE_SOURCE, a->line);
         if (a->col > lead) {
             ADD(f, "  %*s %*s^", cols[COL_LOC], "", a->col - 1 - lead, "");
-            MARK(f, GM_LINE_SOURCE, a->line);
+            MARK(f, GM_LINE_CARET, a->line);
         }
     }
     char note[sizeof a->note];

@@ -131,7 +131,8 @@ typedef enum { GM_OK = 0, GM_UNAVAILABLE, GM_FAILED } gm_status;
     X(GM_LINE_BLANK, "blank")     X(GM_LINE_HEADING, "heading") /* a title at the left margin */            \
     X(GM_LINE_TEXT, "text")       /* a sentence, indented by its leading spaces */                          \
     X(GM_LINE_ROW, "row")         /* one memory instruction's figures; line_src names its source line */    \
-    X(GM_LINE_SOURCE, "source")   /* a quoted source line or its caret: columns matter */                   \
+    X(GM_LINE_SOURCE, "source")   /* a quoted source line: columns matter */                                \
+    X(GM_LINE_CARET, "caret")     /* a caret under a column of the source line above it */                  \
     X(GM_LINE_PROBLEM, "problem") /* a memory error, data race or uninitialised read */                     \
     X(GM_LINE_CLEAN, "clean")     /* the simulator found no problem */
 

@@ -122,12 +122,6 @@ static void compiled_doc(const ptx_report *r, int width, st_doc *d) {
     }
 }
 
-/* Whether t is a caret line ("      ^") for a source line indented lead columns. */
-static int caret_line(const char *t, int lead) {
-    const char *caret = strchr(t, '^');
-    return caret && caret - t >= lead && strspn(t, " ") == (size_t)(caret - t) && !caret[1 + strspn(caret + 1, " ")];
-}
-
 static void analysis_doc(ui_app *a, int width, st_doc *d) {
     ui_chapter *c = &a->ch;
     if (!c->gm) {
@@ -150,18 +144,19 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
         /* rows point at their source line, their details wrapping under
          * themselves; source lines and carets keep their columns */
         int lead = (int)strspn(t, " ");
+        const char *caret = role == GM_LINE_SOURCE && i + 1 < gm->n_lines && gm->line_roles[i + 1] == GM_LINE_CARET
+                                ? strchr(gm->lines[i + 1], '^') : NULL; /* the caret under this source line */
         if (role == GM_LINE_ROW) {
             st_doc_add_row(d, t, style, width, gm->line_src[i]);
-        } else if (role != GM_LINE_SOURCE && lead < 8 && t[lead]) { /* a sentence: wrapped between words */
+        } else if (role != GM_LINE_SOURCE && role != GM_LINE_CARET && lead < 8 && t[lead]) { /* a sentence: wrapped */
             char pre1[16], pre2[16];
             snprintf(pre1, sizeof pre1, "%*s", lead, "");
             snprintf(pre2, sizeof pre2, "%*s", lead + 2, "");
             st_doc_wrap(d, width, style, t + lead, pre1, pre2, style);
-        } else if (role == GM_LINE_SOURCE && i + 1 < gm->n_lines && gm->line_roles[i + 1] == GM_LINE_SOURCE &&
-                   caret_line(gm->lines[i + 1], lead)) { /* a source line and its caret: the part around it */
+        } else if (caret && caret - gm->lines[i + 1] >= lead) { /* the part of the line around the caret */
             char gutter[64];
             snprintf(gutter, sizeof gutter, "%*s", lead < 60 ? lead : 60, "");
-            size_t at = (size_t)(strchr(gm->lines[i + 1], '^') - gm->lines[i + 1]) - (size_t)lead;
+            size_t at = (size_t)(caret - gm->lines[i + 1] - lead);
             st_doc_add_code_caret(d, gutter, gutter, t + lead, strlen(t + lead), at, width, gm->line_src[i]);
             i++;
         } else { /* other source lines keep their columns: cut */
@@ -175,8 +170,6 @@ static void analysis_doc(ui_app *a, int width, st_doc *d) {
     compiled_doc(c->ptx, width, d);
 }
 
-/* What the learner changed: their kernel against the chapter's starting file; then, where it can be read,
- * against the previous stage of the same problem (its reference solution), the step the chapter teaches. */
 /* The learner's edits: their kernel against the starting file in the learner's language, or as shipped
  * (made before a switch of language): the one it differs from least. */
 static void own_changes_doc(ui_app *a, const char *mine, const char *hint, int width, st_doc *d) {
