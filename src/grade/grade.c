@@ -93,7 +93,7 @@ void grade_request_for(const run_ctx *rc, const lesson *l, const char *path, con
     rq->timeout_s = rc->o->timeout_s;
     rq->budget_s = budget_s;
     if (budget_s > 0) { /* every timed launch's answer checked: a golden run each */
-        rq->min_runs = 3;
+        rq->min_runs = GRADE_TIMED_MIN_RUNS;
         rq->max_runs = budget_s >= 1 ? 40 : 20;
         rq->check_all_launches = 1;
     }
@@ -320,14 +320,19 @@ static int private_copy(const char *work_dir, const char *id, const char *file, 
 /* A fixed listing must be right beyond the input that exposed its bug: it
  * runs again at the chapter's first hidden test that is not that input
  * (whose size stays hidden), and a wrong answer there fails the fix. */
-static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *ch, grade_test *t, const char *path,
-                            const char *display) {
-    const grade_test *other = NULL;
-    for (int i = 0; i < ch->n_tests && !other; i++)
-        if (ch->tests[i].kind == GT_HIDDEN && strcmp(ch->tests[i].size, t->size) != 0) other = &ch->tests[i];
-    if (!other) return;
+/* (ahead: the run made ahead, if any, which is taken) */
+static void check_fix_holds(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
+                            ahead_job *ahead) {
+    if (!t->holds_size[0]) return;
     engine_report rep;
-    engine_status st = run_once(rc, l, path, display, other->size, other->seed, 0, &rep);
+    engine_status st;
+    if (ahead && ahead->ran) {
+        rep = ahead->rep;
+        st = rep.status;
+        ahead->ran = 0;
+    } else {
+        st = run_once(rc, l, path, display, t->holds_size, t->holds_seed, 0, &rep);
+    }
     if (st != ENG_PASS && !is_fatal(st)) {
         t->outcome = GO_FAIL;
         snprintf(t->status, sizeof t->status, "not_a_fix");
@@ -335,7 +340,7 @@ static void check_fix_holds(run_ctx *rc, const lesson *l, const grade_chapter *c
         char *d = NULL;
         util_sappend(&d, _("The listing is right at the input that exposes its bug, but wrong on hidden test '%s' "
                            "(%s): a fix mends the bug for every size and input, not for the one that showed it."),
-                     other->id, _(rep.headline));
+                     t->holds_id, _(rep.headline));
         grade_test_set_detail(t, d);
     }
     engine_report_free(&rep);
@@ -406,8 +411,8 @@ int grade_file_of(const chapter_file *files, int nf, const grade_test *t) {
 }
 
 /* Runs a hidden or fix test through the engine (or takes its report run ahead); -1: the grade cannot go on. */
-static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch, grade_test *t, chapter_file *file,
-                           const char *display, ahead_job *ahead, int *have_passed) {
+static int run_engine_test(run_ctx *rc, const lesson *l, grade_test *t, chapter_file *file, const char *display,
+                           ahead_job *ahead, ahead_job *holds, int *have_passed) {
     const char *path = file->path;
     engine_report rep;
     int large = !strcmp(t->id, "large");
@@ -417,7 +422,7 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
         ahead->ran = 0;
         st = rep.status;
     } else {
-        st = run_once(rc, l, path, display, t->size, t->seed, large ? 0.2 : 0, &rep);
+        st = run_once(rc, l, path, display, t->size, t->seed, large ? GRADE_LARGE_BUDGET_S : 0, &rep);
         if (st == ENG_TIMEOUT) grade_note_timeout(&file->hang, t->id); /* a run ahead noted its own */
     }
     note_device(rc, &rep);
@@ -434,7 +439,7 @@ static int run_engine_test(run_ctx *rc, const lesson *l, const grade_chapter *ch
     if (rep.n_samples > 0) t->kernel_ms = rep.timing.median;
     if (st == ENG_PASS && t->kind == GT_HIDDEN) *have_passed = 1;
     if (st == ENG_PASS && t->kind == GT_FIX) grade_check_fix_is_edit(rc->o, l, t, path);
-    if (st == ENG_PASS && t->kind == GT_FIX && t->outcome != GO_FAIL) check_fix_holds(rc, l, ch, t, path, display);
+    if (st == ENG_PASS && t->kind == GT_FIX && t->outcome != GO_FAIL) check_fix_holds(rc, l, t, path, display, holds);
     engine_report_free(&rep);
     return 0;
 }
@@ -484,14 +489,15 @@ static void grade_chapter_run(run_ctx *rc, const lesson *l, grade_chapter *ch, c
             mark_missing(t, f < nf ? files[f].status : "missing", f < nf ? files[f].err : _("no file"));
         } else if (t->kind == GT_SPEED) {
             run_speed(rc, l, t, files[f].path, display);
-        } else if (run_engine_test(rc, l, ch, t, &files[f], display, ahead ? &ahead[i] : NULL, &have_passed)) {
+        } else if (run_engine_test(rc, l, t, &files[f], display, ahead ? &ahead[i] : NULL,
+                                   ahead ? &ahead[ch->n_tests + i] : NULL, &have_passed)) {
             break;
         }
         if (t->outcome == GO_PASS) t->score = t->max_score;
         tick(rc, ch, t);
     }
     grade_analysis_free(&an);
-    for (int i = 0; ahead && i < ch->n_tests; i++)
+    for (int i = 0; ahead && i < AHEAD_SLOTS(ch->n_tests); i++)
         if (ahead[i].ran) engine_report_free(&ahead[i].rep); /* not taken: the loop stopped early */
     free(ahead);
     score_chapter(rc, l, ch, files, nf);

@@ -29,6 +29,10 @@ typedef struct {
     char scale_size[64];  /* the cost check: a size in the largest hidden tests' range, drawn from the analysis
                              seed, where it is judged too ("": not) */
     uint64_t seed;
+    char holds_id[64];    /* a fix: the hidden test at whose size and seed a passing fix runs again, to hold
+                             beyond the input that exposed the bug (kept when --tests leaves that test out) */
+    char holds_size[64];  /* ("": none) */
+    uint64_t holds_seed;
     double max_score, score;
     grade_outcome outcome;
     char status[24];      /* an engine status name ("pass", "wrong", "timeout", ...), or "measured",

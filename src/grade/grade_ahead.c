@@ -44,7 +44,8 @@ static void run_set(ahead_pool *p, ahead_set *set) {
         int m = set->n - from;
         for (int k = 0; k < m; k++) {
             ahead_job *j = set->jobs[from + k];
-            grade_request_for(rc, j->l, j->path, j->display, j->t->size, j->t->seed, 0, rc->cache_root, &rqs[k]);
+            grade_request_for(rc, j->l, j->path, j->display, j->at_size ? j->at_size : j->t->size,
+                              j->at_size ? j->at_seed : j->t->seed, 0, rc->cache_root, &rqs[k]);
         }
         int done = engine_run_set(rqs, m, NULL, NULL, rc->cancel, reps);
         pthread_mutex_lock(&p->mu);
@@ -147,7 +148,7 @@ static void run_ahead(run_ctx *rc, ahead_job *jobs, int n, int threads) {
 ahead_job *grade_run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *ch, chapter_file *files,
                                     int nf) {
     ahead_job *first = rc->first_runs ? rc->first_runs[ch - rc->r->chapters] : NULL;
-    ahead_job *ahead = rc->threads > 1 ? calloc((size_t)ch->n_tests, sizeof *ahead) : NULL;
+    ahead_job *ahead = rc->threads > 1 ? calloc((size_t)AHEAD_SLOTS(ch->n_tests), sizeof *ahead) : NULL;
     if (!ahead) return NULL;
     ahead_job *list = calloc((size_t)ch->n_tests, sizeof *list);
     int n_list = 0;
@@ -171,6 +172,10 @@ ahead_job *grade_run_untimed_ahead(run_ctx *rc, const lesson *l, grade_chapter *
     }
     run_ahead(rc, list, n_list, rc->threads);
     for (int k = 0; k < n_list; k++) ahead[list[k].t - ch->tests] = list[k];
+    for (int i = 0; first && i < ch->n_tests; i++) { /* the fixes' runs at another size, made with them */
+        ahead[ch->n_tests + i] = first[ch->n_tests + i];
+        first[ch->n_tests + i].ran = 0;
+    }
     free(list);
     return ahead;
 }
@@ -182,6 +187,9 @@ typedef struct {
     const char *path;
     char display[256];
     grade_ahead_part part;
+    int goldens; /* not an analysis: the golden answers of t's timed run ('large'), of its checked launch and
+                  * of `launches` timed ones (engine_keep_goldens) */
+    int launches;
 } model_job;
 
 typedef struct {
@@ -200,6 +208,13 @@ static void *model_thread(void *arg) {
         pthread_mutex_unlock(&p->mu);
         if (i < 0 || (p->rc->cancel && *p->rc->cancel)) return NULL;
         const model_job *j = &p->jobs[i];
+        if (j->goldens) {
+            engine_request rq;
+            grade_request_for(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, GRADE_LARGE_BUDGET_S,
+                              p->rc->cache_root, &rq);
+            engine_keep_goldens(&rq, j->launches);
+            continue;
+        }
         if (j->part == GA_AT_SIZE) grade_note_start(p->rc, j->t);
         grade_analysis_ahead(&lim, j->l, j->t, j->path, j->display, j->part);
     }
@@ -209,25 +224,35 @@ static void *model_thread(void *arg) {
  * rc->threads threads: each chapter's two parts are jobs of their own, the
  * analyses at the drawn size first (every work-group simulated, with the
  * race check) and the sampled ones at scale after, so that no thread is
- * left alone with a long one at the end. */
+ * left alone with a long one at the end; last, short ones to fill the
+ * end, the golden answers of each chapter's timed test (which runs alone,
+ * later: it then recalls them instead of computing them in turn). */
 static void run_models_ahead(run_ctx *rc) {
     grade_result *r = rc->r;
     char kept[PATH_MAX];
     if (runcache_folder(kept, sizeof kept) != 0) return; /* nothing would keep them for the chapters */
-    /* the analyses at the drawn size in the first half, those at scale in the second */
-    model_job *scales = calloc((size_t)r->n_chapters, sizeof *scales);
-    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters * 2, sizeof *mp.jobs)};
-    int n_scales = 0;
+    /* the analyses at the drawn size in the first third, those at scale in the second, golden answers last */
+    model_job *scales = calloc((size_t)r->n_chapters * 2, sizeof *scales), *goldens = scales + r->n_chapters;
+    model_pool mp = {.rc = rc, .jobs = calloc((size_t)r->n_chapters * 3, sizeof *mp.jobs)};
+    int n_scales = 0, n_goldens = 0;
     for (int c = 0; mp.jobs && scales && c < r->n_chapters; c++) {
         const grade_chapter *ch = &r->chapters[c];
         const ahead_job *first = NULL;
-        const grade_test *t = NULL, *scale = NULL;
+        const grade_test *t = NULL, *scale = NULL, *large = NULL;
         for (int i = 0; rc->first_runs[c] && i < ch->n_tests; i++) {
             const ahead_job *j = &rc->first_runs[c][i];
             if (j->ran && !strcmp(j->t->file, rc->o->lessons[c]->exercise) && (!first || first->rep.status != ENG_PASS))
                 first = j; /* a passing run of the exercise, if any */
             if (!t && (ch->tests[i].kind == GT_TECHNIQUE || ch->tests[i].kind == GT_SAFETY)) t = &ch->tests[i];
             if (!scale && ch->tests[i].kind == GT_TECHNIQUE && ch->tests[i].scale_size[0]) scale = &ch->tests[i];
+            if (!large && !strcmp(ch->tests[i].id, "large") && !strcmp(ch->tests[i].file, rc->o->lessons[c]->exercise))
+                large = &ch->tests[i];
+        }
+        if (first && large) { /* a failing kernel's timed run stops after its checked launch */
+            model_job g = {.l = rc->o->lessons[c], .t = large, .path = first->path, .goldens = 1,
+                           .launches = first->rep.status == ENG_PASS ? GRADE_TIMED_MIN_RUNS : 0};
+            snprintf(g.display, sizeof g.display, "%s", first->display);
+            goldens[n_goldens++] = g;
         }
         if (!first || first->rep.status != ENG_PASS || !t) continue;
         model_job job = {.l = rc->o->lessons[c], .t = t, .path = first->path, .part = GA_AT_SIZE};
@@ -240,6 +265,7 @@ static void run_models_ahead(run_ctx *rc) {
         }
     }
     for (int k = 0; mp.jobs && k < n_scales; k++) mp.jobs[mp.n++] = scales[k];
+    for (int k = 0; mp.jobs && k < n_goldens; k++) mp.jobs[mp.n++] = goldens[k];
     free(scales);
     pthread_mutex_init(&mp.mu, NULL);
     on_threads(rc->threads, model_thread, &mp);
@@ -293,7 +319,7 @@ void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, cons
     if (rc->threads < 2 || r->n_chapters < 2) return;
     if (!(rc->first_runs = calloc((size_t)r->n_chapters, sizeof *rc->first_runs))) return;
     int n_jobs = 0, n = 0, n_sets = 0;
-    for (int c = 0; c < r->n_chapters; c++) n_jobs += r->chapters[c].n_tests;
+    for (int c = 0; c < r->n_chapters; c++) n_jobs += AHEAD_SLOTS(r->chapters[c].n_tests);
     ahead_job **ptrs = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *ptrs);
     ahead_job **firsts = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *firsts);
     ahead_set *sets = calloc((size_t)(n_jobs ? n_jobs : 1), sizeof *sets);
@@ -301,7 +327,8 @@ void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, cons
     for (int c = 0; ptrs && firsts && sets && files && c < r->n_chapters; c++) {
         const lesson *l = rc->o->lessons[c];
         grade_chapter *ch = &r->chapters[c];
-        if (!(rc->first_runs[c] = calloc((size_t)(ch->n_tests ? ch->n_tests : 1), sizeof **rc->first_runs))) break;
+        if (!(rc->first_runs[c] = calloc((size_t)AHEAD_SLOTS(ch->n_tests ? ch->n_tests : 1), sizeof **rc->first_runs)))
+            break;
         int nf = grade_read_chapter_files(rc, l, ch, files[c], exercises, have_ex, ex_err, flat);
         for (int f = 0; f < nf; f++) {
             if (!files[c][f].ok) continue;
@@ -314,6 +341,15 @@ void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, cons
                 ahead_job *j = &rc->first_runs[c][i];
                 *j = (ahead_job){.l = l, .path = files[c][f].path, .t = &ch->tests[i], .hang = &files[c][f].hang};
                 snprintf(j->display, sizeof j->display, "exercises/%s/%s", l->id, t->file);
+                ptrs[n++] = j;
+            }
+            for (int i = 0; i < ch->n_tests; i++) { /* each fix again at another size, in the same worker */
+                const grade_test *t = &ch->tests[i];
+                if (t->kind != GT_FIX || !t->holds_size[0] || strcmp(t->file, files[c][f].file) != 0) continue;
+                ahead_job *j = &rc->first_runs[c][ch->n_tests + i];
+                *j = rc->first_runs[c][i];
+                j->at_size = t->holds_size;
+                j->at_seed = t->holds_seed;
                 ptrs[n++] = j;
             }
             if (n > from) {
@@ -333,7 +369,7 @@ void grade_run_first_ahead(run_ctx *rc, const char *exercises, int have_ex, cons
 
 void grade_free_first_runs(run_ctx *rc) {
     for (int c = 0; rc->first_runs && c < rc->r->n_chapters; c++) {
-        for (int i = 0; rc->first_runs[c] && i < rc->r->chapters[c].n_tests; i++)
+        for (int i = 0; rc->first_runs[c] && i < AHEAD_SLOTS(rc->r->chapters[c].n_tests); i++)
             if (rc->first_runs[c][i].ran) engine_report_free(&rc->first_runs[c][i].rep); /* not taken: stopped early */
         free(rc->first_runs[c]);
     }

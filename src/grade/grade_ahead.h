@@ -9,6 +9,11 @@
 #include "grade/grade_model.h"
 #include "run/engine.h"
 
+/* The timed hidden test ('large'): how long its launches are repeated for a time, and the fewest
+ * launches a timed run of a grade makes (each checked against a golden answer of its own). */
+#define GRADE_LARGE_BUDGET_S 0.2
+#define GRADE_TIMED_MIN_RUNS 3
+
 /* How a file fared against the time limit in its chapter. One timeout can be the machine's load; a second
  * one makes it a kernel that does not finish, and its other tests are then not run. */
 #define HANG_AFTER_TIMEOUTS 2
@@ -31,12 +36,17 @@ typedef struct chapter_file {
     file_hang hang;
 } chapter_file;
 
-/* One untimed test a worker thread runs ahead of the chapter's loop. */
+/* One untimed test a worker thread runs ahead of the chapter's loop. A chapter's jobs are 2 x n_tests
+ * (AHEAD_SLOTS): [i] test i's run, and [n_tests + i], for a fix test i, its file's run at the size of
+ * another hidden test (holds_size: whether the fix holds beyond the input that exposed the bug). */
+#define AHEAD_SLOTS(n_tests) (2 * (n_tests))
 typedef struct ahead_job {
     const lesson *l;
     const char *path;
     char display[256];
     grade_test *t;
+    const char *at_size;         /* the size and seed it runs at; NULL: t's own */
+    uint64_t at_seed;
     file_hang *hang;             /* its file's, shared by its jobs (under the pool's lock) */
     engine_report rep;
     int ran;

@@ -518,6 +518,20 @@ static int plan_speed_and_checks(planner *pl) {
 
 /* A subset, for regrading some tests: the points stay those of the full plan.
  * The list as given, of any length: an id is a whole item between commas or spaces. */
+/* Each fix's second run: the chapter's first hidden test at another size than the one that exposes the bug. */
+static void plan_fix_holds(grade_chapter *ch) {
+    for (int f = 0; f < ch->n_tests; f++) {
+        grade_test *fix = &ch->tests[f];
+        for (int i = 0; fix->kind == GT_FIX && !fix->holds_size[0] && i < ch->n_tests; i++) {
+            const grade_test *t = &ch->tests[i];
+            if (t->kind != GT_HIDDEN || !strcmp(t->size, fix->size)) continue;
+            snprintf(fix->holds_id, sizeof fix->holds_id, "%s", t->id);
+            snprintf(fix->holds_size, sizeof fix->holds_size, "%s", t->size);
+            fix->holds_seed = t->seed;
+        }
+    }
+}
+
 static void plan_keep_only(grade_chapter *ch, const char *only) {
     int kept = 0;
     for (int i = 0; i < ch->n_tests; i++) {
@@ -572,6 +586,7 @@ int grade_plan(const grade_options *o, const lesson *l, grade_chapter *ch, char 
         ch->n_tests = 0;
         return -1;
     }
+    plan_fix_holds(ch);
     if (o->only && *o->only) plan_keep_only(ch, o->only);
     for (int i = 0; i < ch->n_tests; i++) ch->max_score += ch->tests[i].max_score;
     return 0;

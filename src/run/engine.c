@@ -13,6 +13,7 @@
 #include "base/rng.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -539,6 +540,23 @@ static void keep_run(const runcache_key *k, const engine_request *rq, const engi
 }
 
 static void conclude(engine_run_state *s, engine_report *r, const runcache_key *key);
+
+void engine_keep_goldens(const engine_request *rq, int launches) {
+    const problem_ops *ops = rq->lesson ? problem_find(rq->lesson->problem) : NULL;
+    prob_size size;
+    char err[256], folder[PATH_MAX];
+    if (runcache_folder(folder, sizeof folder) != 0) return; /* nowhere to keep them */
+    if (!ops || problem_parse_size(ops, rq->size_spec ? rq->size_spec : rq->lesson->default_size, &size, err,
+                                   sizeof err) != 0)
+        return; /* the run itself says what is wrong */
+    for (int i = 0; i <= launches; i++) {
+        prob_instance *pi = ops->create(rq->lesson, &size, i ? problem_launch_seed(rq->seed, i) : rq->seed, err,
+                                        sizeof err);
+        if (!pi) return;
+        runcache_golden_answer(pi);
+        ops->destroy(pi);
+    }
+}
 
 int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, volatile int *cancel,
                engine_report *r) {

@@ -19,4 +19,23 @@ print(' '.join(t['id'][4:] + '=' + t['file'] for t in c['tests'] if t['kind'] ==
   done
 done
 
+# A mended listing must also be right at another hidden size: a "fix" only
+# for the input that exposed the bug fails as not_a_fix, and an honest fix
+# passes, whether that second run is made ahead with the other chapters'
+# work (a grade of several chapters on several threads) or in the chapter's
+# own loop (one chapter). Oclgrind left out: the fix tests do not need it.
+cheat="$here/../cheats/kernels/fix04-only-exposing-input.cl"
+rm -rf "$tmp/fixes" && mkdir -p "$tmp/fixes"
+make_correct "$tmp/fixes"
+cp "$cheat" "$tmp/fixes/exercises/04-float4/bug-step-by-one.cl"
+nomodel "$bin" grade 3 4 --dir "$tmp/fixes" --seed 5 --timeout 5 --format json -o "$tmp/fixes.json" 2>/dev/null
+check "a fix only for the exposing input fails as not_a_fix in a grade of two chapters" "$tmp/fixes.json" \
+  "test('04-float4', 'fix.step-by-one')['status'] == 'not_a_fix' and test('04-float4', 'fix.step-by-one')['score'] == 0"
+check "the honest fix beside it passes" "$tmp/fixes.json" \
+  "test('03-coalesced', 'fix.row-length')['outcome'] == 'pass'"
+nomodel "$bin" grade 4 --dir "$tmp/fixes" --seed 5 --timeout 5 --tests fix.step-by-one --format json \
+  -o "$tmp/fix4.json" 2>/dev/null
+check "... and as not_a_fix when chapter 4 is graded alone" "$tmp/fix4.json" \
+  "test('04-float4', 'fix.step-by-one')['status'] == 'not_a_fix'"
+
 finish
