@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "grade/grade_ahead.h"
 #include "run/runcache.h"
+#include "run/launchcheck.h"
 #include "run/wproto.h"
 #include "base/util.h"
 
@@ -188,7 +189,7 @@ typedef struct {
     char display[256];
     grade_ahead_part part;
     int goldens; /* not an analysis: the golden answers of t's timed run ('large'), of its checked launch and
-                  * of `launches` timed ones (engine_keep_goldens) */
+                  * of `launches` timed ones (launchcheck_keep_goldens) */
     int launches;
 } model_job;
 
@@ -212,7 +213,7 @@ static void *model_thread(void *arg) {
             engine_request rq;
             grade_request_for(p->rc, j->l, j->path, j->display, j->t->size, j->t->seed, GRADE_LARGE_BUDGET_S,
                               p->rc->cache_root, &rq);
-            engine_keep_goldens(&rq, j->launches);
+            launchcheck_keep_goldens(&rq, j->launches);
             continue;
         }
         if (j->part == GA_AT_SIZE) grade_note_start(p->rc, j->t);

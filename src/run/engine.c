@@ -8,12 +8,11 @@
 #include "run/sandbox.h"
 #include "base/util.h"
 #include "run/runcache.h"
+#include "run/launchcheck.h"
 #include "run/worker.h"
 #include "run/wproto.h"
-#include "base/rng.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,68 +87,9 @@ const char *engine_status_name(engine_status s) {
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* The timed launches to check: every one, or ENGINE_CHECKED_LAUNCHES of
- * them drawn where the worker cannot know which (each costs a golden run). */
 /* a run's results beside its output and timings: build log, messages, records */
 #define ENGINE_RESULT_SLACK (4u * 1024 * 1024)
-#define ENGINE_CHECKED_LAUNCHES 3
 
-/* Each timed launch had inputs of its own (problem_launch_seed): its answer
- * is checked against a golden run on the same inputs, whole where the
- * worker kept the output (small ones), else by its hash against the only
- * right output. Returns ENG_PASS, or ENG_WRONG with a headline and message. */
-static engine_status check_launches(const engine_request *rq, const problem_ops *ops, const prob_size *size,
-                                    const sandbox_result *sr, size_t out_len, char *head, size_t hlen, char *msg,
-                                    size_t mlen) {
-    size_t hbytes = 0, obytes = 0;
-    const uint64_t *hashes = blob_get(sr->blob, sr->blob_len, W_HASHES, 0, &hbytes);
-    const unsigned char *outs = blob_get(sr->blob, sr->blob_len, W_OUTPUTS, 0, &obytes);
-    int n = hashes ? (int)(hbytes / sizeof *hashes) : 0;
-    if (n == 0 || (!outs && !ops->expected)) return ENG_PASS;
-    int pick[ENGINE_CHECKED_LAUNCHES], n_pick = 0;
-    int all = rq->check_all_launches || n <= ENGINE_CHECKED_LAUNCHES;
-    rng_state r;
-    rng_seed(&r, (uint64_t)(util_now() * 1e9) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&r);
-    while (!all && n_pick < ENGINE_CHECKED_LAUNCHES) {
-        int i = (int)rng_below(&r, (uint64_t)n), seen = 0;
-        for (int k = 0; k < n_pick; k++) seen |= pick[k] == i;
-        if (!seen) pick[n_pick++] = i;
-    }
-    for (int k = 0; k < (all ? n : n_pick); k++) {
-        int i = all ? k : pick[k];
-        char err[256];
-        prob_instance *pi = ops->create(rq->lesson, size, problem_launch_seed(rq->seed, i + 1), err, sizeof err);
-        if (!pi) continue; /* no memory to check it: the first, checked launch stands */
-        runcache_golden_answer(pi);
-        int right = 1;
-        if (outs && obytes == out_len * (size_t)n) {
-            verify_report vr;
-            memset(&vr, 0, sizeof vr);
-            ops->verify(pi, outs + (size_t)i * out_len, out_len, &vr);
-            right = vr.ok;
-        } else {
-            size_t elen = 0;
-            const void *want = ops->expected(pi, &elen);
-            right = want && elen == out_len && util_hash64(want, elen) == hashes[i];
-        }
-        ops->destroy(pi);
-        if (!right) {
-            util_errf(head, hlen, "%s", N_("Timed launch wrong"));
-            if (rq->timing == ENGINE_TIMING_SERIES)
-                util_errf(msg, mlen, _("After the timed series, instance %d of %d (inputs of its own, launched again "
-                                       "and again) held a wrong answer, although the first, checked launch was "
-                                       "right: a launch must give the same answer however often it runs. This run "
-                                       "does not count."), i + 1, n);
-            else
-                util_errf(msg, mlen, _("Timed launch %d of %d, on inputs of its own, gave a wrong answer, although "
-                                       "the first, checked launch was right. Every launch gets inputs it has not "
-                                       "seen, so a kernel cannot give an earlier answer again: it must compute each "
-                                       "one. This run does not count."), i + 1, n);
-            return ENG_WRONG;
-        }
-    }
-    return ENG_PASS;
-}
 static void set_msg(engine_report *r, engine_status st, const char *headline, const char *fmt, ...) {
     r->status = st;
     snprintf(r->headline, sizeof r->headline, "%s", headline); /* English: translated where it is shown */
@@ -442,7 +382,7 @@ static void check_output(engine_run_state *s, engine_report *r) {
     s->chk = wproto_check_run(&s->sr, s->out_len, &s->rq, s->chk_head, sizeof s->chk_head, s->chk_msg,
                               sizeof s->chk_msg);
     if (s->chk == ENG_PASS)
-        s->chk = check_launches(&s->rq, s->ops, &s->size, &s->sr, s->out_len, s->chk_head, sizeof s->chk_head,
+        s->chk = launchcheck_timed(&s->rq, s->ops, &s->size, &s->sr, s->out_len, s->chk_head, sizeof s->chk_head,
                                 s->chk_msg, sizeof s->chk_msg);
 }
 
@@ -540,23 +480,6 @@ static void keep_run(const runcache_key *k, const engine_request *rq, const engi
 }
 
 static void conclude(engine_run_state *s, engine_report *r, const runcache_key *key);
-
-void engine_keep_goldens(const engine_request *rq, int launches) {
-    const problem_ops *ops = rq->lesson ? problem_find(rq->lesson->problem) : NULL;
-    prob_size size;
-    char err[256], folder[PATH_MAX];
-    if (runcache_folder(folder, sizeof folder) != 0) return; /* nowhere to keep them */
-    if (!ops || problem_parse_size(ops, rq->size_spec ? rq->size_spec : rq->lesson->default_size, &size, err,
-                                   sizeof err) != 0)
-        return; /* the run itself says what is wrong */
-    for (int i = 0; i <= launches; i++) {
-        prob_instance *pi = ops->create(rq->lesson, &size, i ? problem_launch_seed(rq->seed, i) : rq->seed, err,
-                                        sizeof err);
-        if (!pi) return;
-        runcache_golden_answer(pi);
-        ops->destroy(pi);
-    }
-}
 
 int engine_run(const engine_request *rq_in, run_progress_cb cb, void *user, volatile int *cancel,
                engine_report *r) {

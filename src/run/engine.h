@@ -126,14 +126,6 @@ void engine_report_free(engine_report *rep);
 int engine_run_set(const engine_request *rqs, int n, run_progress_cb cb, void *user, volatile int *cancel,
                    engine_report *reps);
 
-/* Computes ahead, and keeps in the cache of run results, the golden answers
- * a timed run of rq (grading's: every launch checked) will ask for: its
- * checked launch's and its first `launches` timed launches' (each on inputs
- * of its own), so that a run made later, alone on the machine, recalls them
- * instead of computing them one after another. Nothing when the cache of
- * run results is off. */
-void engine_keep_goldens(const engine_request *rq, int launches);
-
 /* 0 correct, 1 wrong, 2 build, 3 crash/timeout/runtime, 64 usage, 69 no device, 130 cancelled. */
 int engine_exit_code(engine_status s);
 /* What a failed device side (the worker's prob_failure) comes to: the
