@@ -290,9 +290,11 @@ static void draw_status(const ui_app *a, const char *keys_in) {
     status_text(a, left, sizeof left, &ls);
     attr_t base = chrome_attr[P_STATUS];
     fill(y, 0, COLS, base);
-    /* as many key hints as fit beside the status, from the left */
+    /* as many key hints as fit beside the status, from the left; a dim hint of the status (watching
+     * the file, which the kernel pane's title says too) gives way to them where they do not all fit */
     char keys[400];
     snprintf(keys, sizeof keys, "%s", keys_in);
+    if ((ls & ~ST_A_BOLD) == ST_DIM && st_widths(left) + st_widths(keys) + 3 > COLS) left[0] = '\0';
     int room = COLS - st_widths(left) - 3;
     while (st_widths(keys) > room) {
         char *cut = strstr(keys, " · ");
@@ -661,10 +663,10 @@ static void draw_chapter(const ui_app *a) {
     const char *keys;
     if (a->st.confirm_reset) keys = _("X again: reset · any other key: keep ");
     else if (c->run_id) keys = _("c cancel · ? help · e edit · Tab pane ");
-    /* help and the pane key first: the bar is cut from the right, and below 90 columns Tab is the only
-     * way between the panes */
-    else if (a->st.next_offered) keys = _("n next chapter · ? help · Tab pane · e edit · r run · C check · h hints · S size · B files · q back ");
-    else keys = _("? help · Tab pane · e edit · r run · C check · n hint · S size · B files · w watch · q back ");
+    /* help, the pane key and the way back first: the bar is cut from the right, and below 90 columns Tab
+     * is the only way between the panes */
+    else if (a->st.next_offered) keys = _("n next chapter · ? help · Tab pane · q back · e edit · r run · C check · S size · B files · h hints ");
+    else keys = _("? help · Tab pane · q back · e edit · r run · C check · S size · B files · n hint · w watch ");
     draw_status(a, keys);
 }
 

@@ -121,7 +121,8 @@ done
 start LANGUAGE=en
 T resize-window -t ui -x 80 -y 24 >/dev/null 2>&1
 keys 2
-check "80x24: the key bar keeps help and Tab pane" "? help · Tab pane · e edit"
+check "80x24: the key bar keeps help, Tab pane and the way back, and the size and files keys" \
+  "? help · Tab pane · q back · e edit · r run · C check · S size · B files"
 # back from the editor at a build error: the kernel's pane at that line, not the lesson
 keys q
 keys 3
