@@ -37,7 +37,7 @@ typedef struct {
     grade_outcome outcome;
     char status[24];      /* an engine status name ("pass", "wrong", "timeout", ...), or "measured",
                              "skipped", "missing", "refused", "not_run" */
-    char headline[128];
+    char headline[256];   /* in the grade's language */
     char *detail;         /* what happened, why, what to try (malloc'd, may be NULL) */
     double wall_s;        /* the worker's life for this test */
     double kernel_ms;     /* kernel time where it was measured (reported, not graded), else 0 */

@@ -237,19 +237,33 @@ void verdict_technique(const technique_check *c, const gpumodel_report *gm, cons
         return;
     }
     char head[128]; /* English, as every headline: verdict_headline translates it */
-    snprintf(head, sizeof head, "%s: %s = %.3g", r.met ? "Met" : "Not met", technique_metric_name(c->metric), r.value);
+    snprintf(head, sizeof head, "%s: %s = %.3g; asked %s %.3g", r.met ? "Met" : "Not met",
+             technique_metric_name(c->metric), r.value, technique_op_text(c->op), c->threshold);
     if (r.at_scale) set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s", detail);
     else set_item(it, r.met ? VO_PASS : VO_FAIL, head, "%s (GPU memory model, %s)", detail, gm->size_text);
 }
 
-/* A technique's "METRIC = VALUE" with the metric in the learner's words
- * (technique_metric_phrase), the figure kept. */
+/* A technique's "METRIC = VALUE; asked OP BOUND" with the metric in the
+ * learner's words (technique_metric_phrase) and the bound the chapter asks
+ * for, the figures kept. */
 static const char *measure_text(const char *s, char *buf, size_t len) {
     const char *eq = strstr(s, " = ");
     int m = eq ? technique_metric_lookup(s, (size_t)(eq - s)) : -1;
     if (m < 0) return s;
-    /* TRANSLATORS: a technique check's figure: what it measures in words, then its value */
-    util_textf(buf, len, _("%s = %s"), _(technique_metric_phrase((technique_metric)m)), eq + 3);
+    const char *phrase = _(technique_metric_phrase((technique_metric)m));
+    char value[32], op[4], bound[32];
+    if (sscanf(eq + 3, "%31[^;]; asked %3s %31s", value, op, bound) != 3) {
+        /* TRANSLATORS: a technique check's figure: what it measures in words, then its value */
+        util_textf(buf, len, _("%s = %s"), phrase, eq + 3);
+        return buf;
+    }
+    /* TRANSLATORS: a technique check's figure: what it measures in words, its value, then the bound the
+     * chapter asks for */
+    const char *fmt = !strcmp(op, "<=") ? _("%s = %s (the chapter asks for at most %s)")
+                      : !strcmp(op, ">=") ? _("%s = %s (the chapter asks for at least %s)")
+                      : !strcmp(op, "<") ? _("%s = %s (the chapter asks for under %s)")
+                                         : _("%s = %s (the chapter asks for over %s)");
+    util_textf(buf, len, fmt, phrase, value, bound);
     return buf;
 }
 

@@ -267,7 +267,7 @@ START_TEST(visible_tests_cover_the_default_size_and_bug_inputs) {
 END_TEST
 
 START_TEST(headlines_are_shown_in_the_learners_language) {
-    char buf[128], dir[4096];
+    char buf[256], dir[4096];
     i18n_set_lang("en");
     /* English: a technique's figure named in words, not by its metric's name; other headlines as written */
     ck_assert_str_eq(verdict_headline("Met: active_lanes = 30.7", buf, sizeof buf),
@@ -275,6 +275,12 @@ START_TEST(headlines_are_shown_in_the_learners_language) {
     ck_assert_str_eq(verdict_headline("Not met: constant_broadcasts = 0.485", buf, sizeof buf),
                      "Not met: share of loaded bytes broadcast from __constant memory = 0.485");
     ck_assert_str_eq(verdict_headline("Not met: no_such_metric = 0", buf, sizeof buf), "Not met: no_such_metric = 0");
+    /* with the bound the chapter asks for, in words */
+    ck_assert_str_eq(verdict_headline("Met: cost = 1.02; asked <= 1.25", buf, sizeof buf),
+                     "Met: modelled GPU cost as a multiple of the reference's = 1.02 (the chapter asks for at most 1.25)");
+    ck_assert_str_eq(verdict_headline("Not met: active_lanes = 3.2; asked >= 8", buf, sizeof buf),
+                     "Not met: work-items of 32 taking part in each memory request = 3.2 (the chapter asks for at least "
+                     "8)");
     ck_assert_str_eq(verdict_headline("Not met", buf, sizeof buf), "Not met");
     ck_assert_str_eq(verdict_headline("Correct", buf, sizeof buf), "Correct");
     /* Chinese, from the catalogue beside the test program: the measure in Chinese, its value as it is */
@@ -286,6 +292,8 @@ START_TEST(headlines_are_shown_in_the_learners_language) {
     ck_assert_str_eq(verdict_headline("Correct", buf, sizeof buf), "正确");
     verdict_headline("Not met: constant_broadcasts = 0.485", buf, sizeof buf);
     ck_assert_str_eq(buf, "未达到：从 __constant 内存广播读取的字节占比 = 0.485");
+    verdict_headline("Not met: constant_broadcasts = 0; asked >= 0.3", buf, sizeof buf);
+    ck_assert_str_eq(buf, "未达到：从 __constant 内存广播读取的字节占比 = 0（本章要求至少 0.3）");
     ck_assert_str_eq(verdict_headline("0.22x", buf, sizeof buf), "0.22x");
     i18n_set_lang("en");
 }
