@@ -319,8 +319,8 @@ static int private_copy(const char *work_dir, const char *id, const char *file, 
 
 /* A fixed listing must be right beyond the input that exposed its bug: it
  * runs again at the chapter's first hidden test that is not that input
- * (whose size stays hidden), and a wrong answer there fails the fix. */
-/* (ahead: the run made ahead, if any, which is taken) */
+ * (whose size stays hidden; the plan's holds_size), and a wrong answer
+ * there fails the fix. ahead: that run made ahead, if any, which is taken. */
 static void check_fix_holds(run_ctx *rc, const lesson *l, grade_test *t, const char *path, const char *display,
                             ahead_job *ahead) {
     if (!t->holds_size[0]) return;

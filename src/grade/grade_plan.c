@@ -516,9 +516,8 @@ static int plan_speed_and_checks(planner *pl) {
     return 0;
 }
 
-/* A subset, for regrading some tests: the points stay those of the full plan.
- * The list as given, of any length: an id is a whole item between commas or spaces. */
-/* Each fix's second run: the chapter's first hidden test at another size than the one that exposes the bug. */
+/* Each fix's second run: the chapter's first hidden test at another size than the one that exposes the bug
+ * (fixed before --tests picks a subset, so that a fix regraded alone is still run there). */
 static void plan_fix_holds(grade_chapter *ch) {
     for (int f = 0; f < ch->n_tests; f++) {
         grade_test *fix = &ch->tests[f];
@@ -532,6 +531,8 @@ static void plan_fix_holds(grade_chapter *ch) {
     }
 }
 
+/* A subset, for regrading some tests: the points stay those of the full plan.
+ * The list as given, of any length: an id is a whole item between commas or spaces. */
 static void plan_keep_only(grade_chapter *ch, const char *only) {
     int kept = 0;
     for (int i = 0; i < ch->n_tests; i++) {
