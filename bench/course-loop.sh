@@ -2,10 +2,12 @@
 # The course's loop as a learner meets it: the course open on a chapter in a
 # 120x40 tmux, idle for a few seconds (as while reading or editing), then a
 # new text of the chapter's kernel saved (its reference with a comment of its
-# own). Prints, per chapter, the seconds from the save to the run's verdict on
-# the status line ("Correct" with its time) and to the whole checklist in the
-# Result tab (tests, race check, technique), the median of ROUNDS saves in one
-# course session, after one save that fills the caches the chapter needs.
+# own). Prints, per chapter, the seconds from the save to the first verdict
+# (the status line's "✓ Correct ·" while the launches are timed, or the run's
+# end if that comes first), to the run's end (its number in the Result tab)
+# and to the whole checklist in the Result tab (tests, race check, technique),
+# the median of ROUNDS saves in one course session, after one save that fills
+# the caches the chapter needs.
 #   bench/course-loop.sh [BUILD_DIR [ROUNDS [CHAPTER...]]]   (defaults: build 3 2 5 8)
 build=$(cd "${1:-build}" && pwd)
 rounds=${2:-3}
@@ -18,7 +20,7 @@ sock="cltutor-loop-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 printf '#!/bin/sh\nexit 0\n' > "$tmp/editor" && chmod +x "$tmp/editor"
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs; $build/cltutor"
-echo "chapter run_verdict_s checklist_s (median of $rounds saves)"
+echo "chapter first_verdict_s run_s checklist_s (median of $rounds saves)"
 for n in "$@"; do
   id=$(ls "$root/lessons" | grep "^0*$n-" | head -n 1)
   file=$(sed -n 's/^exercise *= *//p' "$root/lessons/$id/lesson.ini" | head -n 1)
@@ -42,6 +44,10 @@ while not os.path.exists(path) and time.monotonic() < deadline:
     time.sleep(0.1)
 if not os.path.exists(path):
     sys.exit("the course did not open the chapter's exercise (%s)" % path)
+def answered(p):
+    # the status line while the run times its launches: the checked launch's answer
+    lines = p.rstrip("\n").split("\n")
+    return bool(lines) and re.match(r"\s*(✓ Correct|✗ Wrong result) · \S+ (timing|finishing)", lines[-1])
 rows = []
 for r in range(rounds + 1):
     time.sleep(4)   # reading, editing: the course is idle
@@ -51,20 +57,23 @@ for r in range(rounds + 1):
     with open(path + ".new", "w") as f:
         f.write(text)
     os.rename(path + ".new", path)
-    first = whole = None
+    answer = done = whole = None
     while time.monotonic() - t0 < 120:
         p = pane()
-        if first is None and run_number(p) > before:
-            first = time.monotonic() - t0
-        if first is not None and re.search(r"Chapter passed|not passed yet", p) and "Checking the whole" not in p:
+        if answer is None and answered(p):
+            answer = time.monotonic() - t0
+        if done is None and run_number(p) > before:
+            done = time.monotonic() - t0
+            answer = answer or done
+        if done is not None and re.search(r"Chapter passed|not passed yet", p) and "Checking the whole" not in p:
             whole = time.monotonic() - t0
             break
         time.sleep(0.02)
-    if r > 0 and first and whole:   # the first save filled the caches
-        rows.append((first, whole))
+    if r > 0 and done and whole:   # the first save filled the caches
+        rows.append((answer, done, whole))
 n = sys.argv[2].split("/exercises/")[1].split("-")[0].lstrip("0")
 if len(rows) == rounds:
-    print("%s %.2f %.2f" % (n, statistics.median(a for a, _ in rows), statistics.median(b for _, b in rows)))
+    print("%s %.2f %.2f %.2f" % (n, *(statistics.median(row[i] for row in rows) for i in range(3))))
 else:
     print("%s (a save did not reach its verdict in 120 s)" % n)
 PY

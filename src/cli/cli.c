@@ -223,7 +223,13 @@ void cli_on_progress(void *user, const run_progress *p) {
         ls->shown = ls->enabled;
         return;
     }
-    cli_show_status(ls, _(run_phase_label(p->phase)), p->done, p->elapsed_s);
+    char label[200];
+    if (p->checked) /* the checked launch's answer, while the launches are timed */
+        snprintf(label, sizeof label, "%s · %s", p->checked > 0 ? _("Correct") : _("Wrong result"),
+                 p->checked > 0 ? _(run_phase_label(p->phase)) : _("finishing the run"));
+    else
+        snprintf(label, sizeof label, "%s", _(run_phase_label(p->phase)));
+    cli_show_status(ls, label, p->checked < 0 ? 0 : p->done, p->elapsed_s);
 }
 
 void cli_show_status(cli_live_status *ls, const char *label, int done, double elapsed_s) {

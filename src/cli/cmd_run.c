@@ -214,6 +214,7 @@ int cmd_run(cli_ctx *cx, int argc, char **argv) {
     rq.kernel_path = path;
     cli_live_status ls = {.enabled = !json && isatty(2)};
     engine_report rep;
+    rq.tell_checked = 1; /* the live status says the answer while the launches are timed */
     engine_run(&rq, cli_on_progress, &ls, NULL, &rep);
     cli_clear_status(&ls);
     if (rep.status == ENG_USAGE && !rep.device.name[0] && !rep.has_output) {

@@ -125,7 +125,7 @@ static char *tail_lines(const char *text, int max_lines) {
 
 static void explain_signal(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
     const char *file = rq->display_path;
-    int in_run = sr->phase == PHASE_RUN;
+    int in_run = run_phase_runs_kernel(sr->phase);
     const char *sig = _(!sr->signaled ? N_("an unexpected exit")
                     : sr->signal == SIGSEGV ? N_("a segmentation fault (SIGSEGV)")
                     : sr->signal == SIGBUS ? N_("a bus error (SIGBUS)")
@@ -176,7 +176,7 @@ static void explain_signal(engine_report *r, const sandbox_result *sr, const eng
 }
 
 static void explain_timeout(engine_report *r, const sandbox_result *sr, const engine_request *rq) {
-    if (sr->phase == PHASE_RUN)
+    if (run_phase_runs_kernel(sr->phase))
         set_msg(r, ENG_TIMEOUT, N_("Timed out"),
                 "Your kernel did not finish within %.0f s and was stopped. Likely causes: a loop that "
                 "never ends (a condition that stays true, or a step that never reaches the bound), or a "
@@ -314,6 +314,35 @@ static int golden_reference(engine_run_state *s, engine_report *r) {
  * back; -1 with the report's message when no worker could start. */
 static size_t result_bound(const engine_run_state *s);
 
+/* A run's progress on its way to the caller, with the checked launch's
+ * answer once the worker has started timing (engine_request.tell_checked). */
+typedef struct {
+    const engine_run_state *s;
+    run_progress_cb cb;
+    void *user;
+    int checked; /* 1 right, -1 wrong, 0 not known */
+} early_answer;
+
+/* The worker's records up to its timing (sandbox_limits.peek): the checked
+ * launch's output against the golden reference. Not told when an input was
+ * overwritten: the run's end says so. */
+static void peek_answer(void *user, const char *blob, size_t len) {
+    early_answer *ea = user;
+    size_t out_len = 0;
+    const void *out = blob_get(blob, len, W_OUTPUT, 0, &out_len);
+    if (!out || blob_get(blob, len, W_INPUT, 0, NULL)) return;
+    verify_report vr;
+    ea->s->ops->verify(ea->s->pi, out, out_len, &vr);
+    ea->checked = vr.ok ? 1 : -1;
+}
+
+static void pass_progress(void *user, const run_progress *p) {
+    early_answer *ea = user;
+    run_progress q = *p;
+    q.checked = ea->checked;
+    if (ea->cb) ea->cb(ea->user, &q);
+}
+
 static int run_worker(engine_run_state *s, run_progress_cb cb, void *user, volatile int *cancel, engine_report *r) {
     /* what a run hands back: its output, a time and a hash per launch, and
      * its build log (cut to 64 KiB by the worker), messages and records */
@@ -322,13 +351,20 @@ static int run_worker(engine_run_state *s, run_progress_cb cb, void *user, volat
     sandbox_limits lim = {.total_s = 60 + 120 + rq->timeout_s * 2 + 30, .grace_s = 1.0,
                           .cpu_s = rq->cpu_limit_s, .memory_mb = rq->memory_limit_mb,
                           .gate_dir = rq->budget_s > 0 ? rq->queue_dir : NULL, .result_max_bytes = s->result_max};
+    early_answer ea = {.s = s, .cb = cb, .user = user};
+    if (rq->tell_checked && rq->budget_s > 0 && cb) {
+        lim.peek = peek_answer;
+        lim.peek_at = PHASE_TIME;
+        cb = pass_progress;
+        user = &ea;
+    }
     char err[1024] = "";
     if (wproto_run(WK_RUN, rq, NULL, &lim, cb, user, cancel, &s->sr, err, sizeof err) != 0) {
         set_msg(r, ENG_RUNTIME, N_("Could not start"), "could not start a worker process (%s)", err);
         return -1;
     }
     if (cb && !s->sr.cancelled) /* verification follows */
-        cb(user, &(run_progress){.phase = PHASE_CHECK, .elapsed_s = s->sr.wall_s});
+        cb(user, &(run_progress){.phase = PHASE_CHECK, .elapsed_s = s->sr.wall_s, .checked = ea.checked});
     r->wall_s = s->sr.wall_s;
     r->worker_output = tail_lines(s->sr.output, 12);
     return 0;
@@ -408,7 +444,7 @@ static void explain_outcome(const engine_run_state *s, engine_report *r) {
                 rq->cpu_limit_s, run_phase_name(sr->phase));
     } else if (sr->signaled) {
         explain_signal(r, sr, rq);
-    } else if (!s->status && sr->phase == PHASE_RUN) {
+    } else if (!s->status && run_phase_runs_kernel(sr->phase)) {
         explain_signal(r, sr, rq); /* a runtime that traps faults and exits */
     } else if (!s->status) {
         set_msg(r, ENG_CRASH, N_("Crashed"),

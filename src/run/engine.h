@@ -66,6 +66,8 @@ typedef struct {
                                   * text); NULL: ~/.cache/cltutor/kernels. Grading puts it in its scratch
                                   * folder, so that nothing a kernel causes outlives the run */
     struct wproto_warm *warm;    /* a worker started ahead that this run may take (the course's); NULL: none */
+    int tell_checked;            /* a timed run's progress says the checked launch's answer (run_progress.checked)
+                                  * once the worker starts timing, before the run ends (the course, `run`) */
 } engine_request;
 
 typedef struct {

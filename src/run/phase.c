@@ -20,3 +20,5 @@ int run_phase_parse(const char *name) {
         if (!strcmp(name, phase_table[i].name)) return i;
     return -1;
 }
+
+int run_phase_runs_kernel(run_phase p) { return p == PHASE_RUN || p == PHASE_TIME; }

@@ -13,6 +13,7 @@
     X(PHASE_BUILD, "build", N_("building the kernel"))                      \
     X(PHASE_SETUP, "setup", N_("preparing buffers"))                        \
     X(PHASE_RUN, "run", N_("running"))                                      \
+    X(PHASE_TIME, "time", N_("timing the kernel"))                          \
     X(PHASE_CHECK, "check", N_("checking"))                                 \
     X(PHASE_DEVICES, "devices", N_("looking for devices"))                  \
     X(PHASE_COPY, "copy", N_("measuring the device's copy bandwidth"))      \
@@ -34,6 +35,8 @@ typedef struct {
     run_phase phase;
     int comparison;    /* the GPU model's second run: the kernel compared with */
     int done, total;   /* launches done of total; in PHASE_QUEUE, done is the waiters ahead */
+    int checked;       /* from PHASE_TIME on, where the caller asked (engine_request.tell_checked): 1 the
+                        * checked launch's answer is right, -1 wrong, 0 not known */
     double elapsed_s;  /* since the run started */
 } run_progress;
 
@@ -47,5 +50,7 @@ const char *run_phase_name(run_phase p);
 const char *run_phase_label(run_phase p);
 /* The phase a worker named, or -1 for a name no phase has. */
 int run_phase_parse(const char *name);
+/* Whether the learner's kernel runs in phase p: its checked launch (PHASE_RUN) or its timed ones (PHASE_TIME). */
+int run_phase_runs_kernel(run_phase p);
 
 #endif

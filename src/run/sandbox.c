@@ -74,28 +74,6 @@ static char *read_fd_all(int fd, size_t *len, size_t keep_tail) {
     return buf;
 }
 
-/* Handles one complete line from the child. */
-static void handle_line(char *line, sandbox_result *out, double *phase_start, double t0, run_progress_cb cb,
-                        void *user, char *gate_key, size_t gate_len) {
-    char name[32];
-    if (!strncmp(line, "gate ", 5)) {
-        util_copy_text(gate_key, gate_len, line + 5); /* a key cut alike each time still names one queue */
-        return;
-    }
-    double limit;
-    int done, total;
-    double now = util_now();
-    int phase;
-    if (sscanf(line, "phase %31s %lf", name, &limit) == 2 && (phase = run_phase_parse(name)) >= 0) {
-        out->phase = (run_phase)phase;
-        out->phase_limit_s = limit;
-        *phase_start = now;
-        if (cb) cb(user, &(run_progress){.phase = out->phase, .elapsed_s = now - t0});
-    } else if (sscanf(line, "progress %d %d", &done, &total) == 2) {
-        if (cb) cb(user, &(run_progress){.phase = out->phase, .done = done, .total = total, .elapsed_s = now - t0});
-    }
-}
-
 /* A child waiting at a gate (sandbox_gate): its place in the queue. */
 typedef struct {
     char key[160];       /* the gate it asked for, "" none */
@@ -248,6 +226,7 @@ _Noreturn static void child_main(const child_start *cs, const sandbox_limits *li
 typedef struct {
     pid_t pid;
     int progress_fd, control_fd; /* the reading end of the progress pipe, the writing end of the gate's */
+    int result_fd;               /* the child's results, as they are written */
     const sandbox_limits *lim;
     run_progress_cb cb;
     void *user;
@@ -256,6 +235,41 @@ typedef struct {
     char line[512]; /* what has come of the progress line being written */
     size_t used;
 } child_watch;
+
+/* What the child has written to its results so far, handed to the
+ * limits' peek (not past result_max_bytes: then nothing). */
+static void peek_results(const child_watch *w) {
+    struct stat st;
+    if (fstat(w->result_fd, &st) != 0) return;
+    if (w->lim->result_max_bytes > 0 && (size_t)st.st_size > w->lim->result_max_bytes) return;
+    size_t len = 0;
+    char *blob = read_fd_all(w->result_fd, &len, 0);
+    if (blob) w->lim->peek(w->user, blob, len);
+    free(blob);
+}
+
+/* Handles one complete line from the child. */
+static void handle_line(child_watch *w, char *line, sandbox_result *out) {
+    char name[32];
+    if (!strncmp(line, "gate ", 5)) {
+        util_copy_text(w->gw.key, sizeof w->gw.key, line + 5); /* a key cut alike each time still names one queue */
+        return;
+    }
+    double limit;
+    int done, total;
+    double now = util_now();
+    int phase;
+    if (sscanf(line, "phase %31s %lf", name, &limit) == 2 && (phase = run_phase_parse(name)) >= 0) {
+        out->phase = (run_phase)phase;
+        out->phase_limit_s = limit;
+        w->phase_start = now;
+        if (w->lim && w->lim->peek && phase == (int)w->lim->peek_at) peek_results(w);
+        if (w->cb) w->cb(w->user, &(run_progress){.phase = out->phase, .elapsed_s = now - w->t0});
+    } else if (sscanf(line, "progress %d %d", &done, &total) == 2) {
+        if (w->cb)
+            w->cb(w->user, &(run_progress){.phase = out->phase, .done = done, .total = total, .elapsed_s = now - w->t0});
+    }
+}
 
 /* Reads what the child wrote on its progress pipe and handles each complete
  * line; returns 0 once the pipe is closed. */
@@ -268,7 +282,7 @@ static int read_progress(child_watch *w, sandbox_result *out) {
     char *nl;
     while ((nl = strchr(w->line, '\n'))) {
         *nl = '\0';
-        handle_line(w->line, out, &w->phase_start, w->t0, w->cb, w->user, w->gw.key, sizeof w->gw.key);
+        handle_line(w, w->line, out);
         size_t rest = w->used - (size_t)(nl + 1 - w->line);
         memmove(w->line, nl + 1, rest);
         w->used = rest;
@@ -370,7 +384,8 @@ void sandbox_finish(sandbox_child *c, const sandbox_limits *lim, run_progress_cb
     out->phase = PHASE_START;
     out->phase_limit_s = 30;
     double t0 = util_now();
-    child_watch w = {.pid = c->pid, .progress_fd = c->progress_fd, .control_fd = c->control_fd, .lim = lim, .cb = cb,
+    child_watch w = {.pid = c->pid, .progress_fd = c->progress_fd, .control_fd = c->control_fd,
+                     .result_fd = c->result_fd, .lim = lim, .cb = cb,
                      .user = user, .t0 = t0, .phase_start = t0,
                      .gw = {.lock = {.ticket_fd = -1, .lock_fd = -1}, .last_ahead = -1}};
     watch_child(&w, cancel, out);

@@ -23,6 +23,10 @@ typedef struct {
     const char *gate_dir;    /* where the queues behind the child's gates live (gpulock); NULL: gates open at once */
     size_t result_max_bytes; /* the most the child may hand back, 0 none: also its RLIMIT_FSIZE (one byte more,
                               * so that a flood shows); past it nothing it wrote is read */
+    void (*peek)(void *user, const char *blob, size_t len); /* NULL: none. Else called, with the progress
+                              * callback's user, when the child announces the phase peek_at, with what it has
+                              * written to its results by then (the records before the announcement) */
+    run_phase peek_at;
 } sandbox_limits;           /* RLIMIT_CORE is always 0 */
 
 typedef struct {

@@ -389,6 +389,8 @@ static engine_status run_once(const engine_request *rq, const problem_ops *ops, 
     if (check_inputs(ops, pi, ctx, fd, err, sizeof err) != 0) return finish(fd, ENG_RUNTIME, err), ENG_RUNTIME;
     int n = 0, n_hashed = 0;
     if (rq->budget_s > 0) {
+        /* the checked launch's records are all written: the parent may look at its answer while we time */
+        sandbox_phase(pfd, PHASE_TIME, rq->timeout_s);
         timing tm = {.rq = rq, .ops = ops, .size = &size, .prog = prog, .ctx = ctx, .lg = &lg, .out = out,
                      .out_len = out_len, .t0 = t0, .warm = util_now() - t0, .min_runs = min_runs,
                      .max_runs = max_runs};

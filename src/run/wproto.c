@@ -641,7 +641,7 @@ engine_status wproto_check_run(const sandbox_result *sr, size_t out_len, const e
         if (!isfinite(samples[i]) || samples[i] <= 0) bad = 1;
         sum += samples[i];
     }
-    if (!bad && n > 0 && sr->phase == PHASE_RUN && sum > (sr->phase_s * 1e3) * 1.02 + 5) bad = 1;
+    if (!bad && n > 0 && run_phase_runs_kernel(sr->phase) && sum > (sr->phase_s * 1e3) * 1.02 + 5) bad = 1;
     if (bad) {
         util_errf(headline, hlen, "%s", N_("Timing rejected"));
         util_errf(msg, mlen, _("The worker reported %d kernel times, %.3f ms in all, that cannot be right: the run "

@@ -231,19 +231,15 @@ static void status_text(const ui_app *a, char *left, size_t len, int *left_style
     *left_style = ST_NORMAL;
     left[0] = '\0';
     if (a->in_chapter && a->ch.run_id) {
+        int answer = 0;
         if (kind == JOB_RUN && id == a->ch.run_id) {
-            char queue[96];
-            snprintf(queue, sizeof queue, _("waiting for the device (%d ahead)"), pr.done);
-            if (pr.phase == PHASE_QUEUE)
-                snprintf(left, len, " %s %s  %.1f s   %s", spin, queue, el, _("c: cancel"));
-            else if (pr.phase == PHASE_RUN && pr.done > 0)
-                snprintf(left, len, " %s %s %d/%d  %.1f s   %s", spin, phase, pr.done, pr.total, el, _("c: cancel"));
-            else
-                snprintf(left, len, " %s %s…  %.1f s   %s", spin, phase, el, _("c: cancel"));
+            char words[300];
+            tui_results_running(&pr, a->utf8, spin, words, sizeof words, &answer);
+            snprintf(left, len, " %s", words);
         } else {
             snprintf(left, len, " %s %s", spin, _("waiting to run…"));
         }
-        *left_style = ST_KEY | ST_A_BOLD;
+        *left_style = (answer > 0 ? ST_OK : answer < 0 ? ST_ERR : ST_KEY) | ST_A_BOLD;
         return;
     }
     if (a->note[0]) {

@@ -163,6 +163,26 @@ void tui_results_status(const tui_results_in *in, const char *spin, char *buf, s
     }
 }
 
+void tui_results_running(const run_progress *pr, int utf8, const char *spin, char *buf, size_t len, int *style) {
+    char queue[96], step[160];
+    *style = pr->checked;
+    if (pr->phase == PHASE_QUEUE) {
+        snprintf(queue, sizeof queue, _("waiting for the device (%d ahead)"), pr->done);
+        snprintf(step, sizeof step, "%s %s  %.1f s", spin, queue, pr->elapsed_s);
+    } else if (pr->checked < 0) /* the run goes on, its time no use */
+        snprintf(step, sizeof step, "%s %s…  %.1f s", spin, _("finishing the run"), pr->elapsed_s);
+    else if (run_phase_runs_kernel(pr->phase) && pr->done > 0)
+        snprintf(step, sizeof step, "%s %s %d/%d  %.1f s", spin, _(run_phase_label(pr->phase)), pr->done, pr->total,
+                 pr->elapsed_s);
+    else
+        snprintf(step, sizeof step, "%s %s…  %.1f s", spin, _(run_phase_label(pr->phase)), pr->elapsed_s);
+    if (pr->checked)
+        snprintf(buf, len, "%s %s · %s   %s", pr->checked > 0 ? (utf8 ? "✓" : "+") : (utf8 ? "✗" : "x"),
+                 pr->checked > 0 ? _("Correct") : _("Wrong result"), step, _("c: cancel"));
+    else
+        snprintf(buf, len, "%s   %s", step, _("c: cancel"));
+}
+
 /* The chapter's checklist: every visible test, the race check, the technique. */
 static void verdict_doc(const tui_results_in *in, int width, st_doc *out) {
     const verdict *v = in->verdict;

@@ -224,6 +224,7 @@ void ui_chapter_start_run(ui_app *a) {
     job->rq.max_runs = 30;
     job->rq.cache = &a->run_cache;
     job->rq.warm = &a->warm;
+    job->rq.tell_checked = 1; /* the status line says the answer while the launches are timed */
     c->run_hash = c->kernel_hash;
     c->run_due = 0;
     if (c->refs_due > 0) c->refs_due = 0; /* set again when this run passes */

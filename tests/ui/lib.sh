@@ -12,7 +12,8 @@ fi
 sock="cltutor-ui-$$"
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { T kill-server 2>/dev/null; sleep 0.5; rm -rf "$tmp"; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP PIPE   # through the EXIT trap: no session outlives the script
 capdir=${CLTUTOR_UI_CAPTURE:-}
 [ -n "$capdir" ] && mkdir -p "$capdir"
 
@@ -108,16 +109,26 @@ wait_any() {
   done
   return 1
 }
-# check NAME TEXT...: the screen shows every TEXT (waiting up to 60 s for the first: it returns as
-# soon as the text is there, and a loaded machine can take long to get there)
+# check NAME TEXT...: one screen shows every TEXT (waiting up to 60 s: it returns as soon as they
+# are all there, and a loaded machine can take long to get there; a status line may say a run's
+# answer before its tabs do)
 check() {
   name=$1
   shift
-  wait_for "$1" 60 || { bad "$name (no '$1')"; return 1; }
-  for t; do
-    screen | grep -qF -- "$t" || { bad "$name (no '$t')"; return 1; }
+  n=600
+  while :; do
+    shown=$(screen)
+    missing=""
+    for t; do
+      printf '%s\n' "$shown" | grep -qF -- "$t" || { missing=$t; break; }
+    done
+    [ -z "$missing" ] && { ok "$name"; return 0; }
+    n=$((n - 1))
+    [ "$n" -gt 0 ] || break
+    sleep 0.1
   done
-  ok "$name"
+  bad "$name (no '$missing')"
+  return 1
 }
 # check_not NAME TEXT: the screen does not show TEXT
 check_not() {

@@ -151,4 +151,76 @@ for lang in en zh; do
   fi
 done
 
+# ---- a save's first verdict before the run's end: while the launches are timed, the status line
+# says the first launch's answer (a right kernel made slow on purpose, so that its timing lasts;
+# a wrong one says so and its run ends without a time)
+cat > "$tmp/slow.cl" <<'CL'
+/* Chapter 2, right but slow on purpose: the distances are summed three times, in three orders;
+ * only the first sum decides, the others can only be looked at (a sum of squares is never below -1). */
+__kernel void histogram(__global const float *descriptors, __global const float *centroids,
+                        __global int *histogram, int n_descriptors, int n_centroids, int n_features)
+{
+    int d = get_global_id(0);
+    if (d >= n_descriptors) return;
+    int nearest = 0;
+    float best = FLT_MAX;
+    for (int c = 0; c < n_centroids; c++) {
+        float dist = 0.0f, back = 0.0f, odd = 0.0f;
+        for (int k = 0; k < n_features; k++) {
+            float diff = descriptors[d * n_features + k] - centroids[c * n_features + k];
+            dist += diff * diff;
+            int j = n_features - 1 - k, i = (k * 7) % n_features;
+            float b = descriptors[d * n_features + j] - centroids[c * n_features + j];
+            float o = descriptors[d * n_features + i] - centroids[c * n_features + i];
+            back += b * b;
+            odd += o * o;
+        }
+        if (back < -1.0f || odd < -1.0f) nearest = -1;
+        if (dist < best) { best = dist; nearest = c; }
+    }
+    atomic_inc(&histogram[nearest]);
+}
+CL
+sed 's/atomic_inc(&histogram\[nearest\]);/if (d % 3) atomic_inc(\&histogram[nearest]);/' "$tmp/slow.cl" > "$tmp/slow-wrong.cl"
+# answered WORDS...: until the run ends, whether the status line (the screen's last line) ever read
+# like WORDS (an extended regular expression) while it ran
+answered() {
+  seen=1
+  n=1200
+  while [ "$n" -gt 0 ]; do
+    line=$(screen | sed '/^$/d' | tail -n 1)
+    printf '%s\n' "$line" | grep -qE -- "$1" && seen=0
+    printf '%s\n' "$line" | grep -qE -- "$2" && break
+    sleep 0.05
+    n=$((n - 1))
+  done
+  return $seen
+}
+for lang in en zh; do
+  for size in 80x24 120x40; do
+    stop
+    rm -rf "$ws"
+    if [ "$lang" = zh ]; then start LANGUAGE=zh_CN; else start LANGUAGE=en; fi
+    T resize-window -t ui -x "${size%x*}" -y "${size#*x}" >/dev/null 2>&1
+    keys 2
+    wait_for "histogram.cl" 10
+    idle 120
+    if [ "$lang" = en ]; then right="✓ Correct · . timing the kernel [0-9]+/[0-9]+ "; wrong="✗ Wrong result · . finishing the run…"
+      ended="✓ Correct · [0-9.]+ (ms|s)|✓ Correct · . checking"; ended_wrong="✗ Wrong result *$|✗ Wrong result +[^·]"
+    else right="✓ 正确 · . 为内核计时 [0-9]+/[0-9]+ "; wrong="✗ 结果错误 · . 结束本次运行…"
+      ended="✓ 正确 · [0-9.]+ (ms|s)|✓ 正确 · . 正在检查本章"; ended_wrong="✗ 结果错误 *$|✗ 结果错误 +[^·]"
+    fi
+    cp "$tmp/slow.cl" "$ex2.new" && mv "$ex2.new" "$ex2"
+    answered "^ *$right" "^ *($ended)" && ok "$lang $size: a right kernel is called correct while its launches are timed" ||
+      bad "$lang $size: a right kernel is called correct while its launches are timed" "$(screen | tail -n 3)"
+    idle 300
+    cp "$tmp/slow-wrong.cl" "$ex2.new" && mv "$ex2.new" "$ex2"
+    answered "^ *$wrong" "^ *($ended_wrong)" && ok "$lang $size: a wrong one is called wrong before its run ends" ||
+      bad "$lang $size: a wrong one is called wrong before its run ends" "$(screen | tail -n 3)"
+    idle 300
+    if [ "$lang" = en ]; then check "$lang $size: the wrong run ends wrong, without a time" "Wrong result"
+    else check "$lang $size: the wrong run ends wrong, without a time" "结果错误"; fi
+  done
+done
+
 finish

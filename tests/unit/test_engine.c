@@ -33,7 +33,22 @@ static void teardown(void) {
     unlink(kernel_path);
 }
 
-static void run_source(const char *src, const char *size, double timeout, const char *device, engine_report *r) {
+/* What a run's progress said of the checked launch's answer, and when. */
+typedef struct {
+    int checked;       /* the last progress's run_progress.checked */
+    int timing_told;   /* progress in PHASE_TIME came with the answer */
+    int told_untimed;  /* an answer came before PHASE_TIME: never */
+} told_answer;
+
+static void note_answer(void *user, const run_progress *p) {
+    told_answer *t = user;
+    if (p->checked && p->phase != PHASE_TIME && p->phase != PHASE_CHECK && p->phase != PHASE_QUEUE) t->told_untimed = 1;
+    if (p->phase == PHASE_TIME && p->checked) t->timing_told = 1;
+    t->checked = p->checked;
+}
+
+static void run_told(const char *src, const char *size, double timeout, const char *device, told_answer *told,
+                     engine_report *r) {
     FILE *f = fopen(kernel_path, "w");
     ck_assert_ptr_nonnull(f);
     fputs(src, f);
@@ -47,7 +62,12 @@ static void run_source(const char *src, const char *size, double timeout, const 
     rq.timeout_s = timeout;
     rq.device_spec = device;
     rq.budget_s = 0.2;
-    engine_run(&rq, NULL, NULL, NULL, r);
+    rq.tell_checked = told != NULL;
+    engine_run(&rq, told ? note_answer : NULL, told, NULL, r);
+}
+
+static void run_source(const char *src, const char *size, double timeout, const char *device, engine_report *r) {
+    run_told(src, size, timeout, device, NULL, r);
 }
 
 static const char *const correct_src =
@@ -62,7 +82,10 @@ static const char *const correct_src =
 
 START_TEST(correct_kernel_passes_with_timing) {
     engine_report r;
-    run_source(correct_src, "1000x16x16", 10, NULL, &r);
+    told_answer told = {0};
+    run_told(correct_src, "1000x16x16", 10, NULL, &told, &r);
+    ck_assert(told.timing_told && told.checked == 1); /* "Correct" while the launches were timed */
+    ck_assert(!told.told_untimed);
     ck_assert_msg(r.status == ENG_PASS, "%s: %s", r.headline, r.message);
     ck_assert_int_eq(engine_exit_code(r.status), 0);
     ck_assert(r.has_output && r.verify.ok);
@@ -77,10 +100,12 @@ END_TEST
 
 START_TEST(wrong_kernel_is_caught) {
     engine_report r;
-    run_source("__kernel void histogram(" ARGS ") {\n"
+    told_answer told = {0};
+    run_told("__kernel void histogram(" ARGS ") {\n"
                "  int d = get_global_id(0); if (d >= n_descriptors) return;\n"
                "  if (d % 10) atomic_inc(&histogram[d % n_centroids]);\n}\n",
-               "1000x16x16", 10, NULL, &r);
+               "1000x16x16", 10, NULL, &told, &r);
+    ck_assert(told.timing_told && told.checked == -1); /* "Wrong result" before the run's end */
     ck_assert_int_eq(r.status, ENG_WRONG);
     ck_assert_int_eq(engine_exit_code(r.status), 1);
     ck_assert(!r.verify.ok);

@@ -620,6 +620,36 @@ static void no_time_in_tabs(const tui_results_in *in, const char *why) {
     st_doc_free(&d);
 }
 
+/* While a run is under way: its step and launches, and the checked
+ * launch's answer as soon as the launches are being timed. */
+START_TEST(running_status_says_the_answer_while_timing) {
+    utf8_locale();
+    char words[300];
+    int style;
+    run_progress pr = {.phase = PHASE_BUILD, .elapsed_s = 0.25};
+    tui_results_running(&pr, 1, "*", words, sizeof words, &style);
+    ck_assert_str_eq(words, "* building the kernel…  0.2 s   c: cancel");
+    ck_assert_int_eq(style, 0);
+    pr = (run_progress){.phase = PHASE_RUN, .done = 0, .elapsed_s = 0.5};
+    tui_results_running(&pr, 1, "*", words, sizeof words, &style);
+    ck_assert_str_eq(words, "* running…  0.5 s   c: cancel");
+    pr = (run_progress){.phase = PHASE_TIME, .done = 3, .total = 30, .elapsed_s = 0.75, .checked = 1};
+    tui_results_running(&pr, 1, "*", words, sizeof words, &style);
+    ck_assert_str_eq(words, "✓ Correct · * timing the kernel 3/30  0.8 s   c: cancel");
+    ck_assert_int_eq(style, 1);
+    pr.checked = 0; /* not asked for: the launches alone */
+    tui_results_running(&pr, 0, "*", words, sizeof words, &style);
+    ck_assert_str_eq(words, "* timing the kernel 3/30  0.8 s   c: cancel");
+    pr.checked = -1; /* wrong: the run ends, its time no use */
+    tui_results_running(&pr, 0, "*", words, sizeof words, &style);
+    ck_assert_str_eq(words, "x Wrong result · * finishing the run…  0.8 s   c: cancel");
+    ck_assert_int_eq(style, -1);
+    pr = (run_progress){.phase = PHASE_QUEUE, .done = 2, .elapsed_s = 3.0, .checked = 1};
+    tui_results_running(&pr, 1, "*", words, sizeof words, &style);
+    ck_assert_str_eq(words, "✓ Correct · * waiting for the device (2 ahead)  3.0 s   c: cancel");
+}
+END_TEST
+
 /* One status: while the race check that may take a time back runs, no tab
  * and no status line shows the time; once it passes they do; once it fails,
  * none does. */
@@ -1137,6 +1167,7 @@ Suite *tui_suite(void) {
     tcase_add_test(t, results_wrong_and_build);
     tcase_add_test(t, results_crash_message);
     tcase_add_test(t, results_time_waits_for_the_race_check);
+    tcase_add_test(t, running_status_says_the_answer_while_timing);
     tcase_add_test(t, history_bars);
     tcase_add_test(t, timing_after_a_restart);
     tcase_add_test(t, text_translations);

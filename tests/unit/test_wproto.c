@@ -165,6 +165,15 @@ START_TEST(times_must_fit_in_the_run) {
     ck_assert_int_eq(fake_check(&f, head, sizeof head, msg, sizeof msg), ENG_RUNTIME);
     ck_assert_str_eq(head, "Timing rejected");
     fake_begin(&f);
+    f.sr.phase = PHASE_TIME; /* the worker ended in its timing phase, as a timed run does */
+    fake_launches(&f, 10, 200.0, -1);
+    ck_assert_int_eq(fake_check(&f, head, sizeof head, msg, sizeof msg), ENG_RUNTIME);
+    ck_assert_str_eq(head, "Timing rejected");
+    fake_begin(&f);
+    f.sr.phase = PHASE_TIME;
+    fake_launches(&f, 4, 200.0, -1); /* 0.8 s in 1 s: fits */
+    ck_assert_int_eq(fake_check(&f, head, sizeof head, msg, sizeof msg), ENG_PASS);
+    fake_begin(&f);
     fake_launches(&f, 3, 0.0, -1); /* a time of zero is no time */
     ck_assert_int_eq(fake_check(&f, head, sizeof head, msg, sizeof msg), ENG_RUNTIME);
     fake_begin(&f);
