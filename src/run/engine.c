@@ -325,15 +325,17 @@ typedef struct {
 
 /* The worker's records up to its timing (sandbox_limits.peek): the checked
  * launch's output against the golden reference. Not told when an input was
- * overwritten: the run's end says so. */
-static void peek_answer(void *user, const char *blob, size_t len) {
+ * overwritten: the run's end says so. A wrong answer is not timed: the
+ * worker is turned back at its gate (returns 1). */
+static int peek_answer(void *user, const char *blob, size_t len) {
     early_answer *ea = user;
     size_t out_len = 0;
     const void *out = blob_get(blob, len, W_OUTPUT, 0, &out_len);
-    if (!out || blob_get(blob, len, W_INPUT, 0, NULL)) return;
+    if (!out || blob_get(blob, len, W_INPUT, 0, NULL)) return 0;
     verify_report vr;
     ea->s->ops->verify(ea->s->pi, out, out_len, &vr);
     ea->checked = vr.ok ? 1 : -1;
+    return ea->checked < 0;
 }
 
 static void pass_progress(void *user, const run_progress *p) {

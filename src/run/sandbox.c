@@ -32,12 +32,13 @@ void sandbox_progress(int fd, int done, int total) {
     if (n > 0 && write(fd, line, (size_t)n) < 0) { /* ignore */ }
 }
 
-void sandbox_gate(int fd, const char *key) {
+int sandbox_gate(int fd, const char *key) {
     char line[192];
     int n = snprintf(line, sizeof line, "gate %s\n", key);
-    if (n <= 0 || write(fd, line, (size_t)n) < 0) return;
-    char go;
+    if (n <= 0 || write(fd, line, (size_t)n) < 0) return 1;
+    char go = 'g';
     while (read(SANDBOX_FD_CONTROL, &go, 1) < 0 && errno == EINTR) {}
+    return go != 's';
 }
 
 static int temp_fd(void) {
@@ -79,6 +80,7 @@ typedef struct {
     char key[160];       /* the gate it asked for, "" none */
     gpulock lock;
     int queued;          /* 0 not yet, 1 in the queue, -1 no queue here (the gate opens) */
+    int turn_back;       /* the peek wants nothing past the gate: answered 's', with no place in the queue */
     int last_ahead;
     double since, waited;
 } gate_wait;
@@ -89,6 +91,11 @@ static int gate_step(gate_wait *gw, const sandbox_limits *lim, int control_fd, r
                      double elapsed) {
     double now = util_now();
     int ahead = 0, open = 1;
+    if (gw->turn_back) {
+        gw->key[0] = '\0';
+        if (write(control_fd, "s", 1) < 0) { /* the child is gone */ }
+        return 0;
+    }
     if (!gw->queued) {
         char err[256];
         gw->since = now;
@@ -238,13 +245,13 @@ typedef struct {
 
 /* What the child has written to its results so far, handed to the
  * limits' peek (not past result_max_bytes: then nothing). */
-static void peek_results(const child_watch *w) {
+static void peek_results(child_watch *w) {
     struct stat st;
     if (fstat(w->result_fd, &st) != 0) return;
     if (w->lim->result_max_bytes > 0 && (size_t)st.st_size > w->lim->result_max_bytes) return;
     size_t len = 0;
     char *blob = read_fd_all(w->result_fd, &len, 0);
-    if (blob) w->lim->peek(w->user, blob, len);
+    if (blob && w->lim->peek(w->user, blob, len)) w->gw.turn_back = 1;
     free(blob);
 }
 

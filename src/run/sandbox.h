@@ -23,9 +23,10 @@ typedef struct {
     const char *gate_dir;    /* where the queues behind the child's gates live (gpulock); NULL: gates open at once */
     size_t result_max_bytes; /* the most the child may hand back, 0 none: also its RLIMIT_FSIZE (one byte more,
                               * so that a flood shows); past it nothing it wrote is read */
-    void (*peek)(void *user, const char *blob, size_t len); /* NULL: none. Else called, with the progress
+    int (*peek)(void *user, const char *blob, size_t len); /* NULL: none. Else called, with the progress
                               * callback's user, when the child announces the phase peek_at, with what it has
-                              * written to its results by then (the records before the announcement) */
+                              * written to its results by then (the records before the announcement); 1:
+                              * turn the child back at its next gate, without a place in the queue */
     run_phase peek_at;
 } sandbox_limits;           /* RLIMIT_CORE is always 0 */
 
@@ -52,8 +53,10 @@ void sandbox_progress(int progress_fd, int done, int total);
 /* In the child: waits until the parent lets it through the gate named key
  * (first come, first served across processes, e.g. one device's timing).
  * While it waits its phase clock stands still; the parent reports the
- * phase PHASE_QUEUE with the waiters ahead as progress. */
-void sandbox_gate(int progress_fd, const char *key);
+ * phase PHASE_QUEUE with the waiters ahead as progress. Returns 1 to go on,
+ * 0 when the parent turned it back (sandbox_limits.peek): what lies behind
+ * the gate is not wanted. */
+int sandbox_gate(int progress_fd, const char *key);
 
 /* Code of our own run in a forked child (the device's limits): writes its
  * results with blob_put(result_fd, ...) and progress with sandbox_phase()/

@@ -258,7 +258,7 @@ static prob_failure time_launches(timing *tm, int pfd, int *n, char *err, size_t
     char key[128];
     double queued = util_now(); /* the device is timed by one run at a time (a lab's shared GPU) */
     gpulock_key(tm->ctx->dev.platform, tm->ctx->dev.name, key, sizeof key);
-    sandbox_gate(pfd, key);
+    if (!sandbox_gate(pfd, key)) return PF_OK; /* turned back (a wrong answer): no timing */
     double t0 = tm->t0 + (util_now() - queued), start = util_now();
     while (*n < tm->max_runs) {
         double before = util_now();
@@ -315,9 +315,9 @@ static prob_failure time_series(timing *tm, const prob_instance *checked, int pf
     char key[128];
     double queued = util_now();
     gpulock_key(tm->ctx->dev.platform, tm->ctx->dev.name, key, sizeof key);
-    if (!f) sandbox_gate(pfd, key);
+    int go = !f && sandbox_gate(pfd, key); /* turned back (a wrong answer): no timing */
     double t0 = tm->t0 + (util_now() - queued), start = util_now();
-    while (!f && *n < tm->max_runs) {
+    while (go && !f && *n < tm->max_runs) {
         double before = util_now(), ms = 0;
         ledger_seal(tm->lg, 1);
         f = tm->ops->dev_launch(ring[*n % made], tm->ctx, &ms, err, errlen);

@@ -38,12 +38,14 @@ typedef struct {
     int checked;       /* the last progress's run_progress.checked */
     int timing_told;   /* progress in PHASE_TIME came with the answer */
     int told_untimed;  /* an answer came before PHASE_TIME: never */
+    int timed;         /* the timed launches the worker reported */
 } told_answer;
 
 static void note_answer(void *user, const run_progress *p) {
     told_answer *t = user;
     if (p->checked && p->phase != PHASE_TIME && p->phase != PHASE_CHECK && p->phase != PHASE_QUEUE) t->told_untimed = 1;
     if (p->phase == PHASE_TIME && p->checked) t->timing_told = 1;
+    if (p->phase == PHASE_TIME && p->done > t->timed) t->timed = p->done;
     t->checked = p->checked;
 }
 
@@ -86,6 +88,7 @@ START_TEST(correct_kernel_passes_with_timing) {
     run_told(correct_src, "1000x16x16", 10, NULL, &told, &r);
     ck_assert(told.timing_told && told.checked == 1); /* "Correct" while the launches were timed */
     ck_assert(!told.told_untimed);
+    ck_assert_int_ge(told.timed, 3);
     ck_assert_msg(r.status == ENG_PASS, "%s: %s", r.headline, r.message);
     ck_assert_int_eq(engine_exit_code(r.status), 0);
     ck_assert(r.has_output && r.verify.ok);
@@ -106,6 +109,7 @@ START_TEST(wrong_kernel_is_caught) {
                "  if (d % 10) atomic_inc(&histogram[d % n_centroids]);\n}\n",
                "1000x16x16", 10, NULL, &told, &r);
     ck_assert(told.timing_told && told.checked == -1); /* "Wrong result" before the run's end */
+    ck_assert_int_eq(told.timed, 0);                      /* and its launches are not timed */
     ck_assert_int_eq(r.status, ENG_WRONG);
     ck_assert_int_eq(engine_exit_code(r.status), 1);
     ck_assert(!r.verify.ok);
