@@ -46,9 +46,9 @@ tui_time_state tui_results_time_state(const tui_results_in *in);
  * (spin: the spinner's frame); *good when it went well. */
 void tui_results_status(const tui_results_in *in, const char *spin, char *buf, size_t len, int *good);
 /* The status line's words while a run is under way: its step, launches and
- * seconds ("⠋ running 3/30  0.7 s"), after the checked launch's answer once
- * it is known ("✓ Correct · ⠋ timing the kernel 2/30  0.8 s"); *style:
- * 1 that answer is right, -1 wrong, 0 not known yet. */
+ * seconds ("⠋ building the kernel…  0.2 s"), after the checked launch's
+ * answer once it is known ("✓ Correct · ⠋ timing the kernel 2/30  0.8 s");
+ * *style: 1 that answer is right, -1 wrong, 0 not known yet. */
 void tui_results_running(const run_progress *pr, int utf8, const char *spin, char *buf, size_t len, int *style);
 
 void tui_results_summary(const tui_results_in *in, int width, st_doc *out);

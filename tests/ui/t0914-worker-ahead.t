@@ -30,6 +30,12 @@ check "chapter 2 opens" "Atomic histogram (GPU1)"
 first=$(wait_ahead) && ok "a worker is started ahead while the chapter is open" ||
   bad "a worker is started ahead while the chapter is open"
 if [ -n "$first" ]; then
+  # it confines itself first thing after it starts: found just started, it may not have yet (at most 30 s)
+  n=300
+  while [ "$n" -gt 0 ] && kill -0 "$first" 2>/dev/null && ! grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$first/status" 2>/dev/null; do
+    sleep 0.1
+    n=$((n - 1))
+  done
   grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$first/status" && ok "the worker ahead holds no new privileges (confined before any kernel)" ||
     bad "the worker ahead holds no new privileges" "$(cat "/proc/$first/status" 2>&1 | head -n 40)"
 fi
