@@ -169,7 +169,7 @@ void tui_results_running(const run_progress *pr, int utf8, const char *spin, cha
     if (pr->phase == PHASE_QUEUE) {
         snprintf(queue, sizeof queue, _("waiting for the device (%d ahead)"), pr->done);
         snprintf(step, sizeof step, "%s %s  %.1f s", spin, queue, pr->elapsed_s);
-    } else if (pr->checked < 0) /* the run goes on, its time no use */
+    } else if (pr->checked < 0) /* the worker ends without timing: its time would be no use */
         snprintf(step, sizeof step, "%s %s…  %.1f s", spin, _("finishing the run"), pr->elapsed_s);
     else if (run_phase_runs_kernel(pr->phase) && pr->done > 0)
         snprintf(step, sizeof step, "%s %s %d/%d  %.1f s", spin, _(run_phase_label(pr->phase)), pr->done, pr->total,
